@@ -1,0 +1,190 @@
+//! The command line, in one place (clap derive). Nothing below `cmd/` sees these types:
+//! each subcommand turns its args into plain options before any I/O.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::output::{ColorWhen, Format};
+
+/// A fast inspector and linter for OpenAI Codex session rollouts.
+///
+/// Reads rollout JSONL files (plain or zstd), tolerates damaged lines (each one is reported
+/// as path:line on stderr), and prints tables for people or NDJSON/JSON for pipelines.
+/// Exit codes: 0 clean, 1 findings (check-ordinal), 2 usage or I/O error.
+#[derive(Debug, Parser)]
+#[command(
+    name = "rollscope",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Counts per record type, turns, tool calls and the session's own token usage
+    Stats(StatsArgs),
+    /// Print shell completions to stdout
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to stdout
+    #[command(hide = true)]
+    Man,
+}
+
+/// Where rollouts come from and how they are read (shared by every subcommand).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Input")]
+pub struct InputArgs {
+    /// Rollout files, directories (walked for rollout-*.jsonl[.zst]) or - for stdin.
+    /// Default: $CODEX_HOME/sessions and $CODEX_HOME/archived_sessions (CODEX_HOME
+    /// defaults to ~/.codex)
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Leave $CODEX_HOME/archived_sessions out when no PATH is given
+    #[arg(long)]
+    pub no_archived: bool,
+
+    /// Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+
+    /// Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+
+    /// Use UTC instead of local time for dates (--since/--until dates, --by day|month)
+    #[arg(long)]
+    pub utc: bool,
+
+    /// Files read in parallel [default: the number of CPUs]
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)
+    #[arg(long, value_name = "SIZE", default_value = "512MiB", value_parser = parse_size)]
+    pub max_line_bytes: usize,
+
+    /// Do not report skipped lines on stderr (errors are still reported)
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// How results are printed (shared by every subcommand).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Output")]
+pub struct OutputArgs {
+    /// Output format; the default is a table whatever stdout is
+    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+
+    /// When to color tables and diagnostics (auto honours NO_COLOR and the terminal)
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Table,
+    Ndjson,
+    Json,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Table => Format::Table,
+            FormatArg::Ndjson => Format::Ndjson,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl From<ColorArg> for ColorWhen {
+    fn from(c: ColorArg) -> ColorWhen {
+        match c {
+            ColorArg::Auto => ColorWhen::Auto,
+            ColorArg::Always => ColorWhen::Always,
+            ColorArg::Never => ColorWhen::Never,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Group rows: one per file (default), or per day, month, model, cwd, or one total
+    #[arg(long, value_enum, default_value_t = ByArg::File)]
+    pub by: ByArg,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ByArg {
+    File,
+    Day,
+    Month,
+    Model,
+    Cwd,
+    Total,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate completions for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Parse `123`, `64K`, `512MiB`, `1G`... (binary multiples).
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: usize = num.parse().map_err(|_| format!("`{s}` is not a size"))?;
+    let mult: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return Err(format!("`{s}`: unknown unit (use K, M or G)")),
+    };
+    n.checked_mul(mult)
+        .filter(|v| *v > 0)
+        .ok_or_else(|| format!("`{s}` is out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("3 parsecs").is_err());
+    }
+}

@@ -1,0 +1,326 @@
+//! Input discovery and opening.
+//!
+//! Turns the command line's `PATH...` (or `$CODEX_HOME`) into an ordered list of
+//! [`Source`]s, and opens each one as a buffered byte stream, decompressing zstd (detected
+//! from the magic bytes, never the name) as a stream, multi-frame files included.
+//!
+//! Order is deterministic: arguments in the order given, each directory's rollouts sorted by
+//! path. In a walk, `X.jsonl` shadows `X.jsonl.zst` (Codex prefers the plain file too), what
+//! is not a regular file is skipped, and symlinked directories are not followed. A path given
+//! explicitly is read as given, whatever it is (a FIFO, `/dev/fd/N`).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// zstd frame magic number, little-endian `0xFD2FB528`.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+/// Read buffer size for files.
+const READ_BUF: usize = 256 * 1024;
+
+/// One input to read.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Source {
+    /// Standard input (`-`).
+    Stdin,
+    /// A file, by the path it was found under.
+    File(PathBuf),
+}
+
+impl Source {
+    /// The path as shown to users (`-` for standard input).
+    pub fn display(&self) -> String {
+        match self {
+            Source::Stdin => "-".to_string(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => Some(p),
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display())
+    }
+}
+
+/// A problem finding inputs: the run goes on, and ends with exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {cause}")]
+pub struct InputError {
+    pub path: String,
+    pub cause: String,
+}
+
+/// Where to look when no path is given.
+#[derive(Debug, Clone)]
+pub struct DefaultRoots {
+    pub codex_home: PathBuf,
+    pub archived: bool,
+}
+
+impl DefaultRoots {
+    /// `$CODEX_HOME`, else `~/.codex`.
+    pub fn from_env(archived: bool) -> Result<Self, InputError> {
+        let home = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
+            Some(h) => PathBuf::from(h),
+            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+                Some(h) => PathBuf::from(h).join(".codex"),
+                None => {
+                    return Err(InputError {
+                        path: "~/.codex".into(),
+                        cause: "neither CODEX_HOME nor HOME is set".into(),
+                    })
+                }
+            },
+        };
+        Ok(DefaultRoots {
+            codex_home: home,
+            archived,
+        })
+    }
+
+    /// The directories to walk, in order; an error when none exists.
+    pub fn roots(&self) -> Result<Vec<PathBuf>, InputError> {
+        let mut wanted = vec![self.codex_home.join("sessions")];
+        if self.archived {
+            wanted.push(self.codex_home.join("archived_sessions"));
+        }
+        let found: Vec<PathBuf> = wanted.iter().filter(|p| p.is_dir()).cloned().collect();
+        if found.is_empty() {
+            let names: Vec<String> = wanted.iter().map(|p| p.display().to_string()).collect();
+            return Err(InputError {
+                path: self.codex_home.display().to_string(),
+                cause: format!(
+                    "no rollouts: {} not found (set CODEX_HOME or pass a path)",
+                    names.join(" nor ")
+                ),
+            });
+        }
+        Ok(found)
+    }
+}
+
+/// The result of discovery: the sources in output order, and the problems met.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub sources: Vec<Source>,
+    pub errors: Vec<InputError>,
+}
+
+/// Expand the given paths (or the default roots when `paths` is empty).
+pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
+    let mut out = Discovery::default();
+    let mut seen: HashSet<Source> = HashSet::new();
+    let mut push = |out: &mut Discovery, s: Source| {
+        if s == Source::Stdin || seen.insert(s.clone()) {
+            out.sources.push(s);
+        }
+    };
+    if paths.is_empty() {
+        let dirs = match roots.map(|r| r.roots()) {
+            Some(Ok(d)) => d,
+            Some(Err(e)) => {
+                out.errors.push(e);
+                return out;
+            }
+            None => Vec::new(),
+        };
+        for dir in dirs {
+            for s in walk(&dir, &mut out.errors) {
+                push(&mut out, s);
+            }
+        }
+        return out;
+    }
+    for p in paths {
+        if p.as_os_str() == "-" {
+            push(&mut out, Source::Stdin);
+            continue;
+        }
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => {
+                for s in walk(p, &mut out.errors) {
+                    push(&mut out, s);
+                }
+            }
+            // Anything else given explicitly is read as given (file, FIFO, /dev/fd/N).
+            Ok(_) => push(&mut out, Source::File(p.clone())),
+            Err(e) => out.errors.push(InputError {
+                path: p.display().to_string(),
+                cause: io_cause(&e),
+            }),
+        }
+    }
+    out
+}
+
+/// True for `rollout-*.jsonl` and `rollout-*.jsonl.zst`.
+pub fn is_rollout_name(name: &str) -> bool {
+    name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
+}
+
+/// Walk one directory for rollouts, sorted by path.
+fn walk(dir: &Path, errors: &mut Vec<InputError>) -> Vec<Source> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e
+                    .path()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| dir.display().to_string());
+                let cause = match e.io_error() {
+                    Some(io) => io_cause(io),
+                    None => e.to_string(),
+                };
+                errors.push(InputError { path, cause });
+                continue;
+            }
+        };
+        let name = match entry.file_name().to_str() {
+            Some(n) => n,
+            None => continue,
+        };
+        if !is_rollout_name(name) {
+            continue;
+        }
+        let ft = entry.file_type();
+        let regular = if ft.is_symlink() {
+            // A symlinked file still counts; a symlinked directory is never entered.
+            std::fs::metadata(entry.path())
+                .map(|m| m.is_file())
+                .unwrap_or(false)
+        } else {
+            ft.is_file()
+        };
+        if regular {
+            files.push(entry.into_path());
+        }
+    }
+    // Codex prefers the plain file over its compressed twin; so do we.
+    let plain: HashSet<PathBuf> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .cloned()
+        .collect();
+    files.retain(|p| match p.to_str().and_then(|s| s.strip_suffix(".zst")) {
+        Some(stem) => !plain.contains(Path::new(stem)),
+        None => true,
+    });
+    files.sort();
+    files.into_iter().map(Source::File).collect()
+}
+
+/// A readable, buffered, decompressed stream.
+pub type Stream = Box<dyn BufRead + Send>;
+
+/// Open a source; zstd is detected from the first four bytes.
+pub fn open(source: &Source) -> io::Result<Stream> {
+    match source {
+        Source::Stdin => wrap(Box::new(io::stdin())),
+        Source::File(p) => wrap(Box::new(File::open(p)?)),
+    }
+}
+
+/// Open anything readable (used by tests and by `open`).
+pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
+    let mut rdr = BufReader::with_capacity(READ_BUF, inner);
+    if is_zstd(&mut rdr)? {
+        let dec = zstd::stream::read::Decoder::with_buffer(rdr)?;
+        Ok(Box::new(BufReader::with_capacity(READ_BUF, dec)))
+    } else {
+        Ok(Box::new(rdr))
+    }
+}
+
+/// Peek at the magic bytes without consuming them. A pipe may hand over fewer than four
+/// bytes in its first read; a JSON rollout never starts with `0x28 0xB5`, so two matching
+/// bytes are decisive.
+fn is_zstd<R: Read>(rdr: &mut BufReader<R>) -> io::Result<bool> {
+    let buf = rdr.fill_buf()?;
+    let n = buf.len().min(ZSTD_MAGIC.len());
+    Ok(n >= 2 && buf[..n] == ZSTD_MAGIC[..n])
+}
+
+/// A short cause for an I/O error, without Rust's "(os error N)" suffix.
+pub fn io_cause(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn rollout_names() {
+        assert!(is_rollout_name("rollout-2026-01-01T00-00-00-x.jsonl"));
+        assert!(is_rollout_name("rollout-x.jsonl.zst"));
+        assert!(!is_rollout_name("notes.jsonl"));
+        assert!(!is_rollout_name("rollout-x.json"));
+    }
+
+    #[test]
+    fn plain_input_passes_through() {
+        let mut s = wrap(Box::new(&b"{\"a\":1}\n"[..])).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        assert_eq!(out, "{\"a\":1}\n");
+    }
+
+    #[test]
+    fn multi_frame_zstd_is_decoded_as_one_stream() {
+        let mut data = zstd::encode_all(&b"line one\n"[..], 3).unwrap();
+        data.extend(zstd::encode_all(&b"line two\n"[..], 3).unwrap());
+        let mut s = wrap(Box::new(std::io::Cursor::new(data))).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        assert_eq!(out, "line one\nline two\n");
+    }
+
+    #[test]
+    fn walk_prefers_plain_twin_and_sorts() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("2026/01/02");
+        std::fs::create_dir_all(&d).unwrap();
+        for n in [
+            "rollout-b.jsonl",
+            "rollout-b.jsonl.zst",
+            "rollout-a.jsonl.zst",
+            "other.txt",
+        ] {
+            std::fs::write(d.join(n), b"").unwrap();
+        }
+        let mut errors = Vec::new();
+        let got: Vec<String> = walk(dir.path(), &mut errors)
+            .iter()
+            .map(|s| {
+                s.path()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(got, ["rollout-a.jsonl.zst", "rollout-b.jsonl"]);
+        assert!(errors.is_empty());
+    }
+}

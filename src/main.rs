@@ -1,0 +1,21 @@
+//! The `rollscope` binary: parse, run, map the outcome to an exit code.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use rollscope::exit::ExitStatus;
+use rollscope::output::{diag::Diag, is_broken_pipe, ColorWhen};
+
+fn main() -> ExitCode {
+    let cli = rollscope::cli::Cli::parse();
+    match rollscope::run(cli) {
+        Ok(status) => status.into(),
+        // A closed pipe (`| head`) is a clean exit.
+        Err(rollscope::Error::Io(e)) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            Diag::new(false, ColorWhen::Auto).fatal(&e.to_string());
+            ExitStatus::Error.into()
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Diagnostics on stderr: skipped lines as `path:line: reason`, and one-line errors as
+//! `rollscope: path: cause`.
+//!
+//! Every path and reason is cleaned of control and escape sequences first. `-q` silences
+//! the per-line notes, never the errors.
+
+use std::io::{self, Write};
+
+use owo_colors::OwoColorize;
+
+use super::sanitize::clean;
+use super::ColorWhen;
+use crate::decode::{BadLine, StreamInfo};
+
+/// The stderr reporter.
+#[derive(Debug, Clone, Copy)]
+pub struct Diag {
+    quiet: bool,
+    color: ColorWhen,
+}
+
+impl Diag {
+    pub fn new(quiet: bool, color: ColorWhen) -> Diag {
+        Diag { quiet, color }
+    }
+
+    fn write(&self, line: String) {
+        let mut w = anstream::AutoStream::new(io::stderr().lock(), self.color.choice());
+        // stderr failing is not worth dying for.
+        let _ = writeln!(w, "{line}");
+    }
+
+    /// A rejected line.
+    pub fn bad_line(&self, path: &str, bad: &BadLine) {
+        if self.quiet {
+            return;
+        }
+        self.write(format!(
+            "{}:{}: {} (byte offset {})",
+            clean(path),
+            bad.pos.line,
+            clean(&bad.to_string()).yellow(),
+            bad.pos.offset
+        ));
+    }
+
+    /// Stream-level notes: a BOM (Codex fails on it).
+    pub fn stream_notes(&self, path: &str, info: &StreamInfo) {
+        if self.quiet {
+            return;
+        }
+        if info.bom {
+            self.write(format!(
+                "{}:1: {} (byte offset 0)",
+                clean(path),
+                "UTF-8 byte order mark stripped; Codex cannot read this file".yellow()
+            ));
+        }
+    }
+
+    /// A note about one file that is not an error.
+    pub fn note(&self, path: &str, msg: &str) {
+        if self.quiet {
+            return;
+        }
+        self.write(format!("{}: {}", clean(path), clean(msg).yellow()));
+    }
+
+    /// An error about one input: printed whatever `-q` says.
+    pub fn error(&self, path: &str, cause: &str) {
+        self.write(format!(
+            "{}: {}: {}",
+            "rollscope".red().bold(),
+            clean(path),
+            clean(cause)
+        ));
+    }
+
+    /// An error not tied to a path.
+    pub fn fatal(&self, msg: &str) {
+        self.write(format!("{}: {}", "rollscope".red().bold(), clean(msg)));
+    }
+}

@@ -1,0 +1,145 @@
+//! The output layer: the only code that writes to stdout (rows) and stderr (diagnostics).
+//!
+//! A subcommand hands [`Out`] one row at a time, as a serializable object (NDJSON/JSON) plus
+//! its table cells. NDJSON rows are written and flushed as they come, so `| head` sees them
+//! at once; `json` streams one array; only the table buffers, to size its columns. The
+//! format is always what the user asked for (table by default); only color looks at the
+//! terminal (`--color`, `NO_COLOR`, `CLICOLOR_FORCE`), and JSON is never colored.
+
+pub mod diag;
+pub mod sanitize;
+pub mod table;
+
+use std::io::{self, BufWriter, Stdout, Write};
+
+use serde::Serialize;
+
+pub use table::{Align, Cell, Column};
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Table,
+    Ndjson,
+    Json,
+}
+
+/// The `--color` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// anstream's choice for this setting (auto honours `NO_COLOR`, `CLICOLOR_FORCE` and the
+    /// terminal).
+    pub fn choice(self) -> anstream::ColorChoice {
+        match self {
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+        }
+    }
+}
+
+enum Sink {
+    Ndjson(BufWriter<Stdout>),
+    Json { w: BufWriter<Stdout>, first: bool },
+    Table { t: table::Table, color: ColorWhen },
+}
+
+/// Rows to stdout in the chosen format.
+pub struct Out {
+    sink: Sink,
+}
+
+impl Out {
+    /// `columns` describe the table; they are ignored by the JSON formats.
+    pub fn new(format: Format, color: ColorWhen, columns: Vec<Column>) -> Out {
+        let stdout = || BufWriter::with_capacity(64 * 1024, io::stdout());
+        let sink = match format {
+            Format::Ndjson => Sink::Ndjson(stdout()),
+            Format::Json => Sink::Json {
+                w: stdout(),
+                first: true,
+            },
+            Format::Table => Sink::Table {
+                t: table::Table::new(columns),
+                color,
+            },
+        };
+        Out { sink }
+    }
+
+    /// True when rows become a table (callers may skip building cells otherwise).
+    pub fn is_table(&self) -> bool {
+        matches!(self.sink, Sink::Table { .. })
+    }
+
+    /// One row. `cells` is only called for tables.
+    pub fn row<T: Serialize>(
+        &mut self,
+        obj: &T,
+        cells: impl FnOnce() -> Vec<Cell>,
+    ) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Ndjson(w) => {
+                serde_json::to_writer(&mut *w, obj)?;
+                w.write_all(b"\n")?;
+                w.flush()
+            }
+            Sink::Json { w, first } => {
+                w.write_all(if *first { b"[\n" } else { b",\n" })?;
+                *first = false;
+                serde_json::to_writer(&mut *w, obj)?;
+                Ok(())
+            }
+            Sink::Table { t, .. } => {
+                t.push(cells());
+                Ok(())
+            }
+        }
+    }
+
+    /// A closing row shown only in tables (a totals line, say).
+    pub fn footer(&mut self, cells: Vec<Cell>) {
+        if let Sink::Table { t, .. } = &mut self.sink {
+            t.footer(cells);
+        }
+    }
+
+    /// Flush everything: the table is rendered here, the JSON array closed.
+    pub fn finish(self) -> io::Result<()> {
+        match self.sink {
+            Sink::Ndjson(mut w) => w.flush(),
+            Sink::Json { mut w, first } => {
+                w.write_all(if first { b"[]\n" } else { b"\n]\n" })?;
+                w.flush()
+            }
+            Sink::Table { t, color } => {
+                if t.is_empty() {
+                    return Ok(());
+                }
+                let mut w = anstream::AutoStream::new(io::stdout(), color.choice());
+                let text = t.render();
+                w.write_all(text.as_bytes())?;
+                w.flush()
+            }
+        }
+    }
+}
+
+/// Is `e` (or what it wraps) a closed pipe? Then the run ends quietly with exit 0.
+pub fn is_broken_pipe(e: &io::Error) -> bool {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return true;
+    }
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<serde_json::Error>())
+        .and_then(|j| j.io_error_kind())
+        == Some(io::ErrorKind::BrokenPipe)
+}

@@ -1,0 +1,295 @@
+//! Session identity and lineage: which session a file is, and which of its records are its
+//! own.
+//!
+//! Every command runs this tracker beside its reducer. It takes the identity from the
+//! *first* `session_meta` (Codex's rule: later ones are copies), and it marks records that
+//! a fork or sub-agent copied from its parent as [`Provenance::Inherited`], so that nothing
+//! downstream counts a parent's usage twice.
+//!
+//! How inherited records are recognised (real files decide, `research/real-rollouts.md`):
+//! - A legacy copy-fork (0.171 `copy_fork`) repeats the parent's records verbatim after its
+//!   own `session_meta`, starting with the parent's `session_meta`. A `session_meta` with
+//!   another id opens an inherited region.
+//! - A paginated sub-agent copies the parent's history below
+//!   `subagent_history_start_ordinal`: records with a smaller ordinal are inherited.
+//! - The region ends at the first record that names this session's own id (0.171 writes
+//!   `thread_settings_applied {thread_id}` right after the copy), or, for writers that carry
+//!   no ids, at the first turn start stamped later than both this session's `session_meta`
+//!   and every inherited record so far (copies are written in one burst, or keep their
+//!   original, earlier timestamps).
+//! - A paginated fork (`history_base`) holds only its own suffix: nothing is inherited.
+
+use serde::Serialize;
+
+use crate::decode::{Kind, Record};
+use crate::model::{HistoryBase, SessionMeta};
+use crate::time;
+
+/// Whether a record belongs to this session or was copied from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provenance {
+    Own,
+    Inherited,
+}
+
+/// What the file says about its session. Filled from the first `session_meta`.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct SessionInfo {
+    pub session_id: Option<String>,
+    pub thread_id: Option<String>,
+    pub history_mode: Option<String>,
+    pub cli_version: Option<String>,
+    pub originator: Option<String>,
+    pub cwd: Option<String>,
+    /// Session start: `session_meta.timestamp`, else the first record's timestamp.
+    pub started_at: Option<String>,
+    #[serde(skip)]
+    pub started_ms: Option<i64>,
+    #[serde(skip)]
+    pub history_base: Option<HistoryBase>,
+    #[serde(skip)]
+    pub forked_from_id: Option<String>,
+    #[serde(skip)]
+    pub subagent_history_start_ordinal: Option<u64>,
+    /// Line of the first `session_meta`, if any.
+    #[serde(skip)]
+    pub meta_line: Option<u64>,
+    /// Number of `session_meta` records (more than one in copy-forks).
+    #[serde(skip)]
+    pub session_metas: u64,
+    /// Records marked inherited.
+    #[serde(skip)]
+    pub inherited_records: u64,
+}
+
+impl SessionInfo {
+    /// The history mode as Codex reads it: absent means legacy.
+    pub fn mode(&self) -> &str {
+        self.history_mode.as_deref().unwrap_or("legacy")
+    }
+}
+
+/// Tracks identity and provenance while a file streams by.
+#[derive(Debug, Default)]
+pub struct SessionTracker {
+    info: SessionInfo,
+    own_id_quoted: Option<String>,
+    own_meta_ms: Option<i64>,
+    in_region: bool,
+    region_max_ms: Option<i64>,
+    current: Option<Provenance>,
+}
+
+impl SessionTracker {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn info(&self) -> &SessionInfo {
+        &self.info
+    }
+
+    pub fn into_info(self) -> SessionInfo {
+        self.info
+    }
+
+    /// The provenance of the record last observed.
+    pub fn provenance(&self) -> Provenance {
+        self.current.unwrap_or(Provenance::Own)
+    }
+
+    pub fn is_inherited(&self) -> bool {
+        self.provenance() == Provenance::Inherited
+    }
+
+    /// This session's own thread id, once known.
+    pub fn own_id(&self) -> Option<&str> {
+        self.info.thread_id.as_deref()
+    }
+
+    /// Observe one record (call before handing it to a reducer).
+    pub fn observe(&mut self, rec: &Record<'_>) -> Provenance {
+        let p = self.classify(rec);
+        if p == Provenance::Inherited {
+            self.info.inherited_records += 1;
+        }
+        self.current = Some(p);
+        p
+    }
+
+    fn classify(&mut self, rec: &Record<'_>) -> Provenance {
+        let ts_ms = time::parse_ms(&rec.timestamp);
+        if self.info.started_at.is_none() && self.info.meta_line.is_none() {
+            // Until a session_meta says otherwise, the first record dates the session.
+            self.info.started_at = Some(rec.timestamp.to_string());
+            self.info.started_ms = ts_ms;
+        }
+        if rec.kind == Kind::SessionMeta {
+            self.info.session_metas += 1;
+            let meta: SessionMeta<'_> = rec.parse_payload().unwrap_or_default();
+            if self.info.meta_line.is_none() {
+                self.adopt(rec, meta, ts_ms);
+                return Provenance::Own;
+            }
+            let same = meta.id.as_deref().is_some() && meta.id.as_deref() == self.own_id();
+            if same {
+                return Provenance::Own;
+            }
+            self.in_region = true;
+            self.region_max_ms = ts_ms;
+            return Provenance::Inherited;
+        }
+        if let (Some(start), Some(o)) = (self.info.subagent_history_start_ordinal, rec.ordinal) {
+            return if o < start {
+                Provenance::Inherited
+            } else {
+                self.in_region = false;
+                Provenance::Own
+            };
+        }
+        if !self.in_region {
+            return Provenance::Own;
+        }
+        if self.names_own_id(rec) || self.starts_later_turn(rec, ts_ms) {
+            self.in_region = false;
+            return Provenance::Own;
+        }
+        if let Some(ms) = ts_ms {
+            self.region_max_ms = Some(self.region_max_ms.map_or(ms, |m| m.max(ms)));
+        }
+        Provenance::Inherited
+    }
+
+    fn adopt(&mut self, rec: &Record<'_>, meta: SessionMeta<'_>, ts_ms: Option<i64>) {
+        let i = &mut self.info;
+        i.meta_line = Some(rec.pos.line);
+        i.thread_id = meta.id.as_deref().map(str::to_string);
+        i.session_id = meta
+            .session_id
+            .as_deref()
+            .or(meta.id.as_deref())
+            .map(str::to_string);
+        i.history_mode = meta.history_mode.as_deref().map(str::to_string);
+        i.cli_version = meta.cli_version.as_deref().map(str::to_string);
+        i.originator = meta.originator.as_deref().map(str::to_string);
+        i.cwd = meta.cwd.as_deref().map(str::to_string);
+        i.history_base = meta.history_base;
+        i.forked_from_id = meta.forked_from_id.as_deref().map(str::to_string);
+        i.subagent_history_start_ordinal = meta.subagent_history_start_ordinal;
+        let started = meta.timestamp.as_deref().map(str::to_string);
+        let started_ms = started.as_deref().and_then(time::parse_ms);
+        if started_ms.is_some() {
+            i.started_at = started;
+            i.started_ms = started_ms;
+        } else {
+            i.started_at = Some(rec.timestamp.to_string());
+            i.started_ms = ts_ms;
+        }
+        self.own_meta_ms = ts_ms;
+        self.own_id_quoted = i.thread_id.as_ref().map(|id| format!("\"{id}\""));
+    }
+
+    fn names_own_id(&self, rec: &Record<'_>) -> bool {
+        match &self.own_id_quoted {
+            Some(q) => memchr::memmem::find(rec.raw.as_bytes(), q.as_bytes()).is_some(),
+            None => false,
+        }
+    }
+
+    fn starts_later_turn(&self, rec: &Record<'_>, ts_ms: Option<i64>) -> bool {
+        let is_turn_start = match rec.kind {
+            Kind::EventMsg => matches!(rec.payload_type(), Some("task_started" | "user_message")),
+            Kind::TurnContext => true,
+            _ => false,
+        };
+        if !is_turn_start {
+            return false;
+        }
+        let Some(ms) = ts_ms else { return false };
+        let after_meta = self.own_meta_ms.is_none_or(|m| ms > m);
+        let after_region = self.region_max_ms.is_none_or(|m| ms > m);
+        after_meta && after_region
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{decode_line, Pos};
+
+    fn run(lines: &[&str]) -> (Vec<Provenance>, SessionInfo) {
+        let mut t = SessionTracker::new();
+        let mut out = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let pos = Pos {
+                line: i as u64 + 1,
+                offset: 0,
+            };
+            let rec = decode_line(l.as_bytes(), pos, true).unwrap();
+            out.push(t.observe(&rec));
+        }
+        (out, t.into_info())
+    }
+
+    const CHILD_META: &str = r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"session_meta","payload":{"id":"child","timestamp":"2026-01-01T00:00:01.000Z","forked_from_id":"parent"}}"#;
+    const PARENT_META: &str = r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"session_meta","payload":{"id":"parent"}}"#;
+
+    #[test]
+    fn copied_parent_records_are_inherited_until_own_id_appears() {
+        let (p, info) = run(&[
+            CHILD_META,
+            PARENT_META,
+            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"task_started"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"token_count"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"thread_settings_applied","thread_id":"child"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"token_count"}}"#,
+        ]);
+        use Provenance::*;
+        assert_eq!(p, [Own, Inherited, Inherited, Inherited, Own, Own]);
+        assert_eq!(info.thread_id.as_deref(), Some("child"));
+        assert_eq!(info.session_metas, 2);
+    }
+
+    #[test]
+    fn without_ids_a_later_turn_start_ends_the_copy() {
+        let (p, _) = run(&[
+            CHILD_META,
+            PARENT_META,
+            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"token_count"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:03.000Z","type":"event_msg","payload":{"type":"user_message"}}"#,
+        ]);
+        use Provenance::*;
+        assert_eq!(p, [Own, Inherited, Inherited, Own]);
+    }
+
+    #[test]
+    fn copies_with_original_earlier_timestamps_stay_inherited() {
+        let (p, _) = run(&[
+            CHILD_META,
+            r#"{"timestamp":"2025-12-31T00:00:00.000Z","type":"session_meta","payload":{"id":"parent"}}"#,
+            r#"{"timestamp":"2025-12-31T00:00:05.000Z","type":"event_msg","payload":{"type":"task_started"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:09.000Z","type":"event_msg","payload":{"type":"task_started"}}"#,
+        ]);
+        use Provenance::*;
+        assert_eq!(p, [Own, Inherited, Inherited, Own]);
+    }
+
+    #[test]
+    fn subagent_records_below_start_ordinal_are_inherited() {
+        let (p, _) = run(&[
+            r#"{"timestamp":"t","ordinal":0,"type":"session_meta","payload":{"id":"kid","subagent_history_start_ordinal":2}}"#,
+            r#"{"timestamp":"t","ordinal":1,"type":"event_msg","payload":{"type":"token_count"}}"#,
+            r#"{"timestamp":"t","ordinal":2,"type":"event_msg","payload":{"type":"token_count"}}"#,
+        ]);
+        use Provenance::*;
+        assert_eq!(p, [Own, Inherited, Own]);
+    }
+
+    #[test]
+    fn session_id_falls_back_to_id_and_start_to_meta_timestamp() {
+        let (_, info) = run(&[CHILD_META]);
+        assert_eq!(info.session_id.as_deref(), Some("child"));
+        assert_eq!(info.started_at.as_deref(), Some("2026-01-01T00:00:01.000Z"));
+        assert_eq!(info.mode(), "legacy");
+    }
+}

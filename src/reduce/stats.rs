@@ -1,0 +1,391 @@
+//! `stats`: counts per record type, turns, tool calls and own token usage of one file.
+//!
+//! `records` counts the envelope `type` of every decoded line; `response_items` and `events`
+//! count `payload.type` of `response_item` and `event_msg` lines (event aliases folded), which
+//! is what the seed's `jq -r .type | sort | uniq -c` recipes count. Usage is attributed to a
+//! [`UsageKey`] (the event's day and the model of the turn it happened in) so that every
+//! grouping sums to the same grand total.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
+use crate::model::{self, Message, TurnContext};
+use crate::reduce::session::SessionTracker;
+use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
+use crate::reduce::Reducer;
+use crate::time::{self, Zone};
+
+/// Where one increment of usage is attributed.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UsageKey {
+    /// The day of the event carrying the usage, in the chosen zone.
+    pub day: Option<NaiveDate>,
+    /// `turn_context.model` of the turn the usage happened in.
+    pub model: Option<String>,
+}
+
+/// The counts of one file.
+#[derive(Debug, Clone, Default)]
+pub struct FileStats {
+    pub lines: u64,
+    pub blank_lines: u64,
+    pub bytes: u64,
+    pub parse_errors: u64,
+    pub torn_lines: u64,
+    pub bom: bool,
+    pub records: BTreeMap<String, u64>,
+    pub response_items: BTreeMap<String, u64>,
+    pub events: BTreeMap<String, u64>,
+    pub turns: u64,
+    pub tool_calls: u64,
+    pub tokens: Tokens,
+    /// Usage per day and model; sums to `tokens`.
+    pub usage: BTreeMap<UsageKey, Tokens>,
+    /// The session's first model, for groupings that need one model per session.
+    pub first_model: Option<String>,
+}
+
+/// Turn starts, counted the way `turns` finds them: `task_started` events; in files whose
+/// writer never wrote one (before about 0.128), each real user message.
+#[derive(Debug, Clone, Default)]
+pub struct TurnStarts {
+    pub task_started: u64,
+    pub user_message_events: u64,
+    pub user_response_messages: u64,
+}
+
+impl TurnStarts {
+    pub fn feed(&mut self, rec: &Record<'_>) {
+        match rec.kind {
+            Kind::EventMsg => match rec.payload_type() {
+                Some("task_started") => self.task_started += 1,
+                Some("user_message") => self.user_message_events += 1,
+                _ => {}
+            },
+            Kind::ResponseItem if is_real_user_message(rec) => self.user_response_messages += 1,
+            _ => {}
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        if self.task_started > 0 {
+            self.task_started
+        } else if self.user_message_events > 0 {
+            self.user_message_events
+        } else {
+            self.user_response_messages
+        }
+    }
+}
+
+/// A `response_item` user message that the user typed (not contextual scaffolding).
+pub fn is_real_user_message(rec: &Record<'_>) -> bool {
+    if rec.kind != Kind::ResponseItem || rec.payload_type() != Some("message") {
+        return false;
+    }
+    // Cheap pre-filter before a full parse of the content.
+    if memchr::memmem::find(rec.payload.get().as_bytes(), b"\"user\"").is_none() {
+        return false;
+    }
+    rec.parse_payload::<Message<'_>>()
+        .map(|m| m.is_real_user_message())
+        .unwrap_or(false)
+}
+
+/// The `stats` reducer.
+#[derive(Debug)]
+pub struct StatsReducer {
+    zone: Zone,
+    stats: FileStats,
+    turns: TurnStarts,
+    usage: UsageAccount<UsageKey>,
+    model: Option<String>,
+}
+
+impl StatsReducer {
+    pub fn new(zone: Zone) -> Self {
+        StatsReducer {
+            zone,
+            stats: FileStats::default(),
+            turns: TurnStarts::default(),
+            usage: UsageAccount::new(),
+            model: None,
+        }
+    }
+}
+
+fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
+    if let Some(n) = map.get_mut(key) {
+        *n += 1;
+    } else {
+        map.insert(key.to_string(), 1);
+    }
+}
+
+impl Reducer for StatsReducer {
+    type Output = FileStats;
+
+    fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+        bump(&mut self.stats.records, &rec.type_name);
+        match rec.kind {
+            Kind::ResponseItem => {
+                let t = rec.payload_type().unwrap_or("(none)");
+                bump(&mut self.stats.response_items, t);
+                if model::is_call_type(t) {
+                    self.stats.tool_calls += 1;
+                }
+            }
+            Kind::EventMsg => bump(
+                &mut self.stats.events,
+                rec.payload_type().unwrap_or("(none)"),
+            ),
+            Kind::TurnContext => {
+                if let Ok(tc) = rec.parse_payload::<TurnContext<'_>>() {
+                    if let Some(m) = tc.model {
+                        if self.stats.first_model.is_none() {
+                            self.stats.first_model = Some(m.to_string());
+                        }
+                        self.model = Some(m.into_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.turns.feed(rec);
+        if carries_usage(rec) {
+            let zone = self.zone;
+            let model = &self.model;
+            self.usage
+                .feed(rec, session.provenance(), session.own_id(), || UsageKey {
+                    day: time::parse_ms(&rec.timestamp).and_then(|ms| zone.day(ms)),
+                    model: model.clone(),
+                });
+        }
+    }
+
+    fn bad(&mut self, bad: &BadLine) {
+        self.stats.parse_errors += 1;
+        if bad.torn {
+            self.stats.torn_lines += 1;
+        }
+    }
+
+    fn blank(&mut self, _pos: Pos) {
+        self.stats.blank_lines += 1;
+    }
+
+    fn finish(mut self, _session: &SessionTracker, info: &StreamInfo) -> FileStats {
+        self.stats.lines = info.lines;
+        self.stats.bytes = info.bytes;
+        self.stats.bom = info.bom;
+        self.stats.turns = self.turns.count();
+        self.stats.usage = self.usage.finish();
+        self.stats.tokens = crate::reduce::tokens::sum(self.stats.usage.values());
+        self.stats
+    }
+}
+
+/// How `--by` regroups file rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupBy {
+    Day,
+    Month,
+    Model,
+    Cwd,
+    Total,
+}
+
+/// The totals of one group. `sessions` counts the files that contributed to it.
+#[derive(Debug, Clone, Default)]
+pub struct GroupTotals {
+    pub sessions: u64,
+    pub lines: u64,
+    pub blank_lines: u64,
+    pub bytes: u64,
+    pub parse_errors: u64,
+    pub records: BTreeMap<String, u64>,
+    pub response_items: BTreeMap<String, u64>,
+    pub events: BTreeMap<String, u64>,
+    pub turns: u64,
+    pub tool_calls: u64,
+    pub tokens: Tokens,
+}
+
+fn merge_counts(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {
+    for (k, v) in from {
+        *into.entry(k.clone()).or_default() += v;
+    }
+}
+
+impl GroupTotals {
+    fn add_counts(&mut self, f: &FileStats) {
+        self.lines += f.lines;
+        self.blank_lines += f.blank_lines;
+        self.bytes += f.bytes;
+        self.parse_errors += f.parse_errors;
+        merge_counts(&mut self.records, &f.records);
+        merge_counts(&mut self.response_items, &f.response_items);
+        merge_counts(&mut self.events, &f.events);
+        self.turns += f.turns;
+        self.tool_calls += f.tool_calls;
+    }
+}
+
+/// Regroups files. Tokens go where each increment happened (its day, its turn's model);
+/// file counts (lines, records, turns...) go to the session's start day, its first model or
+/// its cwd. Every grouping sums to the same grand total.
+#[derive(Debug)]
+pub struct Groups {
+    by: GroupBy,
+    zone: Zone,
+    groups: BTreeMap<Option<String>, GroupTotals>,
+}
+
+impl Groups {
+    pub fn new(by: GroupBy, zone: Zone) -> Groups {
+        Groups {
+            by,
+            zone,
+            groups: BTreeMap::new(),
+        }
+    }
+
+    fn usage_group(&self, k: &UsageKey, session_day: Option<NaiveDate>) -> Option<String> {
+        let day = k.day.or(session_day);
+        match self.by {
+            GroupBy::Day => day.map(|d| d.format("%Y-%m-%d").to_string()),
+            GroupBy::Month => day.map(|d| d.format("%Y-%m").to_string()),
+            GroupBy::Model => k.model.clone(),
+            GroupBy::Cwd | GroupBy::Total => unreachable!("file-level groupings"),
+        }
+    }
+
+    /// Add one file.
+    pub fn add(&mut self, session: &crate::reduce::session::SessionInfo, f: &FileStats) {
+        let session_day = session.started_ms.and_then(|ms| self.zone.day(ms));
+        let home: Option<String> = match self.by {
+            GroupBy::Total => Some("total".to_string()),
+            GroupBy::Cwd => session.cwd.clone(),
+            GroupBy::Day => session_day.map(|d| d.format("%Y-%m-%d").to_string()),
+            GroupBy::Month => session_day.map(|d| d.format("%Y-%m").to_string()),
+            GroupBy::Model => f.first_model.clone(),
+        };
+        let mut touched = std::collections::BTreeSet::new();
+        let g = self.groups.entry(home.clone()).or_default();
+        g.add_counts(f);
+        touched.insert(home.clone());
+        match self.by {
+            GroupBy::Total | GroupBy::Cwd => g.tokens += f.tokens,
+            _ => {
+                for (k, t) in &f.usage {
+                    let key = self.usage_group(k, session_day);
+                    self.groups.entry(key.clone()).or_default().tokens += *t;
+                    touched.insert(key);
+                }
+            }
+        }
+        for k in touched {
+            self.groups.entry(k).or_default().sessions += 1;
+        }
+    }
+
+    /// The groups, sorted by key (unknown last).
+    pub fn finish(self) -> Vec<(Option<String>, GroupTotals)> {
+        let mut v: Vec<_> = self.groups.into_iter().collect();
+        v.sort_by(|a, b| match (&a.0, &b.0) {
+            (None, None) => std::cmp::Ordering::Equal,
+            (None, _) => std::cmp::Ordering::Greater,
+            (_, None) => std::cmp::Ordering::Less,
+            (x, y) => x.cmp(y),
+        });
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::Source;
+    use crate::reduce::{reduce_stream, ReadOptions};
+
+    fn stats(text: &str) -> FileStats {
+        let r = reduce_stream(
+            text.as_bytes(),
+            Source::Stdin,
+            &ReadOptions::default(),
+            StatsReducer::new(Zone::Utc),
+        );
+        r.output.unwrap()
+    }
+
+    #[test]
+    fn counts_types_payload_types_and_folds_aliases() {
+        let s = stats(concat!(
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"a"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"event_msg","payload":{"type":"turn_started"}}"#,
+            "\n",
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"function_call","call_id":"c"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c"}}"#,
+            "\n",
+            "not json\n",
+        ));
+        assert_eq!(s.lines, 6);
+        assert_eq!(s.blank_lines, 1);
+        assert_eq!(s.parse_errors, 1);
+        assert_eq!(s.records.values().sum::<u64>(), 4);
+        assert_eq!(s.events.get("task_started"), Some(&1));
+        assert_eq!(s.tool_calls, 1);
+        assert_eq!(s.turns, 1);
+    }
+
+    #[test]
+    fn usage_is_attributed_to_day_and_model() {
+        let s = stats(concat!(
+            r#"{"timestamp":"2026-01-01T23:00:00Z","type":"turn_context","payload":{"model":"m1"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T23:59:00Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"total_tokens":10},"last_token_usage":{"total_tokens":10}}}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-02T00:01:00Z","type":"turn_context","payload":{"model":"m2"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-02T00:02:00Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"total_tokens":15},"last_token_usage":{"total_tokens":5}}}}"#,
+            "\n",
+        ));
+        assert_eq!(s.tokens.total_tokens, 15);
+        let by: Vec<(String, String, u64)> = s
+            .usage
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.day.unwrap().to_string(),
+                    k.model.clone().unwrap(),
+                    v.total_tokens,
+                )
+            })
+            .collect();
+        assert_eq!(
+            by,
+            [
+                ("2026-01-01".into(), "m1".into(), 10),
+                ("2026-01-02".into(), "m2".into(), 5)
+            ]
+        );
+    }
+
+    #[test]
+    fn old_files_without_task_started_count_user_messages() {
+        let s = stats(concat!(
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"again"}]}}"#,
+            "\n",
+        ));
+        assert_eq!(s.turns, 2);
+    }
+}
