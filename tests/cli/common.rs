@@ -1,0 +1,1 @@
+//! Behaviour shared by every subcommand: inputs, exit codes, pipes, color.

@@ -1,0 +1,1 @@
+//! `rollscope stats`.

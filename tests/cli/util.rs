@@ -1,0 +1,118 @@
+//! Shared test helpers: a clean `rollscope` command, paths to test data and the shared
+//! corpus, and NDJSON parsing.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The project root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `testdata/<rel>`.
+pub fn testdata(rel: &str) -> PathBuf {
+    root().join("testdata").join(rel)
+}
+
+/// A real scenario copied into `testdata/real/<version>/<scenario>`.
+pub fn real(version: &str, scenario: &str) -> PathBuf {
+    testdata(&format!("real/{version}/{scenario}"))
+}
+
+/// The one rollout file of a real scenario whose name contains `needle` (or the only one).
+pub fn real_file(version: &str, scenario: &str, needle: &str) -> PathBuf {
+    let files = rollouts_under(&real(version, scenario));
+    let hits: Vec<_> = files
+        .iter()
+        .filter(|p| p.to_string_lossy().contains(needle))
+        .collect();
+    assert_eq!(hits.len(), 1, "{version}/{scenario}: {needle} matches {hits:?}");
+    hits[0].clone()
+}
+
+/// Every rollout file below `dir`, sorted.
+pub fn rollouts_under(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with("rollout-") && (n.ends_with(".jsonl") || n.ends_with(".jsonl.zst"))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every real scenario directory (`<version>/<scenario>`) under a corpus root.
+pub fn scenarios_under(corpus: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(corpus)
+        .min_depth(2)
+        .max_depth(2)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| e.into_path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// `../shared/corpus/real` when present (CI has it beside the clone). Tests that sweep it
+/// print a plain skip note where it is absent.
+pub fn shared_corpus() -> Option<PathBuf> {
+    let p = root().join("../shared/corpus/real");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: ../shared/corpus/real is not present; the corpus sweep did not run");
+        None
+    }
+}
+
+/// `rollscope` with a clean environment: no color or locale surprises, no real CODEX_HOME,
+/// a fixed time zone.
+pub fn rollscope() -> Command {
+    let mut c = Command::cargo_bin("rollscope").unwrap();
+    for var in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "COLUMNS", "CODEX_HOME"] {
+        c.env_remove(var);
+    }
+    c.env("TZ", "UTC");
+    c.env("HOME", root().join("testdata/no-such-home"));
+    c
+}
+
+/// Parse NDJSON stdout into values (every line must be JSON).
+pub fn ndjson(stdout: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(stdout)
+        .expect("stdout is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+/// Run with args and return NDJSON rows; asserts the exit code.
+pub fn rows(args: &[&str], code: i32) -> Vec<Value> {
+    let out = rollscope().args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "rollscope {args:?}\nstderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ndjson(&out.stdout)
+}
+
+/// zstd-compress a file into `dir`, keeping its name plus `.zst`.
+pub fn compress_into(src: &Path, dir: &Path) -> PathBuf {
+    let data = std::fs::read(src).unwrap();
+    let out = dir.join(format!("{}.zst", src.file_name().unwrap().to_string_lossy()));
+    std::fs::write(&out, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
+    out
+}
