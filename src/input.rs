@@ -97,12 +97,13 @@ impl DefaultRoots {
         let found: Vec<PathBuf> = wanted.iter().filter(|p| p.is_dir()).cloned().collect();
         if found.is_empty() {
             let names: Vec<String> = wanted.iter().map(|p| p.display().to_string()).collect();
+            let what = match names.as_slice() {
+                [one] => format!("{one} does not exist"),
+                many => format!("neither {} exists", many.join(" nor ")),
+            };
             return Err(InputError {
                 path: self.codex_home.display().to_string(),
-                cause: format!(
-                    "no rollouts: {} not found (set CODEX_HOME or pass a path)",
-                    names.join(" nor ")
-                ),
+                cause: format!("no rollouts to read: {what} (set CODEX_HOME or pass a PATH)"),
             });
         }
         Ok(found)

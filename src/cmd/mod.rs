@@ -47,10 +47,11 @@ impl Context {
         let color: ColorWhen = output.color.into();
         let diag = Diag::new(input.quiet, color);
         let roots = if input.paths.is_empty() {
-            match DefaultRoots::from_env(!input.no_archived) {
-                Ok(r) => Some(r),
-                Err(e) => return Err(UsageError(e.to_string())),
-            }
+            let roots = DefaultRoots::from_env(!input.no_archived)
+                .map_err(|e| UsageError(e.to_string()))?;
+            // Nothing to read at all: one line, exit 2, before any output.
+            roots.roots().map_err(|e| UsageError(e.to_string()))?;
+            Some(roots)
         } else {
             None
         };

@@ -1,1 +1,395 @@
-//! Behaviour shared by every subcommand: inputs, exit codes, pipes, color.
+//! Behaviour shared by every subcommand: input discovery, exit codes, closed pipes, color
+//! and terminal safety. Exercised through `stats`, the command every later one shares its
+//! input and output layers with.
+
+use std::path::Path;
+use std::process::Command as StdCommand;
+
+use predicates::prelude::*;
+
+use crate::util::*;
+
+fn copy(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+    std::fs::copy(src, dst).unwrap();
+}
+
+/// A `$CODEX_HOME` with one dated session and one archived session.
+fn codex_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let a = real_file("0.171.0", "qa", ".jsonl");
+    let b = real_file("0.147.0", "shell", ".jsonl");
+    copy(
+        &a,
+        &home
+            .path()
+            .join("sessions/2026/11/29")
+            .join(a.file_name().unwrap()),
+    );
+    copy(
+        &b,
+        &home
+            .path()
+            .join("archived_sessions")
+            .join(b.file_name().unwrap()),
+    );
+    home
+}
+
+#[test]
+fn codex_home_supplies_sessions_and_archived_sessions() {
+    let home = codex_home();
+    let out = rollscope()
+        .env("CODEX_HOME", home.path())
+        .args(["stats", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rows = ndjson(&out.stdout);
+    assert_eq!(rows.len(), 2);
+    assert!(rows[0]["path"]
+        .as_str()
+        .unwrap()
+        .contains("/sessions/2026/11/29/"));
+    assert!(rows[1]["path"]
+        .as_str()
+        .unwrap()
+        .contains("/archived_sessions/"));
+    let out = rollscope()
+        .env("CODEX_HOME", home.path())
+        .args(["stats", "--format", "ndjson", "--no-archived"])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 1);
+}
+
+#[test]
+fn a_real_scenario_folder_works_as_codex_home() {
+    let unit = real("0.171.0", "fork");
+    let out = rollscope()
+        .env("CODEX_HOME", &unit)
+        .args(["stats", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(ndjson(&out.stdout).len(), 2);
+}
+
+#[test]
+fn home_falls_back_to_dot_codex() {
+    let home = tempfile::tempdir().unwrap();
+    let a = real_file("0.171.0", "qa", ".jsonl");
+    copy(
+        &a,
+        &home
+            .path()
+            .join(".codex/sessions/2026/11/29")
+            .join(a.file_name().unwrap()),
+    );
+    let out = rollscope()
+        .env("HOME", home.path())
+        .args(["stats", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 1);
+}
+
+#[test]
+fn no_sessions_directory_is_a_one_line_error_with_exit_2() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = rollscope()
+        .env("CODEX_HOME", empty.path())
+        .args(["stats"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("sessions") && stderr.contains("archived_sessions"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_missing_path_is_reported_and_the_run_goes_on_with_exit_2() {
+    let good = real_file("0.171.0", "qa", ".jsonl");
+    let out = rollscope()
+        .args([
+            "stats",
+            "--format",
+            "ndjson",
+            "/no/such/rollout.jsonl",
+            good.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(ndjson(&out.stdout).len(), 1);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("rollscope: /no/such/rollout.jsonl: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("No such file"), "{stderr}");
+}
+
+#[test]
+fn an_unreadable_file_is_reported_and_the_run_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("rollout-bad.jsonl.zst");
+    // zstd magic followed by garbage: a read error mid-stream.
+    std::fs::write(&bad, [0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    let good = real_file("0.171.0", "qa", ".jsonl");
+    copy(&good, &tmp.path().join(good.file_name().unwrap()));
+    let out = rollscope()
+        .args(["stats", "--format", "ndjson", tmp.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("rollout-bad.jsonl.zst: read error"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // The good file is still counted.
+    assert!(ndjson(&out.stdout)
+        .iter()
+        .any(|r| r["parse_errors"] == 0 && r["lines"] == 16));
+}
+
+#[test]
+fn a_walk_reads_rollouts_only_prefers_plain_twins_and_skips_symlinked_dirs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = real_file("0.171.0", "qa", ".jsonl");
+    let day = tmp.path().join("sessions/2026/11/29");
+    let name = src.file_name().unwrap().to_str().unwrap().to_string();
+    copy(&src, &day.join(&name));
+    compress_into(&src, &day); // the twin: X.jsonl.zst beside X.jsonl
+    copy(&src, &day.join("notes.jsonl"));
+    std::fs::create_dir_all(tmp.path().join("elsewhere")).unwrap();
+    copy(
+        &src,
+        &tmp.path().join("elsewhere").join("rollout-linked.jsonl"),
+    );
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(tmp.path().join("elsewhere"), day.join("linkdir")).unwrap();
+    let rows = rows(
+        &[
+            "stats",
+            "--format",
+            "ndjson",
+            tmp.path().join("sessions").to_str().unwrap(),
+        ],
+        0,
+    );
+    let paths: Vec<&str> = rows.iter().map(|r| r["path"].as_str().unwrap()).collect();
+    assert_eq!(paths.len(), 1, "{paths:?}");
+    assert!(paths[0].ends_with(&name));
+}
+
+#[test]
+fn an_explicit_path_is_read_whatever_its_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = real_file("0.171.0", "qa", ".jsonl");
+    let odd = tmp.path().join("whatever.log");
+    copy(&src, &odd);
+    let rows = rows(&["stats", "--format", "ndjson", odd.to_str().unwrap()], 0);
+    assert_eq!(rows[0]["lines"], 16);
+}
+
+#[cfg(unix)]
+#[test]
+fn process_substitution_and_fifos_are_read_as_given() {
+    let src = real_file("0.171.0", "qa", ".jsonl");
+    let bin = assert_cmd::cargo::cargo_bin("rollscope");
+    let out = StdCommand::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} stats --format ndjson <(cat {})",
+            bin.display(),
+            src.display()
+        ))
+        .env("TZ", "UTC")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = ndjson(&out.stdout);
+    assert_eq!(rows[0]["lines"], 16);
+    assert!(rows[0]["path"].as_str().unwrap().starts_with("/dev/fd/"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly_with_exit_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = real_file("0.171.0", "shell", ".jsonl");
+    // Enough rows to overflow a pipe buffer, so rollscope really meets the closed pipe.
+    for i in 0..400 {
+        copy(&src, &tmp.path().join(format!("rollout-{i:04}.jsonl")));
+    }
+    let bin = assert_cmd::cargo::cargo_bin("rollscope");
+    for args in [
+        "stats --format ndjson",
+        "stats --format json",
+        "stats -j 1 --format ndjson",
+    ] {
+        let out = StdCommand::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "{} {args} {} | head -1; exit ${{PIPESTATUS[0]}}",
+                bin.display(),
+                tmp.path().display()
+            ))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8(out.stderr).unwrap(), "", "{args}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+    }
+}
+
+#[test]
+fn output_order_is_by_path_and_identical_for_any_job_count() {
+    let d = testdata("real");
+    let one = rollscope()
+        .args([
+            "stats",
+            "--format",
+            "ndjson",
+            "-j",
+            "1",
+            d.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let many = rollscope()
+        .args([
+            "stats",
+            "--format",
+            "ndjson",
+            "-j",
+            "4",
+            d.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(one.stdout, many.stdout);
+    let rows = ndjson(&one.stdout);
+    let paths: Vec<String> = rows
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    rollscope()
+        .args(["stats", "-j", "0", d.to_str().unwrap()])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    rollscope()
+        .args(["stats", "--format", "yaml"])
+        .assert()
+        .code(2);
+    rollscope().args(["no-such-command"]).assert().code(2);
+    rollscope()
+        .args(["stats", "--max-line-bytes", "lots"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    rollscope()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("stats"));
+}
+
+#[test]
+fn color_is_decided_by_the_flag_and_no_color_never_by_format() {
+    let f = real_file("0.171.0", "qa", ".jsonl");
+    let p = f.to_str().unwrap();
+    let esc = |args: &[&str], no_color: bool| {
+        let mut c = rollscope();
+        if no_color {
+            c.env("NO_COLOR", "1");
+        }
+        let out = c.args(args).output().unwrap();
+        out.stdout.contains(&0x1b)
+    };
+    assert!(esc(&["stats", "--color", "always", p], false));
+    assert!(!esc(&["stats", "--color", "never", p], false));
+    // Not a terminal: auto means no color.
+    assert!(!esc(&["stats", p], false));
+    assert!(!esc(&["stats", "--color", "auto", p], true));
+    // JSON is never colored, whatever --color says.
+    assert!(!esc(
+        &["stats", "--color", "always", "--format", "ndjson", p],
+        false
+    ));
+    assert!(!esc(
+        &["stats", "--color", "always", "--format", "json", p],
+        false
+    ));
+}
+
+#[test]
+fn rollout_text_in_tables_is_stripped_of_escape_sequences_but_ndjson_stays_exact() {
+    let f = testdata("broken/hostile-escape-sequences.jsonl");
+    let p = f.to_str().unwrap();
+    let table = rollscope()
+        .args(["stats", "--by", "cwd", "--color", "never", p])
+        .output()
+        .unwrap();
+    assert_eq!(table.status.code(), Some(0));
+    assert!(!table.stdout.contains(&0x1b));
+    assert!(!table.stdout.contains(&0x07));
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(text.contains("/work/evil"), "{text}");
+    let rows = rows(&["stats", "--by", "cwd", "--format", "ndjson", p], 0);
+    assert_eq!(rows[0]["group"], "/work/\u{1b}[31mevil\u{1b}]0;pwned\u{7}");
+}
+
+#[test]
+fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
+    for (shell, file) in [
+        ("bash", "rollscope.bash"),
+        ("zsh", "_rollscope"),
+        ("fish", "rollscope.fish"),
+    ] {
+        let out = rollscope().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let path = root().join("completions").join(file);
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &out.stdout).unwrap();
+        }
+        let committed = std::fs::read(&path).unwrap_or_default();
+        assert!(
+            out.stdout == committed,
+            "completions/{file} is stale: rerun this test with BLESS=1"
+        );
+    }
+    let man = rollscope().arg("man").output().unwrap();
+    assert!(String::from_utf8(man.stdout)
+        .unwrap()
+        .contains(".TH rollscope"));
+}

@@ -30,7 +30,11 @@ pub fn real_file(version: &str, scenario: &str, needle: &str) -> PathBuf {
         .iter()
         .filter(|p| p.to_string_lossy().contains(needle))
         .collect();
-    assert_eq!(hits.len(), 1, "{version}/{scenario}: {needle} matches {hits:?}");
+    assert_eq!(
+        hits.len(),
+        1,
+        "{version}/{scenario}: {needle} matches {hits:?}"
+    );
     hits[0].clone()
 }
 
@@ -80,7 +84,14 @@ pub fn shared_corpus() -> Option<PathBuf> {
 /// a fixed time zone.
 pub fn rollscope() -> Command {
     let mut c = Command::cargo_bin("rollscope").unwrap();
-    for var in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "COLUMNS", "CODEX_HOME"] {
+    for var in [
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "FORCE_COLOR",
+        "COLUMNS",
+        "CODEX_HOME",
+    ] {
         c.env_remove(var);
     }
     c.env("TZ", "UTC");
@@ -112,7 +123,10 @@ pub fn rows(args: &[&str], code: i32) -> Vec<Value> {
 /// zstd-compress a file into `dir`, keeping its name plus `.zst`.
 pub fn compress_into(src: &Path, dir: &Path) -> PathBuf {
     let data = std::fs::read(src).unwrap();
-    let out = dir.join(format!("{}.zst", src.file_name().unwrap().to_string_lossy()));
+    let out = dir.join(format!(
+        "{}.zst",
+        src.file_name().unwrap().to_string_lossy()
+    ));
     std::fs::write(&out, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
     out
 }

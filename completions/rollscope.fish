@@ -1,0 +1,61 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_rollscope_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_rollscope_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_rollscope_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_rollscope_using_subcommand
+    set -l cmd (__fish_rollscope_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c rollscope -n "__fish_rollscope_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rollscope -n "__fish_rollscope_needs_command" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "completions" -d 'Print shell completions to stdout'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l by -d 'Group rows: one per file (default), or per day, month, model, cwd, or one total' -r -f -a "file\t''
+day\t''
+month\t''
+model\t''
+cwd\t''
+total\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+ndjson\t''
+json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "completions" -d 'Print shell completions to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
