@@ -75,7 +75,13 @@ pub fn shared_corpus() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("SKIPPED: ../shared/corpus/real is not present; the corpus sweep did not run");
+        // Written straight to the process's stderr so the note shows even when the test
+        // harness captures output.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: ../shared/corpus/real is not present; the corpus sweep did not run"
+        );
         None
     }
 }
