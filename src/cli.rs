@@ -28,6 +28,10 @@ pub struct Cli {
 pub enum Command {
     /// Counts per record type, turns, tool calls and the session's own token usage
     Stats(StatsArgs),
+    /// One row per turn: status, timing, settings, tool calls and own tokens
+    Turns(TurnsArgs),
+    /// One row per tool call (and per output without a call): pairing, status, exit code
+    Calls(CallsArgs),
     /// Print shell completions to stdout
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout
@@ -142,6 +146,104 @@ pub enum ByArg {
     Model,
     Cwd,
     Total,
+}
+
+#[derive(Debug, Args)]
+pub struct TurnsArgs {
+    /// Only turns with one of these statuses (comma-separated)
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub status: Vec<TurnStatusArg>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `turns --status` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum TurnStatusArg {
+    Completed,
+    Failed,
+    Aborted,
+    RolledBack,
+    Stale,
+    Open,
+    Unknown,
+}
+
+#[derive(Debug, Args)]
+pub struct CallsArgs {
+    /// Only calls whose name matches this glob (`*`, `?`, `[...]`, `{a,b}`); a namespaced
+    /// call also matches as NAMESPACE__NAME. Repeat to match any of several
+    #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
+    pub name: Vec<String>,
+
+    /// Only calls with one of these statuses (comma-separated)
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub status: Vec<CallStatusArg>,
+
+    /// Only calls of these response item types (comma-separated; an orphan row has its
+    /// output's type)
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub kind: Vec<CallKindArg>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `calls --status` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum CallStatusArg {
+    Ok,
+    Error,
+    Unknown,
+    Orphan,
+}
+
+/// `calls --kind` values: the call item types, and the output types orphan rows carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum CallKindArg {
+    FunctionCall,
+    CustomToolCall,
+    LocalShellCall,
+    ToolSearchCall,
+    WebSearchCall,
+    ImageGenerationCall,
+    FunctionCallOutput,
+    CustomToolCallOutput,
+    ToolSearchOutput,
+}
+
+impl CallKindArg {
+    /// The `response_item` type this value names.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            CallKindArg::FunctionCall => "function_call",
+            CallKindArg::CustomToolCall => "custom_tool_call",
+            CallKindArg::LocalShellCall => "local_shell_call",
+            CallKindArg::ToolSearchCall => "tool_search_call",
+            CallKindArg::WebSearchCall => "web_search_call",
+            CallKindArg::ImageGenerationCall => "image_generation_call",
+            CallKindArg::FunctionCallOutput => "function_call_output",
+            CallKindArg::CustomToolCallOutput => "custom_tool_call_output",
+            CallKindArg::ToolSearchOutput => "tool_search_output",
+        }
+    }
+}
+
+/// Check a `--name` glob at parse time, so a bad one is a usage error with clap's message.
+fn parse_glob(s: &str) -> Result<String, String> {
+    globset::Glob::new(s)
+        .map(|_| s.to_string())
+        .map_err(|e| format!("invalid glob: {}", e.kind()))
 }
 
 #[derive(Debug, Args)]

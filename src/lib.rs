@@ -39,6 +39,8 @@ impl From<cmd::stats::RunError> for Error {
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     match cli.command {
         Command::Stats(args) => Ok(cmd::stats::run(&args)?),
+        Command::Turns(args) => Ok(cmd::turns::run(&args)?),
+        Command::Calls(args) => Ok(cmd::calls::run(&args)?),
         Command::Completions(args) => {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// `session_meta` payload (the fields rollscope reads).
@@ -257,6 +258,322 @@ pub fn is_output_type(t: &str) -> bool {
     OUTPUT_TYPES.contains(&t)
 }
 
+// ---------------------------------------------------------------------------------------
+// Views for `turns` and `calls`. Every field that could drift in type is read leniently:
+// a string where a string is expected, otherwise absent; JSON values stay raw.
+// ---------------------------------------------------------------------------------------
+
+/// A string field read leniently: a JSON string (borrowed when it has no escapes), anything
+/// else (number, object, null) reads as absent instead of failing the whole payload.
+fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    let raw: Option<&'de RawValue> = Option::deserialize(d)?;
+    Ok(raw.and_then(raw_str))
+}
+
+/// A boolean read leniently: anything but `true`/`false` is absent.
+fn lenient_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    let raw: Option<&'de RawValue> = Option::deserialize(d)?;
+    Ok(match raw.map(RawValue::get) {
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        _ => None,
+    })
+}
+
+/// A signed integer read leniently (exit codes can be negative).
+fn lenient_opt_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let v = Value::deserialize(d)?;
+    Ok(match v {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    })
+}
+
+/// The text of a raw JSON string; `None` for any other JSON value.
+pub fn raw_str(r: &RawValue) -> Option<Cow<'_, str>> {
+    let s = r.get();
+    if s.len() < 2 || !s.starts_with('"') {
+        return None;
+    }
+    let inner = &s[1..s.len() - 1];
+    if !inner.contains('\\') {
+        return Some(Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(s).ok().map(Cow::Owned)
+}
+
+/// A raw value as text: a JSON string's content, or the JSON itself for anything else.
+pub fn raw_text(r: &RawValue) -> Cow<'_, str> {
+    raw_str(r).unwrap_or_else(|| Cow::Borrowed(r.get()))
+}
+
+/// `event_msg` payloads that shape turns: `task_started`, `task_complete`, `turn_aborted`,
+/// `thread_rolled_back`, `user_message`, `agent_message` (the fields `turns` reads).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct TurnEvent<'a> {
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub turn_id: Option<Cow<'a, str>>,
+    /// 0.171: `task_started.turn_attribution.turn_id` (the same id, nested).
+    #[serde(borrow)]
+    pub turn_attribution: Option<&'a RawValue>,
+    /// `turn_aborted.reason` (`interrupted`, `replaced`, ...).
+    #[serde(borrow)]
+    pub reason: Option<&'a RawValue>,
+    /// `task_complete.error`: present and not null on a failed turn.
+    #[serde(borrow)]
+    pub error: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub last_agent_message: Option<Cow<'a, str>>,
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub duration_ms: Option<u64>,
+    /// `thread_rolled_back.num_turns`.
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub num_turns: Option<u64>,
+    /// `user_message.message` / `agent_message.message`.
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub message: Option<Cow<'a, str>>,
+}
+
+impl TurnEvent<'_> {
+    /// The turn id, top-level or in `turn_attribution`.
+    pub fn turn_id(&self) -> Option<String> {
+        if let Some(t) = &self.turn_id {
+            return Some(t.to_string());
+        }
+        #[derive(Deserialize)]
+        struct Attribution<'b> {
+            #[serde(borrow, default, deserialize_with = "lenient_str")]
+            turn_id: Option<Cow<'b, str>>,
+        }
+        let a: Attribution<'_> = serde_json::from_str(self.turn_attribution?.get()).ok()?;
+        a.turn_id.map(Cow::into_owned)
+    }
+
+    /// `reason` as text (a string, or the JSON of anything else).
+    pub fn reason_text(&self) -> Option<String> {
+        self.reason.map(|r| raw_text(r).into_owned())
+    }
+
+    /// `error` as text when it is set: a string, an object's `message`, or its JSON.
+    pub fn error_text(&self) -> Option<String> {
+        let e = self.error?;
+        if e.get() == "null" {
+            return None;
+        }
+        if let Some(s) = raw_str(e) {
+            return Some(s.into_owned());
+        }
+        let v: Value = serde_json::from_str(e.get()).ok()?;
+        Some(
+            v.get("message")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string()),
+        )
+    }
+}
+
+/// A `response_item` tool call or tool output (the fields `calls` reads). JSON-valued
+/// fields stay raw so that `arguments` and `output` are reported exactly.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ToolItem<'a> {
+    #[serde(borrow, rename = "type", deserialize_with = "lenient_str")]
+    pub type_: Option<Cow<'a, str>>,
+    /// The pairing key between a call and its output.
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub call_id: Option<Cow<'a, str>>,
+    /// The item's own identity (never a pairing key).
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub id: Option<Cow<'a, str>>,
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub name: Option<Cow<'a, str>>,
+    /// 0.171: deferred tools (MCP behind `tool_search`, sub-agent tools) name their namespace.
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub namespace: Option<Cow<'a, str>>,
+    /// `function_call.arguments` (a JSON string), `tool_search_call.arguments` (an object).
+    #[serde(borrow)]
+    pub arguments: Option<&'a RawValue>,
+    /// `custom_tool_call.input`.
+    #[serde(borrow)]
+    pub input: Option<&'a RawValue>,
+    /// `local_shell_call.action`, `web_search_call.action`.
+    #[serde(borrow)]
+    pub action: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub status: Option<Cow<'a, str>>,
+    /// Outputs: a string, an array of content parts, or (some writers) `{content, success}`.
+    #[serde(borrow)]
+    pub output: Option<&'a RawValue>,
+    /// `tool_search_output.tools`.
+    #[serde(borrow)]
+    pub tools: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub revised_prompt: Option<Cow<'a, str>>,
+}
+
+/// The text of a tool output and, when the writer recorded one, its `success` flag.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutputText {
+    pub text: String,
+    pub success: Option<bool>,
+}
+
+/// Read a tool output: a string as is; an array's text parts joined by newlines; an object
+/// `{content, success}` by its content; anything else as its JSON.
+pub fn output_text(raw: &RawValue) -> OutputText {
+    if let Some(s) = raw_str(raw) {
+        return OutputText {
+            text: s.into_owned(),
+            success: None,
+        };
+    }
+    let Ok(v) = serde_json::from_str::<Value>(raw.get()) else {
+        return OutputText {
+            text: raw.get().to_string(),
+            success: None,
+        };
+    };
+    value_output_text(&v)
+}
+
+fn value_output_text(v: &Value) -> OutputText {
+    match v {
+        Value::String(s) => OutputText {
+            text: s.clone(),
+            success: None,
+        },
+        Value::Array(parts) => OutputText {
+            text: parts
+                .iter()
+                .filter_map(|p| match p {
+                    Value::String(s) => Some(s.as_str()),
+                    _ => p.get("text").and_then(Value::as_str),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            success: None,
+        },
+        Value::Object(o) if o.contains_key("content") => {
+            let mut t = o.get("content").map(value_output_text).unwrap_or_default();
+            t.success = o.get("success").and_then(Value::as_bool);
+            t
+        }
+        other => OutputText {
+            text: other.to_string(),
+            success: None,
+        },
+    }
+}
+
+/// `event_msg/item_completed` (paginated history, 0.171+).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ItemCompleted<'a> {
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub turn_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub item: Option<&'a RawValue>,
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub started_at_ms: Option<u64>,
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub completed_at_ms: Option<u64>,
+}
+
+impl<'a> ItemCompleted<'a> {
+    /// The completed item, when it is an object.
+    pub fn item(&self) -> Option<ToolOutcome<'a>> {
+        serde_json::from_str(self.item?.get()).ok()
+    }
+}
+
+/// What proves a tool's outcome: an `item_completed` item (`CommandExecution`, `FileChange`,
+/// `McpToolCall`, `DynamicToolCall`, ...) or a legacy `exec_command_end`, `patch_apply_end`,
+/// `mcp_tool_call_end` event. One lenient view for all of them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ToolOutcome<'a> {
+    #[serde(borrow, rename = "type", deserialize_with = "lenient_str")]
+    pub type_: Option<Cow<'a, str>>,
+    /// Items: the item id, which is the call's `call_id` for tool items.
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub id: Option<Cow<'a, str>>,
+    /// Events: the call they end.
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub call_id: Option<Cow<'a, str>>,
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub status: Option<Cow<'a, str>>,
+    #[serde(deserialize_with = "lenient_opt_i64")]
+    pub exit_code: Option<i64>,
+    /// `{secs, nanos}`.
+    #[serde(borrow)]
+    pub duration: Option<&'a RawValue>,
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub duration_ms: Option<u64>,
+    #[serde(borrow)]
+    pub error: Option<&'a RawValue>,
+    /// MCP: a `CallToolResult` (item) or `{"Ok": CallToolResult} | {"Err": string}` (event).
+    #[serde(borrow)]
+    pub result: Option<&'a RawValue>,
+    #[serde(deserialize_with = "lenient_bool")]
+    pub success: Option<bool>,
+    /// `UserMessage` / `AgentMessage` items: their content parts.
+    #[serde(borrow)]
+    pub content: Option<&'a RawValue>,
+}
+
+impl ToolOutcome<'_> {
+    /// `duration` (`{secs, nanos}`) or `duration_ms`, in whole milliseconds (rounded).
+    pub fn duration_ms(&self) -> Option<u64> {
+        if let Some(ms) = self.duration_ms {
+            return Some(ms);
+        }
+        #[derive(Deserialize)]
+        struct SecsNanos {
+            #[serde(default, deserialize_with = "lenient_opt_u64")]
+            secs: Option<u64>,
+            #[serde(default, deserialize_with = "lenient_opt_u64")]
+            nanos: Option<u64>,
+        }
+        let d: SecsNanos = serde_json::from_str(self.duration?.get()).ok()?;
+        let secs = d.secs?;
+        let nanos = d.nanos.unwrap_or(0);
+        Some(
+            secs.saturating_mul(1000)
+                .saturating_add((nanos.saturating_add(500_000)) / 1_000_000),
+        )
+    }
+
+    /// `error` is set (not null).
+    pub fn has_error(&self) -> bool {
+        self.error.is_some_and(|e| e.get() != "null")
+    }
+
+    /// The MCP result says the tool failed: `isError: true`, or an `Err` result.
+    pub fn mcp_failed(&self) -> bool {
+        let Some(r) = self.result else { return false };
+        let Ok(v) = serde_json::from_str::<Value>(r.get()) else {
+            return false;
+        };
+        if v.get("Err").is_some() {
+            return true;
+        }
+        let res = v.get("Ok").unwrap_or(&v);
+        res.get("isError").and_then(Value::as_bool) == Some(true)
+            || res.get("is_error").and_then(Value::as_bool) == Some(true)
+    }
+
+    /// The text parts of `content` (`UserMessage`/`AgentMessage`), joined by newlines.
+    pub fn content_text(&self) -> Option<String> {
+        let t = output_text(self.content?);
+        (!t.text.is_empty()).then_some(t.text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +613,47 @@ mod tests {
             r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}"#,
         );
         assert!(!a.is_real_user_message());
+    }
+
+    #[test]
+    fn lenient_views_read_strings_and_tolerate_the_rest() {
+        let ev: TurnEvent<'_> = serde_json::from_str(
+            r#"{"turn_id":null,"turn_attribution":{"turn_id":"t\u00e9"},"message":"a\nb","reason":{"kind":"x"},"error":null}"#,
+        )
+        .unwrap();
+        assert_eq!(ev.turn_id(), Some("t\u{e9}".to_string()));
+        assert_eq!(ev.message.as_deref(), Some("a\nb"));
+        assert_eq!(ev.reason_text().as_deref(), Some(r#"{"kind":"x"}"#));
+        assert_eq!(ev.error_text(), None);
+        let item: ToolItem<'_> =
+            serde_json::from_str(r#"{"type":"function_call","call_id":5,"name":null}"#).unwrap();
+        assert_eq!((item.call_id, item.name), (None, None));
+    }
+
+    #[test]
+    fn output_text_reads_strings_arrays_and_content_objects() {
+        let raw = |s: &str| -> Box<RawValue> { RawValue::from_string(s.to_string()).unwrap() };
+        assert_eq!(output_text(&raw(r#""plain""#)).text, "plain");
+        let parts = r#"[{"type":"input_text","text":"a"},{"type":"input_image"},{"type":"input_text","text":"b"}]"#;
+        assert_eq!(output_text(&raw(parts)).text, "a\nb");
+        let o = output_text(&raw(r#"{"content":"boom","success":false}"#));
+        assert_eq!((o.text.as_str(), o.success), ("boom", Some(false)));
+        assert_eq!(output_text(&raw("42")).text, "42");
+    }
+
+    #[test]
+    fn tool_outcomes_read_durations_and_mcp_errors() {
+        let o: ToolOutcome<'_> = serde_json::from_str(
+            r#"{"duration":{"secs":1,"nanos":2500000},"result":{"Err":"gone"}}"#,
+        )
+        .unwrap();
+        assert_eq!(o.duration_ms(), Some(1003));
+        assert!(o.mcp_failed());
+        let o: ToolOutcome<'_> =
+            serde_json::from_str(r#"{"result":{"content":[],"isError":false},"error":null}"#)
+                .unwrap();
+        assert!(!o.mcp_failed());
+        assert!(!o.has_error());
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Subcommand glue: args → inputs → reducers → output. One file per subcommand; this module
 //! holds what they share (resolving inputs, reporting per-file problems).
 
+pub mod calls;
 pub mod completions;
 pub mod stats;
+pub mod turns;
 
 use crate::cli::{InputArgs, OutputArgs};
 use crate::exit::ExitStatus;

@@ -7,9 +7,11 @@
 //!
 //! Reducers are pure: no I/O, no printing, nothing from clap.
 
+pub mod calls;
 pub mod session;
 pub mod stats;
 pub mod tokens;
+pub mod turns;
 
 use std::collections::BTreeMap;
 use std::io;

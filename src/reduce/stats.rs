@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
-use crate::model::{self, Message, TurnContext};
+use crate::model::{self, TurnContext};
 use crate::reduce::session::SessionTracker;
 use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
+use crate::reduce::turns::TurnLog;
 use crate::reduce::Reducer;
 use crate::time::{self, Zone};
 
@@ -38,7 +39,10 @@ pub struct FileStats {
     pub records: BTreeMap<String, u64>,
     pub response_items: BTreeMap<String, u64>,
     pub events: BTreeMap<String, u64>,
+    /// Turns, as `rollscope turns` cuts them (one row each).
     pub turns: u64,
+    /// Tool call items (`model::CALL_TYPES`): the call rows of `rollscope calls`, which adds
+    /// one row per orphan output on top.
     pub tool_calls: u64,
     pub tokens: Tokens,
     /// Usage per day and model; sums to `tokens`.
@@ -47,59 +51,17 @@ pub struct FileStats {
     pub first_model: Option<String>,
 }
 
-/// Turn starts, counted the way `turns` finds them: `task_started` events; in files whose
-/// writer never wrote one (before about 0.128), each real user message.
-#[derive(Debug, Clone, Default)]
-pub struct TurnStarts {
-    pub task_started: u64,
-    pub user_message_events: u64,
-    pub user_response_messages: u64,
-}
-
-impl TurnStarts {
-    pub fn feed(&mut self, rec: &Record<'_>) {
-        match rec.kind {
-            Kind::EventMsg => match rec.payload_type() {
-                Some("task_started") => self.task_started += 1,
-                Some("user_message") => self.user_message_events += 1,
-                _ => {}
-            },
-            Kind::ResponseItem if is_real_user_message(rec) => self.user_response_messages += 1,
-            _ => {}
-        }
-    }
-
-    pub fn count(&self) -> u64 {
-        if self.task_started > 0 {
-            self.task_started
-        } else if self.user_message_events > 0 {
-            self.user_message_events
-        } else {
-            self.user_response_messages
-        }
-    }
-}
-
-/// A `response_item` user message that the user typed (not contextual scaffolding).
-pub fn is_real_user_message(rec: &Record<'_>) -> bool {
-    if rec.kind != Kind::ResponseItem || rec.payload_type() != Some("message") {
-        return false;
-    }
-    // Cheap pre-filter before a full parse of the content.
-    if memchr::memmem::find(rec.payload.get().as_bytes(), b"\"user\"").is_none() {
-        return false;
-    }
-    rec.parse_payload::<Message<'_>>()
-        .map(|m| m.is_real_user_message())
-        .unwrap_or(false)
-}
+/// A `response_item` user message that the user typed (kept here for callers; the turn
+/// segmentation lives in [`crate::reduce::turns`]).
+pub use crate::reduce::turns::is_real_user_message;
 
 /// The `stats` reducer.
 #[derive(Debug)]
 pub struct StatsReducer {
     zone: Zone,
     stats: FileStats,
-    turns: TurnStarts,
+    /// The same segmentation `turns` prints, so the counts always agree.
+    turns: TurnLog,
     usage: UsageAccount<UsageKey>,
     model: Option<String>,
 }
@@ -109,7 +71,7 @@ impl StatsReducer {
         StatsReducer {
             zone,
             stats: FileStats::default(),
-            turns: TurnStarts::default(),
+            turns: TurnLog::counting(),
             usage: UsageAccount::new(),
             model: None,
         }
@@ -153,7 +115,7 @@ impl Reducer for StatsReducer {
             }
             _ => {}
         }
-        self.turns.feed(rec);
+        self.turns.record(rec, session);
         if carries_usage(rec) {
             let zone = self.zone;
             let model = &self.model;

@@ -2,5 +2,7 @@
 
 mod util;
 
+mod calls;
 mod common;
 mod stats;
+mod turns;

@@ -1,0 +1,179 @@
+//! `rollscope turns`: glue from args to the turns reducer and the row schema in
+//! `docs/turns.md`.
+
+use serde::Serialize;
+
+use crate::cli::{TurnStatusArg, TurnsArgs};
+use crate::cmd::stats::RunError;
+use crate::cmd::Context;
+use crate::exit::ExitStatus;
+use crate::output::table::Tone;
+use crate::output::{Cell, Column, Out};
+use crate::reduce::tokens::Tokens;
+use crate::reduce::turns::{Turn, TurnStatus, TurnsReducer};
+use crate::reduce::{drive, FileReport};
+
+/// One turn row: the file's identity, then the turn.
+#[derive(Serialize)]
+struct Row<'a> {
+    path: &'a str,
+    session_id: Option<&'a str>,
+    thread_id: Option<&'a str>,
+    #[serde(flatten)]
+    turn: &'a Turn,
+}
+
+fn wanted(arg: TurnStatusArg) -> TurnStatus {
+    match arg {
+        TurnStatusArg::Completed => TurnStatus::Completed,
+        TurnStatusArg::Failed => TurnStatus::Failed,
+        TurnStatusArg::Aborted => TurnStatus::Aborted,
+        TurnStatusArg::RolledBack => TurnStatus::RolledBack,
+        TurnStatusArg::Stale => TurnStatus::Stale,
+        TurnStatusArg::Open => TurnStatus::Open,
+        TurnStatusArg::Unknown => TurnStatus::Unknown,
+    }
+}
+
+fn tone(s: TurnStatus) -> Tone {
+    match s {
+        TurnStatus::Completed => Tone::Good,
+        TurnStatus::Failed => Tone::Bad,
+        TurnStatus::Aborted | TurnStatus::Stale => Tone::Warn,
+        TurnStatus::RolledBack | TurnStatus::Unknown => Tone::Dim,
+        TurnStatus::Open => Tone::Plain,
+    }
+}
+
+/// `1.2s`, `340ms`, `2m05s`, `1h02m`.
+pub(crate) fn duration_cell(ms: Option<u64>) -> Cell {
+    let Some(ms) = ms else {
+        return Cell::opt(None::<&str>);
+    };
+    let text = if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else if ms < 3_600_000 {
+        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    } else {
+        format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
+    };
+    Cell::text(&text)
+}
+
+/// A timestamp for the table: `2026-11-29 12:00:31`.
+pub(crate) fn time_cell(ts: Option<&str>) -> Cell {
+    match ts {
+        Some(t) if t.len() >= 19 && t.is_char_boundary(19) => {
+            Cell::text(&t[..19].replace('T', " "))
+        }
+        other => Cell::opt(other),
+    }
+}
+
+fn columns(many_files: bool) -> Vec<Column> {
+    let mut c = Vec::new();
+    if many_files {
+        c.push(Column::left("file"));
+    }
+    c.extend([
+        Column::right("#"),
+        Column::left("status"),
+        Column::left("started"),
+        Column::right("duration"),
+        Column::left("model"),
+        Column::left("effort"),
+        Column::right("calls"),
+        Column::right("tokens"),
+        Column::left("user message"),
+    ]);
+    c
+}
+
+pub fn run(args: &TurnsArgs) -> Result<ExitStatus, RunError> {
+    let mut cx = Context::new(&args.input, &args.output)?;
+    let statuses: Vec<TurnStatus> = args.status.iter().copied().map(wanted).collect();
+    let many = cx.sources.len() > 1;
+    let mut out = Out::new(cx.format, cx.color, columns(many));
+    let (mut shown, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());
+    let sources = std::mem::take(&mut cx.sources);
+    drive(
+        &sources,
+        &cx.read.clone(),
+        |_| TurnsReducer::new(),
+        |r: FileReport<Vec<Turn>>| {
+            if !cx.report(&r) {
+                return Ok(());
+            }
+            let Some(turns) = r.output.as_ref() else {
+                return Ok(());
+            };
+            let path = r.source.display();
+            for t in turns {
+                if !statuses.is_empty() && !statuses.contains(&t.status) {
+                    continue;
+                }
+                shown += 1;
+                calls += t.tool_calls;
+                tokens += t.tokens;
+                let row = Row {
+                    path: &path,
+                    session_id: r.session.session_id.as_deref(),
+                    thread_id: r.session.thread_id.as_deref(),
+                    turn: t,
+                };
+                out.row(&row, || {
+                    let mut c = Vec::new();
+                    if many {
+                        c.push(Cell::path(&path, 28));
+                    }
+                    let status = if t.inherited {
+                        format!("{} (inherited)", t.status.as_str())
+                    } else {
+                        t.status.as_str().to_string()
+                    };
+                    c.extend([
+                        Cell::num(t.index),
+                        Cell::text(&status).tone(tone(t.status)),
+                        time_cell(t.started_at.as_deref()),
+                        duration_cell(t.duration_ms),
+                        Cell::opt(t.model.as_deref()),
+                        Cell::opt(t.effort.as_deref()),
+                        Cell::num(t.tool_calls),
+                        Cell::num(t.tokens.total_tokens),
+                        match t.user_message.as_deref() {
+                            Some(m) => Cell::cut(m, 56),
+                            None => Cell::opt(None::<&str>),
+                        },
+                    ]);
+                    c
+                })?;
+            }
+            Ok(())
+        },
+    )?;
+    let mut footer = Vec::new();
+    if many {
+        footer.push(Cell::text(""));
+    }
+    footer.extend([
+        Cell::text(""),
+        Cell::text(&format!(
+            "{shown} turn{}",
+            if shown == 1 { "" } else { "s" }
+        )),
+        Cell::text(""),
+        Cell::text(""),
+        Cell::text(""),
+        Cell::text(""),
+        Cell::num(calls),
+        Cell::num(tokens.total_tokens),
+        Cell::text(""),
+    ]);
+    if shown > 0 {
+        out.footer(footer);
+    }
+    out.finish()?;
+    Ok(cx.status)
+}

@@ -1,0 +1,778 @@
+//! `calls`: every tool call of one file, paired with its output, and what the file proves
+//! about its outcome.
+//!
+//! Calls are the `response_item`s in [`model::CALL_TYPES`]; outputs those in
+//! [`model::OUTPUT_TYPES`]. An output pairs with a call of the same `call_id` (never by
+//! position, never by the item's own `id`) and of a matching kind (`function_call_output`
+//! answers a `function_call` or `local_shell_call`, `custom_tool_call_output` a
+//! `custom_tool_call`, `tool_search_output` a `tool_search_call`), the first such call not
+//! yet answered. An output with no such call is an `orphan` row; a second output for an
+//! answered call is a duplicate and is ignored (Codex keeps the first).
+//!
+//! **Outcome sources**, richest first: `event_msg/item_completed` (paginated files; its item
+//! `id` is the `call_id`), `exec_command_end`, `patch_apply_end`, `mcp_tool_call_end`, then
+//! the output text, whose format changed across Codex versions (checked against the real
+//! corpus): a JSON string `{"output", "metadata": {"exit_code", "duration_seconds"}}` (0.36
+//! shell, 0.128 `apply_patch`), `Exit code: N` / `Wall time: S seconds` (0.80 shell, 0.171
+//! `apply_patch`), `Process exited with code N` / `Wall time: S seconds` (0.128+
+//! `exec_command`). `exit_code` and `duration_ms` come from the first source that has them.
+//!
+//! **Status** (`docs/calls.md`): `error` when the tool ran and failed (a non-zero exit code;
+//! a failed or declined item or end event; `patch_apply_end.success == false`; an MCP
+//! `isError` or `Err`; an output saying `apply_patch verification failed: …`, or `error: …`
+//! for an `apply_patch` (0.36)); else `ok` when an output or a settled item/end event exists
+//! (an item proves the outcome even when the output line is missing: `output_line` is then
+//! null); else `unknown`. `web_search_call` and `image_generation_call` carry their own
+//! `status`: `completed` is `ok`, `failed` is `error`, anything else `unknown`.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::decode::{Kind, Record, StreamInfo};
+use crate::model::{self, raw_text, ItemCompleted, OutputText, ToolItem, ToolOutcome};
+use crate::reduce::session::SessionTracker;
+use crate::reduce::turns::{TurnLog, Turns};
+use crate::reduce::Reducer;
+
+/// What the file proves about a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallStatus {
+    Ok,
+    Error,
+    Unknown,
+    Orphan,
+}
+
+impl CallStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallStatus::Ok => "ok",
+            CallStatus::Error => "error",
+            CallStatus::Unknown => "unknown",
+            CallStatus::Orphan => "orphan",
+        }
+    }
+}
+
+/// One call, or one output without a call (NDJSON schema: `docs/calls.md`; the command adds
+/// path and session ids).
+#[derive(Debug, Clone, Serialize)]
+pub struct Call {
+    /// The turn the call (or orphan output) falls in, 1-based; null before the first turn.
+    pub turn_index: Option<u64>,
+    pub turn_id: Option<String>,
+    pub call_id: Option<String>,
+    /// The call's `response_item` type; for an orphan, the output's.
+    pub kind: String,
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    pub status: CallStatus,
+    pub call_line: Option<u64>,
+    pub output_line: Option<u64>,
+    pub called_at: Option<String>,
+    pub answered_at: Option<String>,
+    pub duration_ms: Option<u64>,
+    pub exit_code: Option<i64>,
+    pub arguments: Option<String>,
+    pub output: Option<String>,
+    /// The call was copied from a parent session (fork, sub-agent).
+    pub inherited: bool,
+}
+
+#[derive(Debug)]
+struct CallItem {
+    line: u64,
+    timestamp: String,
+    kind: String,
+    call_id: Option<String>,
+    name: Option<String>,
+    namespace: Option<String>,
+    arguments: Option<String>,
+    own_status: Option<String>,
+    inherited: bool,
+}
+
+impl CallItem {
+    /// `apply_patch`, as a tool of its own or (0.36) run through the shell tool.
+    fn is_patch(&self) -> bool {
+        if self.name.as_deref() == Some("apply_patch") {
+            return true;
+        }
+        matches!(self.kind.as_str(), "function_call" | "local_shell_call")
+            && self
+                .arguments
+                .as_deref()
+                .is_some_and(|a| a.contains("apply_patch"))
+    }
+
+    /// Kinds that carry their own outcome instead of an output.
+    fn has_own_status(&self) -> bool {
+        matches!(
+            self.kind.as_str(),
+            "web_search_call" | "image_generation_call"
+        )
+    }
+}
+
+#[derive(Debug)]
+struct OutputItem {
+    line: u64,
+    timestamp: String,
+    kind: String,
+    call_id: Option<String>,
+    text: OutputText,
+    inherited: bool,
+}
+
+/// One source's word on a call's outcome.
+#[derive(Debug, Clone, Default)]
+struct Proof {
+    timestamp: String,
+    exit_code: Option<i64>,
+    duration_ms: Option<u64>,
+    /// Failed for a reason other than the exit code (status, success flag, MCP error).
+    failed: bool,
+    /// The source proves the tool finished (not merely in progress).
+    settled: bool,
+}
+
+/// The outcome sources of one `call_id`, richest first.
+#[derive(Debug, Default)]
+struct Evidence {
+    item: Option<Proof>,
+    exec_end: Option<Proof>,
+    patch_end: Option<Proof>,
+    mcp_end: Option<Proof>,
+}
+
+impl Evidence {
+    fn ranked(&self) -> impl Iterator<Item = &Proof> {
+        [&self.item, &self.exec_end, &self.patch_end, &self.mcp_end]
+            .into_iter()
+            .flatten()
+    }
+}
+
+fn is_failed_status(s: Option<&str>) -> bool {
+    matches!(s, Some("failed" | "declined" | "error"))
+}
+
+fn is_settled_status(s: Option<&str>) -> bool {
+    matches!(s, Some("completed" | "failed" | "declined" | "error"))
+}
+
+fn proof(rec: &Record<'_>, o: &ToolOutcome<'_>, extra_ms: Option<u64>) -> Proof {
+    let status = o.status.as_deref();
+    Proof {
+        timestamp: rec.timestamp.to_string(),
+        exit_code: o.exit_code,
+        duration_ms: o.duration_ms().or(extra_ms),
+        failed: is_failed_status(status)
+            || o.has_error()
+            || o.success == Some(false)
+            || o.mcp_failed(),
+        settled: is_settled_status(status)
+            || o.exit_code.is_some()
+            || o.success.is_some()
+            || o.has_error()
+            || o.result.is_some(),
+    }
+}
+
+/// `exit_code` and `duration_ms` read from an output text (see the module doc for the
+/// three formats).
+pub fn parse_output_text(text: &str) -> (Option<i64>, Option<u64>) {
+    let t = text.trim_start();
+    if t.starts_with('{') {
+        if let Ok(v) = serde_json::from_str::<Value>(t) {
+            if let Some(meta) = v.get("metadata").filter(|m| m.is_object()) {
+                let exit = meta.get("exit_code").and_then(Value::as_i64);
+                let dur = meta
+                    .get("duration_seconds")
+                    .and_then(Value::as_f64)
+                    .and_then(seconds_to_ms);
+                return (exit, dur);
+            }
+        }
+    }
+    let (mut exit, mut dur) = (None, None);
+    // Only the header: stop at `Output:` so that the command's own output never counts.
+    for line in t.lines().take(12) {
+        let line = line.trim_end();
+        if line == "Output:" {
+            break;
+        }
+        if let Some(rest) = line
+            .strip_prefix("Exit code: ")
+            .or_else(|| line.strip_prefix("Process exited with code "))
+        {
+            exit = exit.or_else(|| rest.trim().parse().ok());
+        } else if let Some(rest) = line.strip_prefix("Wall time: ") {
+            let secs = rest.trim().trim_end_matches("seconds").trim();
+            dur = dur.or_else(|| secs.parse::<f64>().ok().and_then(seconds_to_ms));
+        }
+    }
+    (exit, dur)
+}
+
+fn seconds_to_ms(s: f64) -> Option<u64> {
+    (s.is_finite() && s >= 0.0).then(|| (s * 1000.0).round() as u64)
+}
+
+/// The output says the patch was not applied.
+fn patch_failed(text: &str, is_patch: bool) -> bool {
+    let t = text.trim_start();
+    t.starts_with("apply_patch verification failed") || (is_patch && t.starts_with("error:"))
+}
+
+/// Which call kinds an output kind can answer (Codex's `remove_orphan_outputs`).
+fn answers(output_kind: &str, call_kind: &str) -> bool {
+    match output_kind {
+        "function_call_output" => matches!(call_kind, "function_call" | "local_shell_call"),
+        "custom_tool_call_output" => call_kind == "custom_tool_call",
+        "tool_search_output" => call_kind == "tool_search_call",
+        _ => false,
+    }
+}
+
+/// The `calls` reducer.
+#[derive(Debug, Default)]
+pub struct CallsReducer {
+    log: TurnLog,
+    calls: Vec<CallItem>,
+    outputs: Vec<OutputItem>,
+    evidence: HashMap<String, Evidence>,
+}
+
+impl CallsReducer {
+    pub fn new() -> CallsReducer {
+        CallsReducer::default()
+    }
+
+    fn response_item(&mut self, rec: &Record<'_>, t: &str, session: &SessionTracker) {
+        let is_call = model::is_call_type(t);
+        if !is_call && !model::is_output_type(t) {
+            return;
+        }
+        let item: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+        let call_id = item.call_id.as_deref().map(str::to_string);
+        if is_call {
+            let arguments = item
+                .arguments
+                .or(item.input)
+                .or(item.action)
+                .map(|r| raw_text(r).into_owned())
+                .or_else(|| item.revised_prompt.as_deref().map(str::to_string));
+            self.calls.push(CallItem {
+                line: rec.pos.line,
+                timestamp: rec.timestamp.to_string(),
+                kind: t.to_string(),
+                call_id,
+                name: item.name.as_deref().map(str::to_string),
+                namespace: item.namespace.as_deref().map(str::to_string),
+                arguments,
+                own_status: item.status.as_deref().map(str::to_string),
+                inherited: session.is_inherited(),
+            });
+        } else {
+            let text = match (item.output, item.tools) {
+                (Some(o), _) => model::output_text(o),
+                (None, Some(tools)) => OutputText {
+                    text: raw_text(tools).into_owned(),
+                    success: None,
+                },
+                (None, None) => OutputText::default(),
+            };
+            self.outputs.push(OutputItem {
+                line: rec.pos.line,
+                timestamp: rec.timestamp.to_string(),
+                kind: t.to_string(),
+                call_id,
+                text,
+                inherited: session.is_inherited(),
+            });
+        }
+    }
+
+    fn event(&mut self, rec: &Record<'_>) {
+        match rec.payload_type() {
+            Some("item_completed") => {
+                let Ok(ic) = rec.parse_payload::<ItemCompleted<'_>>() else {
+                    return;
+                };
+                let Some(item) = ic.item() else { return };
+                if matches!(
+                    item.type_.as_deref(),
+                    Some("UserMessage" | "AgentMessage" | "Reasoning" | "Plan")
+                ) {
+                    return;
+                }
+                let Some(id) = item.id.as_deref() else { return };
+                let span = match (ic.started_at_ms, ic.completed_at_ms) {
+                    (Some(s), Some(c)) => c.checked_sub(s),
+                    _ => None,
+                };
+                let p = proof(rec, &item, span);
+                self.evidence.entry(id.to_string()).or_default().item = Some(p);
+            }
+            Some(t @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end")) => {
+                let Ok(o) = rec.parse_payload::<ToolOutcome<'_>>() else {
+                    return;
+                };
+                let Some(id) = o.call_id.as_deref() else {
+                    return;
+                };
+                let mut p = proof(rec, &o, None);
+                // An end event is written when the tool finished.
+                p.settled = true;
+                let e = self.evidence.entry(id.to_string()).or_default();
+                match t {
+                    "exec_command_end" => e.exec_end = Some(p),
+                    "patch_apply_end" => e.patch_end = Some(p),
+                    _ => e.mcp_end = Some(p),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Reducer for CallsReducer {
+    type Output = Vec<Call>;
+
+    fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+        self.log.record(rec, session);
+        match rec.kind {
+            Kind::ResponseItem => {
+                if let Some(t) = rec.payload_type() {
+                    self.response_item(rec, t, session);
+                }
+            }
+            Kind::EventMsg => self.event(rec),
+            _ => {}
+        }
+    }
+
+    fn finish(self, _session: &SessionTracker, _info: &StreamInfo) -> Vec<Call> {
+        let turns = self.log.finish();
+        pair(self.calls, self.outputs, &self.evidence, &turns)
+    }
+}
+
+fn pair(
+    calls: Vec<CallItem>,
+    outputs: Vec<OutputItem>,
+    evidence: &HashMap<String, Evidence>,
+    turns: &Turns,
+) -> Vec<Call> {
+    // Unanswered calls per call_id, in file order.
+    let mut waiting: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (i, c) in calls.iter().enumerate() {
+        if let (Some(id), false) = (c.call_id.as_deref(), c.has_own_status()) {
+            waiting.entry(id).or_default().push_back(i);
+        }
+    }
+    let mut answer: Vec<Option<usize>> = vec![None; calls.len()];
+    let mut orphans: Vec<usize> = Vec::new();
+    let mut known_ids: HashMap<&str, ()> = HashMap::new();
+    for c in &calls {
+        if let Some(id) = c.call_id.as_deref() {
+            known_ids.insert(id, ());
+        }
+    }
+    for (o, out) in outputs.iter().enumerate() {
+        let Some(id) = out.call_id.as_deref() else {
+            orphans.push(o);
+            continue;
+        };
+        let queue = waiting.get_mut(id);
+        let hit = queue.and_then(|q| {
+            let pos = q
+                .iter()
+                .position(|&ci| answers(&out.kind, &calls[ci].kind))?;
+            q.remove(pos)
+        });
+        match hit {
+            Some(ci) => answer[ci] = Some(o),
+            None => {
+                let has_matching_call = calls
+                    .iter()
+                    .any(|c| c.call_id.as_deref() == Some(id) && answers(&out.kind, &c.kind));
+                if !has_matching_call {
+                    orphans.push(o);
+                }
+                // else: a duplicate output of an answered call, ignored.
+            }
+        }
+    }
+
+    let place = |line: u64| -> (Option<u64>, Option<String>) {
+        match turns.turn_of(line).and_then(|i| turns.turns.get(i)) {
+            Some(t) => (Some(t.index), t.turn_id.clone()),
+            None => (None, None),
+        }
+    };
+
+    let mut rows: Vec<(u64, Call)> = Vec::with_capacity(calls.len() + orphans.len());
+    let mut outputs: Vec<Option<OutputItem>> = outputs.into_iter().map(Some).collect();
+    for (ci, c) in calls.into_iter().enumerate() {
+        let out = answer[ci].and_then(|o| outputs[o].take());
+        let ev = c.call_id.as_deref().and_then(|id| evidence.get(id));
+        let row = settle(c, out, ev, &place);
+        rows.push(row);
+    }
+    for o in orphans {
+        let Some(out) = outputs[o].take() else {
+            continue;
+        };
+        let (exit_code, duration_ms) = parse_output_text(&out.text.text);
+        let (turn_index, turn_id) = place(out.line);
+        rows.push((
+            out.line,
+            Call {
+                turn_index,
+                turn_id,
+                call_id: out.call_id,
+                kind: out.kind,
+                name: None,
+                namespace: None,
+                status: CallStatus::Orphan,
+                call_line: None,
+                output_line: Some(out.line),
+                called_at: None,
+                answered_at: Some(out.timestamp),
+                duration_ms,
+                exit_code,
+                arguments: None,
+                output: Some(out.text.text),
+                inherited: out.inherited,
+            },
+        ));
+    }
+    rows.sort_by_key(|(line, _)| *line);
+    rows.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Decide one call's row from its output and the other outcome sources.
+fn settle(
+    c: CallItem,
+    out: Option<OutputItem>,
+    ev: Option<&Evidence>,
+    place: &impl Fn(u64) -> (Option<u64>, Option<String>),
+) -> (u64, Call) {
+    let (turn_index, turn_id) = place(c.line);
+    let is_patch = c.is_patch();
+    let text_meta = out
+        .as_ref()
+        .map(|o| parse_output_text(&o.text.text))
+        .unwrap_or((None, None));
+    let proofs: Vec<&Proof> = ev.map(|e| e.ranked().collect()).unwrap_or_default();
+    let exit_code = proofs.iter().find_map(|p| p.exit_code).or(text_meta.0);
+    let duration_ms = proofs.iter().find_map(|p| p.duration_ms).or(text_meta.1);
+    let status = if c.has_own_status() {
+        match c.own_status.as_deref() {
+            Some("completed") => CallStatus::Ok,
+            Some("failed") => CallStatus::Error,
+            _ => CallStatus::Unknown,
+        }
+    } else {
+        let failed = exit_code.is_some_and(|code| code != 0)
+            || proofs.iter().any(|p| p.failed)
+            || out.as_ref().is_some_and(|o| {
+                o.text.success == Some(false) || patch_failed(&o.text.text, is_patch)
+            });
+        let known = out.is_some() || proofs.iter().any(|p| p.settled);
+        if failed {
+            CallStatus::Error
+        } else if known {
+            CallStatus::Ok
+        } else {
+            CallStatus::Unknown
+        }
+    };
+    let answered_at = match &out {
+        Some(o) => Some(o.timestamp.clone()),
+        None => proofs
+            .iter()
+            .find(|p| p.settled)
+            .map(|p| p.timestamp.clone()),
+    };
+    let line = c.line;
+    let call = Call {
+        turn_index,
+        turn_id,
+        call_id: c.call_id,
+        kind: c.kind,
+        name: c.name,
+        namespace: c.namespace,
+        status,
+        call_line: Some(c.line),
+        output_line: out.as_ref().map(|o| o.line),
+        called_at: Some(c.timestamp),
+        answered_at,
+        duration_ms,
+        exit_code,
+        arguments: c.arguments,
+        output: out.map(|o| o.text.text),
+        inherited: c.inherited,
+    };
+    (line, call)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::Source;
+    use crate::reduce::{reduce_stream, ReadOptions};
+
+    fn calls(lines: &[&str]) -> Vec<Call> {
+        let text = lines.join("\n") + "\n";
+        reduce_stream(
+            text.as_bytes(),
+            Source::Stdin,
+            &ReadOptions::default(),
+            CallsReducer::new(),
+        )
+        .output
+        .unwrap()
+    }
+
+    fn item(payload: &str) -> String {
+        format!(
+            r#"{{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{payload}}}"#
+        )
+    }
+
+    fn event(payload: &str) -> String {
+        format!(
+            r#"{{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{payload}}}"#
+        )
+    }
+
+    fn fc(call_id: &str, name: &str, args: &str) -> String {
+        item(&format!(
+            r#"{{"type":"function_call","name":"{name}","arguments":{},"call_id":"{call_id}"}}"#,
+            serde_json::to_string(args).unwrap()
+        ))
+    }
+
+    fn fco(call_id: &str, output: &str) -> String {
+        item(&format!(
+            r#"{{"type":"function_call_output","call_id":"{call_id}","output":{}}}"#,
+            serde_json::to_string(output).unwrap()
+        ))
+    }
+
+    #[test]
+    fn three_historical_output_formats() {
+        // 0.36: a JSON string with metadata.
+        assert_eq!(
+            parse_output_text(
+                r#"{"output":"x","metadata":{"exit_code":1,"duration_seconds":0.25}}"#
+            ),
+            (Some(1), Some(250))
+        );
+        // 0.80.
+        assert_eq!(
+            parse_output_text("Exit code: 3\nWall time: 0 seconds\nOutput:\n"),
+            (Some(3), Some(0))
+        );
+        // 0.128+.
+        assert_eq!(
+            parse_output_text(
+                "Chunk ID: ab\nWall time: 0.0120 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nExit code: 9\n"
+            ),
+            (Some(1), Some(12))
+        );
+        assert_eq!(parse_output_text("just text"), (None, None));
+    }
+
+    #[test]
+    fn pairs_by_call_id_not_position() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &fc("b", "shell", "{}"),
+            &fco("b", "Exit code: 2\nOutput:\n"),
+            &fco("a", "Exit code: 0\nOutput:\nok"),
+        ]);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].call_id.as_deref(), Some("a"));
+        assert_eq!(c[0].status, CallStatus::Ok);
+        assert_eq!(c[0].output_line, Some(4));
+        assert_eq!(c[1].status, CallStatus::Error);
+        assert_eq!(c[1].exit_code, Some(2));
+        assert_eq!(c[1].output_line, Some(3));
+    }
+
+    #[test]
+    fn missing_output_is_unknown_and_stray_output_is_orphan() {
+        let c = calls(&[&fc("a", "shell", "{}"), &fco("zzz", "hi")]);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].status, CallStatus::Unknown);
+        assert_eq!(c[0].output, None);
+        assert_eq!(c[1].status, CallStatus::Orphan);
+        assert_eq!(c[1].kind, "function_call_output");
+        assert_eq!(c[1].output.as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn output_of_the_wrong_kind_is_an_orphan_and_duplicates_are_ignored() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &item(r#"{"type":"custom_tool_call_output","call_id":"a","output":"x"}"#),
+            &fco("a", "first"),
+            &fco("a", "second"),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["ok", "orphan"]);
+        assert_eq!(c[0].output.as_deref(), Some("first"));
+    }
+
+    #[test]
+    fn item_completed_proves_an_outcome_without_output() {
+        let c = calls(&[
+            &fc("a", "exec_command", "{}"),
+            &event(
+                r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"a","status":"failed","exit_code":7,"duration":{"secs":1,"nanos":500000000}},"started_at_ms":1,"completed_at_ms":9}"#,
+            ),
+            &fco("a", "Process exited with code 0\nOutput:\n"),
+        ]);
+        // The item is the richest source: it wins over the output text.
+        assert_eq!(c[0].exit_code, Some(7));
+        assert_eq!(c[0].duration_ms, Some(1500));
+        assert_eq!(c[0].status, CallStatus::Error);
+
+        let c = calls(&[
+            &fc("a", "exec_command", "{}"),
+            &event(
+                r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"a","status":"completed","exit_code":0},"started_at_ms":10,"completed_at_ms":14}"#,
+            ),
+        ]);
+        assert_eq!(c[0].status, CallStatus::Ok);
+        assert_eq!(c[0].output_line, None);
+        assert_eq!(c[0].duration_ms, Some(4));
+        assert_eq!(
+            c[0].answered_at.as_deref(),
+            Some("2026-01-01T00:00:02.000Z")
+        );
+
+        // In progress proves nothing.
+        let c = calls(&[
+            &fc("a", "exec_command", "{}"),
+            &event(
+                r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"a","status":"in_progress"}}"#,
+            ),
+        ]);
+        assert_eq!(c[0].status, CallStatus::Unknown);
+    }
+
+    #[test]
+    fn legacy_end_events() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &event(
+                r#"{"type":"exec_command_end","call_id":"a","exit_code":5,"duration":{"secs":0,"nanos":2000000}}"#,
+            ),
+            &item(
+                r#"{"type":"custom_tool_call","call_id":"p","name":"apply_patch","input":"*** Begin Patch"}"#,
+            ),
+            &event(r#"{"type":"patch_apply_end","call_id":"p","success":false}"#),
+            &fc("m", "mcp__w__look", "{}"),
+            &event(
+                r#"{"type":"mcp_tool_call_end","call_id":"m","duration":{"secs":2,"nanos":0},"result":{"Ok":{"content":[],"isError":true}}}"#,
+            ),
+            &fc("n", "mcp__w__look", "{}"),
+            &event(r#"{"type":"mcp_tool_call_end","call_id":"n","result":{"Ok":{"content":[]}}}"#),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["error", "error", "error", "ok"]);
+        assert_eq!(c[0].exit_code, Some(5));
+        assert_eq!(c[0].duration_ms, Some(2));
+        assert_eq!(c[2].duration_ms, Some(2000));
+    }
+
+    #[test]
+    fn patch_failures_in_output_text() {
+        let c = calls(&[
+            &item(r#"{"type":"custom_tool_call","call_id":"p","name":"apply_patch","input":"x"}"#),
+            &item(
+                r#"{"type":"custom_tool_call_output","call_id":"p","output":"apply_patch verification failed: nope"}"#,
+            ),
+            &fc(
+                "q",
+                "shell",
+                r#"{"command":["bash","-lc","apply_patch <<'EOF'\n*** Begin Patch"]}"#,
+            ),
+            &fco("q", "error: Failed to read file to update x"),
+            &fc("r", "shell", r#"{"command":["bash","-lc","echo hi"]}"#),
+            &fco("r", "error: not a patch, just output"),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["error", "error", "ok"]);
+    }
+
+    #[test]
+    fn own_status_kinds_and_array_outputs() {
+        let c = calls(&[
+            &item(
+                r#"{"type":"web_search_call","id":"ws","status":"completed","action":{"type":"search","query":"q"}}"#,
+            ),
+            &item(r#"{"type":"image_generation_call","id":"ig","status":"failed"}"#),
+            &item(r#"{"type":"web_search_call","id":"ws2","status":"in_progress"}"#),
+            &item(
+                r#"{"type":"function_call","name":"lookup","namespace":"mcp__w","arguments":"{}","call_id":"m"}"#,
+            ),
+            &item(
+                r#"{"type":"function_call_output","call_id":"m","output":[{"type":"input_text","text":"Wall time: 0.0030 seconds\nOutput:"},{"type":"input_text","text":"Sunny"}]}"#,
+            ),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["ok", "error", "unknown", "ok"]);
+        assert_eq!(
+            c[0].arguments.as_deref(),
+            Some(r#"{"type":"search","query":"q"}"#)
+        );
+        assert_eq!(c[3].namespace.as_deref(), Some("mcp__w"));
+        assert_eq!(
+            c[3].output.as_deref(),
+            Some("Wall time: 0.0030 seconds\nOutput:\nSunny")
+        );
+        assert_eq!(c[3].duration_ms, Some(3));
+    }
+
+    #[test]
+    fn calls_are_placed_in_turns() {
+        let c = calls(&[
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s"}}"#,
+            &fc("early", "x", "{}"),
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"task_started","turn_id":"T1"}}"#,
+            &fc("a", "x", "{}"),
+            &fco("a", "ok"),
+        ]);
+        assert_eq!((c[0].turn_index, c[0].turn_id.as_deref()), (None, None));
+        assert_eq!(
+            (c[1].turn_index, c[1].turn_id.as_deref()),
+            (Some(1), Some("T1"))
+        );
+    }
+
+    #[test]
+    fn odd_payloads_never_panic() {
+        let c = calls(&[
+            &item(r#"{"type":"function_call","call_id":5,"name":["x"],"arguments":{"a":1}}"#),
+            &item(r#"{"type":"function_call_output","output":null}"#),
+            &event(r#"{"type":"item_completed","item":"nope"}"#),
+            &event(r#"{"type":"exec_command_end","call_id":null,"exit_code":"x"}"#),
+            &item(
+                r#"{"type":"function_call_output","call_id":"q","output":{"content":"boom","success":false}}"#,
+            ),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["unknown", "orphan", "orphan"]);
+        assert_eq!(c[0].arguments.as_deref(), Some(r#"{"a":1}"#));
+        assert_eq!(c[2].output.as_deref(), Some("boom"));
+    }
+}

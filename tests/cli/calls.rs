@@ -1,0 +1,462 @@
+//! `rollscope calls`: pairing by `call_id`, the outcome each real scenario proves on every
+//! Codex version, the hand-made broken copies, agreement with `stats`, formats and filters.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::util::*;
+
+/// The NDJSON fields of a call row, in order (`docs/calls.md`).
+const FIELDS: [&str; 19] = [
+    "path",
+    "session_id",
+    "thread_id",
+    "turn_index",
+    "turn_id",
+    "call_id",
+    "kind",
+    "name",
+    "namespace",
+    "status",
+    "call_line",
+    "output_line",
+    "called_at",
+    "answered_at",
+    "duration_ms",
+    "exit_code",
+    "arguments",
+    "output",
+    "inherited",
+];
+
+fn calls(path: &Path) -> Vec<Value> {
+    rows(&["calls", "--format", "ndjson", path.to_str().unwrap()], 0)
+}
+
+fn lines_of(path: &Path) -> Vec<Value> {
+    let text = if path.to_string_lossy().ends_with(".zst") {
+        let raw = std::fs::read(path).unwrap();
+        String::from_utf8(zstd::decode_all(&raw[..]).unwrap()).unwrap()
+    } else {
+        std::fs::read_to_string(path).unwrap()
+    };
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The row whose arguments contain `needle`.
+fn by_args<'a>(rows: &'a [Value], needle: &str) -> &'a Value {
+    let hits: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["arguments"].as_str().is_some_and(|a| a.contains(needle)))
+        .collect();
+    assert_eq!(hits.len(), 1, "{needle}: {rows:#?}");
+    hits[0]
+}
+
+/// The versions of `scenario` present under `corpus`.
+fn units(corpus: &Path, scenario: &str) -> Vec<(String, std::path::PathBuf)> {
+    scenarios_under(corpus)
+        .into_iter()
+        .filter(|u| u.file_name().unwrap() == scenario)
+        .map(|u| {
+            let v = u.parent().unwrap().file_name().unwrap();
+            (v.to_string_lossy().to_string(), u)
+        })
+        .collect()
+}
+
+/// In every `shell` scenario (one per Codex version, each with its own output format),
+/// `cat missing.txt` fails with exit code 1 and `exit 3` with exit code 3; the others
+/// succeed with exit code 0.
+fn check_shell(corpus: &Path) -> usize {
+    let units = units(corpus, "shell");
+    for (v, unit) in &units {
+        let p = &rollouts_under(unit)[0];
+        let r = calls(p);
+        assert_eq!(r.len(), 5, "{v}");
+        let missing = by_args(&r, "cat missing.txt");
+        assert_eq!(
+            (&missing["status"], &missing["exit_code"]),
+            (&Value::from("error"), &Value::from(1)),
+            "{v}"
+        );
+        let fail = by_args(&r, "exit 3");
+        assert_eq!(
+            (&fail["status"], &fail["exit_code"]),
+            (&Value::from("error"), &Value::from(3)),
+            "{v}"
+        );
+        for needle in ["ls -la", "cat README.md", "python3 hello.py"] {
+            let ok = by_args(&r, needle);
+            assert_eq!(
+                (&ok["status"], &ok["exit_code"]),
+                (&Value::from("ok"), &Value::from(0)),
+                "{v} {needle}"
+            );
+        }
+        assert!(by_args(&r, "python3 hello.py")["output"]
+            .as_str()
+            .unwrap()
+            .contains("Hello from demo"));
+    }
+    units.len()
+}
+
+#[test]
+fn shell_exit_codes_on_every_codex_version() {
+    // 0.36 (JSON metadata), 0.80 (`Exit code: N`), 0.128, 0.147, 0.171 (`Process exited
+    // with code N`; 0.171 also writes item_completed CommandExecution).
+    assert_eq!(check_shell(&testdata("real")), 5);
+}
+
+#[test]
+fn shell_exit_codes_on_every_codex_version_of_the_shared_corpus() {
+    if let Some(corpus) = shared_corpus() {
+        assert!(check_shell(&corpus) >= 5);
+    }
+}
+
+/// Every paired row really pairs a call and an output of the same `call_id`, read straight
+/// from the file; call rows equal `stats`' tool calls; real files have no orphan.
+fn check_pairing(corpus: &Path) -> usize {
+    let mut files = 0;
+    for unit in scenarios_under(corpus) {
+        for p in rollouts_under(&unit) {
+            let lines = lines_of(&p);
+            let r = calls(&p);
+            let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+            assert_eq!(
+                r.len() as u64,
+                s["tool_calls"].as_u64().unwrap(),
+                "{}",
+                p.display()
+            );
+            for row in &r {
+                assert_ne!(row["status"], "orphan", "{}: {row}", p.display());
+                let call = &lines[row["call_line"].as_u64().unwrap() as usize - 1]["payload"];
+                assert_eq!(call["type"], row["kind"]);
+                assert_eq!(call["call_id"], row["call_id"]);
+                if let Some(o) = row["output_line"].as_u64() {
+                    let out = &lines[o as usize - 1]["payload"];
+                    assert!(out["type"].as_str().unwrap().ends_with("_output"));
+                    assert_eq!(out["call_id"], row["call_id"], "{}", p.display());
+                }
+            }
+            // Every output of the file is some row's output.
+            let outputs = lines
+                .iter()
+                .filter(|l| {
+                    l["type"] == "response_item"
+                        && l["payload"]["type"]
+                            .as_str()
+                            .is_some_and(|t| t.ends_with("_output"))
+                })
+                .count();
+            let paired = r.iter().filter(|row| row["output_line"].is_u64()).count();
+            assert_eq!(paired, outputs, "{}", p.display());
+            files += 1;
+        }
+    }
+    files
+}
+
+#[test]
+fn calls_pair_and_agree_with_stats_on_every_real_file() {
+    assert!(check_pairing(&testdata("real")) >= 38);
+}
+
+#[test]
+fn calls_pair_and_agree_with_stats_on_every_shared_corpus_file() {
+    if let Some(corpus) = shared_corpus() {
+        assert!(check_pairing(&corpus) >= 37);
+    }
+}
+
+#[test]
+fn rows_have_the_documented_fields_in_order() {
+    let r = calls(&real_file("0.171.0", "shell", ""));
+    let keys: Vec<&str> = r[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, FIELDS);
+}
+
+#[test]
+fn a_failed_apply_patch_is_an_error_on_every_version() {
+    // 0.36 runs apply_patch through the shell tool and answers `error: …`; 0.128 and
+    // 0.171 use the freeform tool and answer `apply_patch verification failed: …`.
+    for v in ["0.36.0", "0.128.0", "0.171.0"] {
+        let r = calls(&real_file(v, "apply_patch", ""));
+        let by_id = |id: &str| r.iter().find(|c| c["call_id"] == id).unwrap().clone();
+        assert_eq!(by_id("call_patch")["status"], "ok", "{v}");
+        assert_eq!(by_id("call_patch_bad")["status"], "error", "{v}");
+        assert_eq!(by_id("call_run")["status"], "ok", "{v}");
+        assert!(by_id("call_patch_bad")["output"]
+            .as_str()
+            .unwrap()
+            .contains("Failed to read file to update"));
+    }
+    // 0.171's item_completed FileChange proves the good patch and times it.
+    let r = calls(&real_file("0.171.0", "apply_patch", ""));
+    assert_eq!(r[0]["kind"], "custom_tool_call");
+    assert_eq!(r[0]["name"], "apply_patch");
+    assert!(r[0]["duration_ms"].is_u64());
+}
+
+#[test]
+fn a_call_killed_in_its_tool_is_unknown() {
+    for v in ["0.128.0", "0.171.0"] {
+        for scenario in ["killed_in_tool", "killed_in_tool_resume"] {
+            let r = calls(&real_file(v, scenario, ""));
+            assert_eq!(r.len(), 1, "{v}/{scenario}");
+            assert_eq!(r[0]["status"], "unknown", "{v}/{scenario}");
+            assert_eq!(r[0]["output_line"], Value::Null);
+            assert_eq!(r[0]["exit_code"], Value::Null);
+            assert!(r[0]["arguments"].as_str().unwrap().contains("sleep 45"));
+        }
+    }
+    // 0.36 never wrote the killed call at all.
+    assert!(calls(&real_file("0.36.0", "killed_in_tool", "")).is_empty());
+}
+
+#[test]
+fn the_mcp_call_behind_tool_search_is_paired_with_its_namespace() {
+    // 0.171 defers MCP tools: tool_search_call → tool_search_output → namespaced call.
+    let p = real_file("0.171.0", "mcp", "");
+    let r = calls(&p);
+    assert_eq!(r.len(), 2);
+    let search = &r[0];
+    assert_eq!(search["kind"], "tool_search_call");
+    assert_eq!(search["status"], "ok");
+    assert!(search["output_line"].is_u64());
+    assert!(search["output"].as_str().unwrap().contains("mcp__weather"));
+    let mcp = &r[1];
+    assert_eq!(mcp["kind"], "function_call");
+    assert_eq!(mcp["name"], "lookup_weather");
+    assert_eq!(mcp["namespace"], "mcp__weather");
+    assert_eq!(mcp["status"], "ok");
+    assert_eq!(mcp["call_id"], "call_mcp");
+    assert!(mcp["output_line"].as_u64().unwrap() > mcp["call_line"].as_u64().unwrap());
+    // The output is an array of input_text parts: their texts, joined.
+    assert!(mcp["output"]
+        .as_str()
+        .unwrap()
+        .contains("Sunny, 21 C in Paris"));
+    // item_completed McpToolCall timed it: {secs: 0, nanos: 1380972}.
+    assert_eq!(mcp["duration_ms"], 1);
+    // --name matches the bare name and NAMESPACE__NAME.
+    for glob in ["lookup_*", "mcp__weather__*"] {
+        let f = rows(
+            &[
+                "calls",
+                "--format",
+                "ndjson",
+                "--name",
+                glob,
+                p.to_str().unwrap(),
+            ],
+            0,
+        );
+        assert_eq!(f.len(), 1, "{glob}");
+        assert_eq!(f[0]["call_id"], "call_mcp");
+    }
+}
+
+#[test]
+fn web_search_takes_its_own_status() {
+    let r = calls(&real_file("0.171.0", "web_search", ""));
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["kind"], "web_search_call");
+    assert_eq!(r[0]["status"], "ok");
+    assert_eq!(r[0]["call_id"], Value::Null);
+    assert!(r[0]["arguments"]
+        .as_str()
+        .unwrap()
+        .contains("python f-strings"));
+}
+
+#[test]
+fn calls_know_their_turn() {
+    let p = real_file("0.147.0", "rollback_twice", "");
+    let r = calls(&p);
+    let t = rows(&["turns", "--format", "ndjson", p.to_str().unwrap()], 0);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["turn_index"], 2);
+    assert_eq!(r[0]["turn_id"], t[1]["turn_id"]);
+}
+
+// --- hand-made broken copies --------------------------------------------------------------
+
+#[test]
+fn a_deleted_output_makes_its_call_unknown() {
+    let r = calls(&testdata("broken/calls-output-deleted.jsonl"));
+    assert_eq!(r.len(), 5);
+    let c = by_args(&r, "cat missing.txt");
+    assert_eq!(c["status"], "unknown");
+    assert_eq!(c["output"], Value::Null);
+    assert_eq!(c["exit_code"], Value::Null);
+    assert_eq!(by_args(&r, "exit 3")["status"], "error");
+}
+
+#[test]
+fn a_deleted_call_makes_its_output_an_orphan() {
+    let r = calls(&testdata("broken/calls-call-deleted.jsonl"));
+    assert_eq!(r.len(), 5);
+    let o: Vec<&Value> = r.iter().filter(|c| c["status"] == "orphan").collect();
+    assert_eq!(o.len(), 1);
+    assert_eq!(o[0]["call_id"], "call_fail");
+    assert_eq!(o[0]["kind"], "function_call_output");
+    assert_eq!(o[0]["call_line"], Value::Null);
+    assert_eq!(o[0]["output_line"], 30);
+    assert_eq!(o[0]["name"], Value::Null);
+    // The output text still tells its exit code.
+    assert_eq!(o[0]["exit_code"], 3);
+    let s = &rows(
+        &[
+            "stats",
+            "--format",
+            "ndjson",
+            testdata("broken/calls-call-deleted.jsonl")
+                .to_str()
+                .unwrap(),
+        ],
+        0,
+    )[0];
+    assert_eq!(s["tool_calls"], 4);
+}
+
+#[test]
+fn an_item_completed_proves_the_outcome_of_a_call_whose_output_is_missing() {
+    let r = calls(&testdata(
+        "broken/calls-output-deleted-item-completed.jsonl",
+    ));
+    let c = by_args(&r, "cat missing.txt");
+    assert_eq!(c["status"], "error");
+    assert_eq!(c["exit_code"], 1);
+    assert_eq!(c["output_line"], Value::Null);
+    assert_eq!(c["output"], Value::Null);
+    assert!(c["answered_at"].is_string());
+}
+
+// --- formats and filters ------------------------------------------------------------------
+
+#[test]
+fn json_is_one_array_of_the_ndjson_rows() {
+    let p = real_file("0.80.0", "shell", "");
+    let out = rollscope()
+        .args(["calls", "--format", "json", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let arr: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(arr.as_array().unwrap(), &calls(&p));
+}
+
+#[test]
+fn ndjson_output_is_exact_and_the_table_cuts_it() {
+    let p = real_file("0.128.0", "shell", "");
+    let lines = lines_of(&p);
+    let r = calls(&p);
+    let ls = by_args(&r, "ls -la");
+    let out_line = &lines[ls["output_line"].as_u64().unwrap() as usize - 1];
+    assert_eq!(ls["output"], out_line["payload"]["output"]);
+
+    let out = rollscope()
+        .args(["calls", "--color", "never", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let body: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("exec_command"))
+        .collect();
+    assert_eq!(body.len(), 5, "{text}");
+    assert!(body.iter().any(|l| l.contains('…')), "{text}");
+    assert!(
+        text.contains("3 ok, 2 error, 0 unknown, 0 orphan"),
+        "{text}"
+    );
+    assert!(!text.contains('\u{1b}'));
+}
+
+#[test]
+fn statuses_are_colored_when_asked() {
+    let p = real_file("0.128.0", "shell", "");
+    rollscope()
+        .args(["calls", "--color", "always", p.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\u{1b}[31merror"));
+}
+
+#[test]
+fn filters_by_status_kind_and_name() {
+    let p = real_file("0.171.0", "apply_patch", "");
+    let p = p.to_str().unwrap();
+    let ids = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["calls", "--format", "ndjson"];
+        a.extend_from_slice(args);
+        a.push(p);
+        rows(&a, 0)
+            .iter()
+            .map(|r| r["call_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&["--status", "error"]), ["call_patch_bad"]);
+    assert_eq!(ids(&["--status", "ok,unknown"]), ["call_patch", "call_run"]);
+    assert_eq!(ids(&["--kind", "function_call"]), ["call_run"]);
+    assert_eq!(
+        ids(&["--kind", "custom_tool_call,web_search_call"]),
+        ["call_patch", "call_patch_bad"]
+    );
+    assert_eq!(ids(&["--name", "exec_*"]), ["call_run"]);
+    assert_eq!(
+        ids(&["--name", "apply_patch", "--status", "ok"]),
+        ["call_patch"]
+    );
+    assert!(ids(&["--name", "nothing*"]).is_empty());
+    // An orphan has its output's kind.
+    let b = testdata("broken/calls-call-deleted.jsonl");
+    let r = rows(
+        &[
+            "calls",
+            "--format",
+            "ndjson",
+            "--kind",
+            "function_call_output",
+            b.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["status"], "orphan");
+}
+
+#[test]
+fn bad_filters_are_usage_errors() {
+    rollscope()
+        .args(["calls", "--kind", "shell_call", "x.jsonl"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("function_call").and(predicate::str::contains("possible")),
+        );
+    rollscope()
+        .args(["calls", "--status", "fine", "x.jsonl"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("orphan"));
+    rollscope()
+        .args(["calls", "--name", "[oops", "x.jsonl"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid glob"));
+}
