@@ -16,6 +16,12 @@ _rollscope() {
             ",$1")
                 cmd="rollscope"
                 ;;
+            rollscope,calls)
+                cmd="rollscope__subcmd__calls"
+                ;;
+            rollscope,check-ordinal)
+                cmd="rollscope__subcmd__check__subcmd__ordinal"
+                ;;
             rollscope,completions)
                 cmd="rollscope__subcmd__completions"
                 ;;
@@ -27,6 +33,15 @@ _rollscope() {
                 ;;
             rollscope,stats)
                 cmd="rollscope__subcmd__stats"
+                ;;
+            rollscope,turns)
+                cmd="rollscope__subcmd__turns"
+                ;;
+            rollscope__subcmd__help,calls)
+                cmd="rollscope__subcmd__help__subcmd__calls"
+                ;;
+            rollscope__subcmd__help,check-ordinal)
+                cmd="rollscope__subcmd__help__subcmd__check__subcmd__ordinal"
                 ;;
             rollscope__subcmd__help,completions)
                 cmd="rollscope__subcmd__help__subcmd__completions"
@@ -40,6 +55,9 @@ _rollscope() {
             rollscope__subcmd__help,stats)
                 cmd="rollscope__subcmd__help__subcmd__stats"
                 ;;
+            rollscope__subcmd__help,turns)
+                cmd="rollscope__subcmd__help__subcmd__turns"
+                ;;
             *)
                 ;;
         esac
@@ -47,12 +65,112 @@ _rollscope() {
 
     case "${cmd}" in
         rollscope)
-            opts="-h -V --help --version stats completions man help"
+            opts="-h -V --help --version stats turns calls check-ordinal completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__calls)
+            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "ok error unknown orphan" -- "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "function_call custom_tool_call local_shell_call tool_search_call web_search_call image_generation_call function_call_output custom_tool_call_output tool_search_output" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__check__subcmd__ordinal)
+            opts="-j -q -h -V --deny --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --deny)
+                    COMPREPLY=($(compgen -W "gap" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -75,8 +193,36 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__help)
-            opts="stats completions man help"
+            opts="stats turns calls check-ordinal completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__help__subcmd__calls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__help__subcmd__check__subcmd__ordinal)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -144,6 +290,20 @@ _rollscope() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rollscope__subcmd__help__subcmd__turns)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rollscope__subcmd__man)
             opts="-h -V --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -167,6 +327,52 @@ _rollscope() {
             case "${prev}" in
                 --by)
                     COMPREPLY=($(compgen -W "file day month model cwd total" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__turns)
+            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --status)
+                    COMPREPLY=($(compgen -W "completed failed aborted rolled_back stale open unknown" -- "${cur}"))
                     return 0
                     ;;
                 --since)

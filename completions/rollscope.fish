@@ -27,6 +27,9 @@ end
 complete -c rollscope -n "__fish_rollscope_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_needs_command" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "completions" -d 'Print shell completions to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -51,11 +54,81 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Us
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l status -d 'Only turns with one of these statuses (comma-separated)' -r -f -a "completed\t''
+failed\t''
+aborted\t''
+rolled_back\t''
+stale\t''
+open\t''
+unknown\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+ndjson\t''
+json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l name -d 'Only calls whose name matches this glob (`*`, `?`, `[...]`, `{a,b}`); a namespaced call also matches as NAMESPACE__NAME. Repeat to match any of several' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l status -d 'Only calls with one of these statuses (comma-separated)' -r -f -a "ok\t''
+error\t''
+unknown\t''
+orphan\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l kind -d 'Only calls of these response item types (comma-separated; an orphan row has its output\'s type)' -r -f -a "function_call\t''
+custom_tool_call\t''
+local_shell_call\t''
+tool_search_call\t''
+web_search_call\t''
+image_generation_call\t''
+function_call_output\t''
+custom_tool_call_output\t''
+tool_search_output\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+ndjson\t''
+json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l deny -d 'Treat this warning as an error (exit 1): `gap` (ordinals that never appear)' -r -f -a "gap\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+ndjson\t''
+json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "completions" -d 'Print shell completions to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "completions" -d 'Print shell completions to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

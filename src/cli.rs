@@ -32,6 +32,10 @@ pub enum Command {
     Turns(TurnsArgs),
     /// One row per tool call (and per output without a call): pairing, status, exit code
     Calls(CallsArgs),
+    /// Prove paginated rollouts' ordinals sound and predict the ones Codex's next resume
+    /// breaks (exit 1 on any error)
+    #[command(name = "check-ordinal")]
+    CheckOrdinal(CheckOrdinalArgs),
     /// Print shell completions to stdout
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout
@@ -146,6 +150,25 @@ pub enum ByArg {
     Model,
     Cwd,
     Total,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckOrdinalArgs {
+    /// Treat this warning as an error (exit 1): `gap` (ordinals that never appear)
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub deny: Vec<DenyArg>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Warnings `check-ordinal --deny` can turn into errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DenyArg {
+    Gap,
 }
 
 #[derive(Debug, Args)]

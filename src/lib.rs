@@ -41,6 +41,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Stats(args) => Ok(cmd::stats::run(&args)?),
         Command::Turns(args) => Ok(cmd::turns::run(&args)?),
         Command::Calls(args) => Ok(cmd::calls::run(&args)?),
+        Command::CheckOrdinal(args) => Ok(cmd::check_ordinal::run(&args)?),
         Command::Completions(args) => {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)

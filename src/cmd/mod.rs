@@ -2,6 +2,7 @@
 //! holds what they share (resolving inputs, reporting per-file problems).
 
 pub mod calls;
+pub mod check_ordinal;
 pub mod completions;
 pub mod stats;
 pub mod turns;

@@ -48,8 +48,16 @@ impl ColorWhen {
 
 enum Sink {
     Ndjson(BufWriter<Stdout>),
-    Json { w: BufWriter<Stdout>, first: bool },
-    Table { t: table::Table, color: ColorWhen },
+    Json {
+        w: BufWriter<Stdout>,
+        first: bool,
+    },
+    Table {
+        t: table::Table,
+        color: ColorWhen,
+    },
+    /// Plain text lines instead of a table: each cell of a row is one line.
+    Lines(anstream::AutoStream<Box<dyn Write + Send>>),
 }
 
 /// Rows to stdout in the chosen format.
@@ -75,9 +83,25 @@ impl Out {
         Out { sink }
     }
 
+    /// Like [`Out::new`], but the human format is plain lines (`path:line: message`, say)
+    /// rather than a table: each cell a row's `cells` returns is one line, written at once.
+    pub fn lines(format: Format, color: ColorWhen) -> Out {
+        if format != Format::Table {
+            return Out::new(format, color, Vec::new());
+        }
+        let choice = match color.choice() {
+            anstream::ColorChoice::Auto => anstream::AutoStream::choice(&io::stdout()),
+            c => c,
+        };
+        let w: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(64 * 1024, io::stdout()));
+        Out {
+            sink: Sink::Lines(anstream::AutoStream::new(w, choice)),
+        }
+    }
+
     /// True when rows become a table (callers may skip building cells otherwise).
     pub fn is_table(&self) -> bool {
-        matches!(self.sink, Sink::Table { .. })
+        matches!(self.sink, Sink::Table { .. } | Sink::Lines(_))
     }
 
     /// One row. `cells` is only called for tables.
@@ -101,6 +125,12 @@ impl Out {
             Sink::Table { t, .. } => {
                 t.push(cells());
                 Ok(())
+            }
+            Sink::Lines(w) => {
+                for cell in cells() {
+                    writeln!(w, "{}", cell.render())?;
+                }
+                w.flush()
             }
         }
     }
@@ -129,6 +159,7 @@ impl Out {
                 w.write_all(text.as_bytes())?;
                 w.flush()
             }
+            Sink::Lines(mut w) => w.flush(),
         }
     }
 }

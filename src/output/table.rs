@@ -100,7 +100,8 @@ impl Cell {
         self
     }
 
-    fn render(&self) -> String {
+    /// The text with its tone as ANSI styling (removed later when color is off).
+    pub(crate) fn render(&self) -> String {
         match self.tone {
             Tone::Plain => self.text.clone(),
             Tone::Dim => self.text.dimmed().to_string(),

@@ -8,6 +8,8 @@
 //! Reducers are pure: no I/O, no printing, nothing from clap.
 
 pub mod calls;
+pub mod lineage;
+pub mod ordinal;
 pub mod session;
 pub mod stats;
 pub mod tokens;

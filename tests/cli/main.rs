@@ -3,6 +3,7 @@
 mod util;
 
 mod calls;
+mod check_ordinal;
 mod common;
 mod stats;
 mod turns;

@@ -1,0 +1,964 @@
+//! `check-ordinal`: are a rollout's ordinals sound, and which ones will Codex's next resume
+//! break?
+//!
+//! The rules are Codex's own (`research/upstream.md` §2, §4, §8) and the issue's:
+//! - The mode comes from the first `session_meta` (`history_mode`; absent means legacy).
+//! - Legacy: Codex never writes ordinals, so every record that carries one is `unexpected`
+//!   (a foreign writer; harmless to Codex, hence a warning).
+//! - Paginated: every record carries one (`missing`). The first is
+//!   `history_base.end_ordinal_exclusive` when the file has a `history_base`, else 0
+//!   (`start`). Real files decide here: the 0.171 fork and revert files start at their
+//!   base's `end_ordinal_exclusive` (14 and 32), their `session_meta` consuming it, as the
+//!   upstream recorder does; the seed's "ordinals start at 0" is wrong for them. Each next
+//!   ordinal is the previous plus one: `duplicate` and `decrease` break the thread-history
+//!   projection for good; a `gap` is tolerated by the recorder but not by dense readers (a
+//!   warning, an error with `--deny gap`).
+//! - Resume: Codex resumes at (ordinal of the last *parseable* record) + 1, scanning
+//!   backwards and skipping what it cannot decode. "Parseable" is approximated as: the
+//!   envelope decodes and `type` is one of the 12 record types of the newest Codex
+//!   ([`CODEX_RECORD_TYPES`]); payload schemas are not checked. Lines after it that carry
+//!   an ordinal at or above that number are `tail_unparseable`: the next resume writes
+//!   their ordinal again. A last parseable record without an ordinal makes the resume fail
+//!   (`missing`, and `next_on_resume` is null), as does a sub-agent file whose inherited
+//!   prefix stops short of `subagent_history_start_ordinal - 1`.
+//!
+//! Sequence checks read the ordinal of every line that carries one: decoded records of any
+//! type, and the `ordinal_hint` of lines that failed to decode. That is what is on disk, and
+//! what turns a skipped tail line into a duplicate once Codex resumes over it (#44417).
+//! Gaps are only reported at the end of the file, and only for ordinals that never appear:
+//! two swapped lines are one `decrease`, not a gap and a decrease.
+//!
+//! The lineage check (`base`) needs a second file; it lives in [`super::lineage`] and the
+//! glue. This reducer only keeps what that check needs ([`OrdinalReport::meta_pos`]).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
+use crate::model::HistoryBase;
+use crate::reduce::session::{SessionInfo, SessionTracker};
+use crate::reduce::Reducer;
+
+/// The `type` strings the newest Codex decodes (`history/src/lib.rs` + `rollout_payload.rs`,
+/// `research/upstream.md` §1.2). Any other type fails Codex's `decode_rollout_line`, so the
+/// reverse scanner skips it.
+pub const CODEX_RECORD_TYPES: [&str; 12] = [
+    "session_meta",
+    "response_item",
+    "inter_agent_communication",
+    "inter_agent_communication_metadata",
+    "compacted",
+    "turn_context",
+    "token_usage_record",
+    "world_state",
+    "retained_context",
+    "security_risk_score",
+    "event_msg",
+    "realtime_item",
+];
+
+/// Records seen before the first `session_meta` are held until the mode is known; past this
+/// many, the file is judged without one (legacy, as Codex reads a file with no mode). Codex's
+/// own head reader looks at 10 records.
+const MAX_PENDING: usize = 100_000;
+
+/// What went wrong, in the issue's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    Missing,
+    Unexpected,
+    Start,
+    Duplicate,
+    Decrease,
+    Gap,
+    TailUnparseable,
+    Base,
+}
+
+impl ProblemKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemKind::Missing => "missing",
+            ProblemKind::Unexpected => "unexpected",
+            ProblemKind::Start => "start",
+            ProblemKind::Duplicate => "duplicate",
+            ProblemKind::Decrease => "decrease",
+            ProblemKind::Gap => "gap",
+            ProblemKind::TailUnparseable => "tail_unparseable",
+            ProblemKind::Base => "base",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem, located at a line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub severity: Severity,
+    /// 1-based line.
+    pub line: u64,
+    /// Byte offset of the line start in the decoded stream.
+    pub byte_offset: u64,
+    pub expected: Option<u64>,
+    pub found: Option<u64>,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// How strict to be.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OrdinalOptions {
+    /// `--deny gap`: gaps are errors.
+    pub deny_gap: bool,
+}
+
+/// The result for one file (before the lineage check adds its `base` problems).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrdinalReport {
+    /// `legacy`, `paginated`, or the unknown string the file wrote (checked as legacy).
+    pub history_mode: String,
+    pub paginated: bool,
+    /// Decoded records (any type; rejected and blank lines are not records).
+    pub records: u64,
+    /// Ordinal of the first and last line carrying one, in file order.
+    pub first: Option<u64>,
+    pub last: Option<u64>,
+    pub expected_first: Option<u64>,
+    pub next_on_resume: Option<u64>,
+    /// Sorted by line.
+    pub problems: Vec<Problem>,
+    /// The paginated file's `history_base`, for the lineage check.
+    pub history_base: Option<HistoryBase>,
+    /// Where the first `session_meta` is (the `base` problems point there).
+    pub meta_pos: Option<Pos>,
+}
+
+impl OrdinalReport {
+    /// No error-severity problem.
+    pub fn ok(&self) -> bool {
+        !self.problems.iter().any(Problem::is_error)
+    }
+
+    /// Add problems and keep the list in line order.
+    pub fn add(&mut self, problems: impl IntoIterator<Item = Problem>) {
+        self.problems.extend(problems);
+        self.problems.sort_by_key(|p| p.line);
+    }
+}
+
+/// What Codex makes of a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Class {
+    /// Decodes with a known type: the reverse scanner stops here.
+    Parseable,
+    /// A record Codex cannot decode (unknown type); the reason.
+    Foreign(String),
+    /// A line nobody can decode; the reason.
+    Bad(String),
+}
+
+/// One line, reduced to what the checks need.
+#[derive(Debug, Clone)]
+struct Obs {
+    pos: Pos,
+    ordinal: Option<u64>,
+    class: Class,
+}
+
+impl Obs {
+    fn is_record(&self) -> bool {
+        !matches!(self.class, Class::Bad(_))
+    }
+}
+
+/// A jump past the next ordinal, judged at the end (later lines may fill it).
+#[derive(Debug, Clone)]
+struct PendingGap {
+    pos: Pos,
+    lo: u64,
+    hi: u64,
+    found: u64,
+}
+
+/// The last parseable record.
+#[derive(Debug, Clone)]
+struct LastParseable {
+    pos: Pos,
+    ordinal: Option<u64>,
+    /// Index of its `missing` problem, when it has no ordinal.
+    missing_idx: Option<usize>,
+}
+
+/// A line after the last parseable record that carries an ordinal.
+#[derive(Debug, Clone)]
+struct TailLine {
+    pos: Pos,
+    ordinal: u64,
+    reason: String,
+}
+
+/// Disjoint, inclusive ranges of the ordinals seen so far (one range in a sound file).
+#[derive(Debug, Default)]
+struct Seen {
+    ranges: BTreeMap<u64, u64>,
+}
+
+impl Seen {
+    fn contains(&self, o: u64) -> bool {
+        self.ranges
+            .range(..=o)
+            .next_back()
+            .is_some_and(|(_, &hi)| o <= hi)
+    }
+
+    fn insert(&mut self, o: u64) {
+        if self.contains(o) {
+            return;
+        }
+        let mut lo = o;
+        let mut hi = o;
+        if let Some((&plo, &phi)) = self.ranges.range(..o).next_back() {
+            if phi.checked_add(1) == Some(o) {
+                lo = plo;
+                self.ranges.remove(&plo);
+            }
+        }
+        if let Some(next) = o.checked_add(1) {
+            if let Some(nhi) = self.ranges.remove(&next) {
+                hi = nhi;
+            }
+        }
+        self.ranges.insert(lo, hi);
+    }
+
+    /// How many of `lo..=hi` were never seen.
+    fn unseen_in(&self, lo: u64, hi: u64) -> u64 {
+        let mut covered = 0u64;
+        let start = self.ranges.range(..=lo).next_back().map_or(lo, |(&s, _)| s);
+        for (&s, &e) in self.ranges.range(start..=hi) {
+            let a = s.max(lo);
+            let b = e.min(hi);
+            if a <= b {
+                covered += b - a + 1;
+            }
+        }
+        (hi - lo).saturating_add(1).saturating_sub(covered)
+    }
+}
+
+#[derive(Debug)]
+enum Mode {
+    /// Not known yet: no `session_meta` so far.
+    Pending(Vec<Obs>),
+    Legacy,
+    Paginated(Box<Paginated>),
+}
+
+/// The state of a paginated check.
+#[derive(Debug, Default)]
+struct Paginated {
+    expected_first: u64,
+    subagent_start: Option<u64>,
+    /// Highest ordinal so far.
+    high: Option<u64>,
+    /// The previous ordinal and its line.
+    prev: Option<(u64, u64)>,
+    seen: Seen,
+    gaps: Vec<PendingGap>,
+    last_parseable: Option<LastParseable>,
+    tail: Vec<TailLine>,
+}
+
+/// The per-file reducer.
+#[derive(Debug)]
+pub struct OrdinalReducer {
+    opts: OrdinalOptions,
+    mode: Mode,
+    history_mode: Option<String>,
+    history_base: Option<HistoryBase>,
+    meta_pos: Option<Pos>,
+    records: u64,
+    first: Option<u64>,
+    last: Option<u64>,
+    problems: Vec<Problem>,
+}
+
+impl OrdinalReducer {
+    pub fn new(opts: OrdinalOptions) -> Self {
+        OrdinalReducer {
+            opts,
+            mode: Mode::Pending(Vec::new()),
+            history_mode: None,
+            history_base: None,
+            meta_pos: None,
+            records: 0,
+            first: None,
+            last: None,
+            problems: Vec::new(),
+        }
+    }
+
+    /// The mode is known: from the first `session_meta`, or (`None`) from its absence.
+    fn decide(&mut self, meta: Option<&SessionInfo>) {
+        let pending = match std::mem::replace(&mut self.mode, Mode::Legacy) {
+            Mode::Pending(p) => p,
+            other => {
+                self.mode = other;
+                return;
+            }
+        };
+        let mode = meta.map_or("legacy", SessionInfo::mode);
+        self.history_mode = Some(mode.to_string());
+        if mode == "paginated" {
+            let info = meta.cloned().unwrap_or_default();
+            let base_end = info
+                .history_base
+                .as_ref()
+                .and_then(|b| b.end_ordinal_exclusive);
+            self.history_base = info.history_base;
+            self.mode = Mode::Paginated(Box::new(Paginated {
+                expected_first: base_end.unwrap_or(0),
+                subagent_start: info.subagent_history_start_ordinal,
+                ..Paginated::default()
+            }));
+        }
+        for obs in pending {
+            self.observe(obs);
+        }
+    }
+
+    fn observe(&mut self, obs: Obs) {
+        if let Mode::Pending(p) = &mut self.mode {
+            p.push(obs);
+            if p.len() > MAX_PENDING {
+                self.decide(None);
+            }
+            return;
+        }
+        // Legacy: `first`/`last` are the stray ordinals of records; paginated: of every line
+        // that carries one (the raw scan the sequence checks read).
+        let counts = matches!(self.mode, Mode::Paginated(_)) || obs.is_record();
+        if let (Some(o), true) = (obs.ordinal, counts) {
+            self.first.get_or_insert(o);
+            self.last = Some(o);
+        }
+        match &mut self.mode {
+            Mode::Pending(_) => {}
+            Mode::Legacy => {
+                if let (Some(o), true) = (obs.ordinal, obs.is_record()) {
+                    self.problems.push(Problem {
+                        kind: ProblemKind::Unexpected,
+                        severity: Severity::Warning,
+                        line: obs.pos.line,
+                        byte_offset: obs.pos.offset,
+                        expected: None,
+                        found: Some(o),
+                        message: format!(
+                            "ordinal {o} in a legacy rollout: Codex never writes ordinals in \
+                             legacy mode (a foreign writer?)"
+                        ),
+                    });
+                }
+            }
+            Mode::Paginated(st) => st.observe(obs, &mut self.problems),
+        }
+    }
+}
+
+impl Paginated {
+    fn observe(&mut self, obs: Obs, problems: &mut Vec<Problem>) {
+        let mut missing_idx = None;
+        match obs.ordinal {
+            Some(o) => self.sequence(obs.pos, o, problems),
+            None if obs.is_record() => {
+                let expected = match self.high {
+                    Some(h) => h.checked_add(1),
+                    None => Some(self.expected_first),
+                };
+                missing_idx = Some(problems.len());
+                problems.push(Problem {
+                    kind: ProblemKind::Missing,
+                    severity: Severity::Error,
+                    line: obs.pos.line,
+                    byte_offset: obs.pos.offset,
+                    expected,
+                    found: None,
+                    message: "record has no ordinal: every record of a paginated rollout needs \
+                              one (Codex's history projection rejects the line)"
+                        .to_string(),
+                });
+            }
+            None => {}
+        }
+        match obs.class {
+            Class::Parseable => {
+                self.last_parseable = Some(LastParseable {
+                    pos: obs.pos,
+                    ordinal: obs.ordinal,
+                    missing_idx,
+                });
+                self.tail.clear();
+            }
+            Class::Foreign(reason) | Class::Bad(reason) => {
+                if let Some(o) = obs.ordinal {
+                    self.tail.push(TailLine {
+                        pos: obs.pos,
+                        ordinal: o,
+                        reason,
+                    });
+                }
+            }
+        }
+    }
+
+    fn sequence(&mut self, pos: Pos, o: u64, problems: &mut Vec<Problem>) {
+        let problem = |kind, expected: Option<u64>, message: String| Problem {
+            kind,
+            severity: Severity::Error,
+            line: pos.line,
+            byte_offset: pos.offset,
+            expected,
+            found: Some(o),
+            message,
+        };
+        match self.high {
+            None => {
+                let e = self.expected_first;
+                if o != e {
+                    let why = if e == 0 {
+                        "a paginated rollout without history_base starts at 0".to_string()
+                    } else {
+                        format!("history_base.end_ordinal_exclusive is {e}")
+                    };
+                    problems.push(problem(
+                        ProblemKind::Start,
+                        Some(e),
+                        format!("first ordinal is {o}, expected {e}: {why}"),
+                    ));
+                }
+                self.high = Some(o);
+            }
+            Some(h) => {
+                let next = h.checked_add(1);
+                if Some(o) == next {
+                    self.high = Some(o);
+                } else if o > h {
+                    // h + 1 < o: a jump; judged at the end, when we know what never came.
+                    self.gaps.push(PendingGap {
+                        pos,
+                        lo: h + 1,
+                        hi: o - 1,
+                        found: o,
+                    });
+                    self.high = Some(o);
+                } else if self.seen.contains(o) {
+                    let earlier = match self.prev {
+                        Some((p, line)) if p == o => format!("the previous line's (line {line})"),
+                        _ => "an earlier line's".to_string(),
+                    };
+                    problems.push(problem(
+                        ProblemKind::Duplicate,
+                        next,
+                        format!(
+                            "ordinal {o} repeats {earlier}; expected {}: Codex's thread-history \
+                             projection stops here for good",
+                            show(next)
+                        ),
+                    ));
+                } else {
+                    let from = self.prev.map_or(h, |(p, _)| p);
+                    problems.push(problem(
+                        ProblemKind::Decrease,
+                        next,
+                        format!(
+                            "ordinal goes back from {from} to {o}; expected {}: Codex's \
+                             thread-history projection stops here for good",
+                            show(next)
+                        ),
+                    ));
+                }
+            }
+        }
+        self.seen.insert(o);
+        self.prev = Some((o, pos.line));
+    }
+
+    /// Gaps, resume prediction. Returns `next_on_resume`.
+    fn finish(&mut self, problems: &mut Vec<Problem>, deny_gap: bool) -> Option<u64> {
+        for g in &self.gaps {
+            let unseen = self.seen.unseen_in(g.lo, g.hi);
+            if unseen == 0 {
+                continue;
+            }
+            let what = if g.lo == g.hi {
+                format!("ordinal {} never appears", g.lo)
+            } else if unseen == (g.hi - g.lo).saturating_add(1) {
+                format!("ordinals {}..={} never appear", g.lo, g.hi)
+            } else {
+                format!("{unseen} of the ordinals {}..={} never appear", g.lo, g.hi)
+            };
+            problems.push(Problem {
+                kind: ProblemKind::Gap,
+                severity: if deny_gap {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                line: g.pos.line,
+                byte_offset: g.pos.offset,
+                expected: Some(g.lo),
+                found: Some(g.found),
+                message: format!(
+                    "ordinal jumps to {}, expected {}: {what} (Codex's recorder tolerates gaps; \
+                     dense readers of the history do not)",
+                    g.found, g.lo
+                ),
+            });
+        }
+        let last = self.last_parseable.as_ref()?;
+        let Some(last_ordinal) = last.ordinal else {
+            if let Some(p) = last.missing_idx.and_then(|i| problems.get_mut(i)) {
+                p.message = "the last record Codex can parse has no ordinal: the next resume \
+                             fails (\"final paginated rollout record is missing an ordinal\")"
+                    .to_string();
+            }
+            return None;
+        };
+        if let Some(s) = self.subagent_start.filter(|&s| s > 0) {
+            if last_ordinal < s - 1 {
+                problems.push(Problem {
+                    kind: ProblemKind::Missing,
+                    severity: Severity::Error,
+                    line: last.pos.line,
+                    byte_offset: last.pos.offset,
+                    expected: Some(s - 1),
+                    found: Some(last_ordinal),
+                    message: format!(
+                        "sub-agent rollout is incomplete: its inherited prefix must reach \
+                         ordinal {} (subagent_history_start_ordinal {s}) but the last parseable \
+                         record has {last_ordinal}: the next resume fails",
+                        s - 1
+                    ),
+                });
+                return None;
+            }
+        }
+        let next = last_ordinal.checked_add(1)?;
+        for t in &self.tail {
+            if t.ordinal < next {
+                continue;
+            }
+            let effect = if t.ordinal == next {
+                format!("writes ordinal {next} again")
+            } else {
+                format!("starts at ordinal {next} and writes {} again", t.ordinal)
+            };
+            problems.push(Problem {
+                kind: ProblemKind::TailUnparseable,
+                severity: Severity::Error,
+                line: t.pos.line,
+                byte_offset: t.pos.offset,
+                expected: Some(next),
+                found: Some(t.ordinal),
+                message: format!(
+                    "Codex cannot parse this line: {}. Its next resume continues after line {} \
+                     (ordinal {last_ordinal}) and {effect}, a duplicate",
+                    t.reason, last.pos.line
+                ),
+            });
+        }
+        Some(next)
+    }
+}
+
+fn show(o: Option<u64>) -> String {
+    o.map_or_else(|| "none (overflow)".to_string(), |o| o.to_string())
+}
+
+/// Cut a foreign type name for messages.
+fn short(s: &str) -> String {
+    const MAX: usize = 60;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl Reducer for OrdinalReducer {
+    type Output = OrdinalReport;
+
+    fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+        self.records += 1;
+        let info = session.info();
+        let is_first_meta = rec.kind == Kind::SessionMeta
+            && self.meta_pos.is_none()
+            && info.meta_line == Some(rec.pos.line);
+        if is_first_meta {
+            self.meta_pos = Some(rec.pos);
+            self.decide(Some(info));
+        }
+        // Every named `Kind` is one of Codex's types; only `Other` needs the full list.
+        let known = rec.kind != Kind::Other || CODEX_RECORD_TYPES.contains(&rec.type_name.as_ref());
+        let class = if known {
+            Class::Parseable
+        } else {
+            Class::Foreign(format!(
+                "record type `{}` is unknown to Codex",
+                short(&rec.type_name)
+            ))
+        };
+        self.observe(Obs {
+            pos: rec.pos,
+            ordinal: rec.ordinal,
+            class,
+        });
+    }
+
+    fn bad(&mut self, bad: &BadLine) {
+        self.observe(Obs {
+            pos: bad.pos,
+            ordinal: bad.ordinal_hint,
+            class: Class::Bad(bad.to_string()),
+        });
+    }
+
+    fn finish(mut self, _session: &SessionTracker, _info: &StreamInfo) -> OrdinalReport {
+        if matches!(self.mode, Mode::Pending(_)) {
+            self.decide(None);
+        }
+        let deny_gap = self.opts.deny_gap;
+        let (paginated, expected_first, next_on_resume) = match &mut self.mode {
+            Mode::Paginated(st) => {
+                let next = st.finish(&mut self.problems, deny_gap);
+                (true, Some(st.expected_first), next)
+            }
+            _ => (false, None, None),
+        };
+        let mut report = OrdinalReport {
+            history_mode: self.history_mode.unwrap_or_else(|| "legacy".to_string()),
+            paginated,
+            records: self.records,
+            first: self.first,
+            last: self.last,
+            expected_first,
+            next_on_resume,
+            problems: Vec::new(),
+            history_base: if paginated { self.history_base } else { None },
+            meta_pos: self.meta_pos,
+        };
+        report.add(self.problems);
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::Source;
+    use crate::reduce::{reduce_stream, ReadOptions};
+
+    fn check_with(text: &str, opts: OrdinalOptions) -> OrdinalReport {
+        let r = reduce_stream(
+            text.as_bytes(),
+            Source::Stdin,
+            &ReadOptions::default(),
+            OrdinalReducer::new(opts),
+        );
+        r.output.expect("read")
+    }
+
+    fn check(text: &str) -> OrdinalReport {
+        check_with(text, OrdinalOptions::default())
+    }
+
+    /// `(kind, line, expected, found)` of every problem.
+    fn kinds(r: &OrdinalReport) -> Vec<(&'static str, u64, Option<u64>, Option<u64>)> {
+        r.problems
+            .iter()
+            .map(|p| (p.kind.as_str(), p.line, p.expected, p.found))
+            .collect()
+    }
+
+    fn meta(ordinal: u64, extra: &str) -> String {
+        format!(
+            r#"{{"timestamp":"t","ordinal":{ordinal},"type":"session_meta","payload":{{"id":"a","history_mode":"paginated"{extra}}}}}"#
+        )
+    }
+
+    fn ev(ordinal: u64) -> String {
+        format!(
+            r#"{{"timestamp":"t","ordinal":{ordinal},"type":"event_msg","payload":{{"type":"token_count"}}}}"#
+        )
+    }
+
+    fn file(lines: &[String]) -> String {
+        let mut s = lines.join("\n");
+        s.push('\n');
+        s
+    }
+
+    fn paginated(ordinals: &[u64]) -> String {
+        let mut lines = vec![meta(ordinals[0], "")];
+        lines.extend(ordinals[1..].iter().map(|&o| ev(o)));
+        file(&lines)
+    }
+
+    #[test]
+    fn sound_paginated_file_is_clean_and_predicts_next() {
+        let r = check(&paginated(&[0, 1, 2, 3]));
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(r.history_mode, "paginated");
+        assert_eq!(
+            (
+                r.records,
+                r.first,
+                r.last,
+                r.expected_first,
+                r.next_on_resume
+            ),
+            (4, Some(0), Some(3), Some(0), Some(4))
+        );
+        assert!(r.ok());
+    }
+
+    #[test]
+    fn legacy_file_without_ordinals_has_nulls() {
+        let text = file(&[
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"a"}}"#.into(),
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"x"}}"#.into(),
+        ]);
+        let r = check(&text);
+        assert_eq!(r.history_mode, "legacy");
+        assert!(r.problems.is_empty());
+        assert_eq!(
+            (r.first, r.last, r.expected_first, r.next_on_resume),
+            (None, None, None, None)
+        );
+    }
+
+    #[test]
+    fn stray_ordinal_in_legacy_is_unexpected_warning() {
+        let text = file(&[
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"a","history_mode":"legacy"}}"#.into(),
+            r#"{"timestamp":"t","ordinal":7,"type":"event_msg","payload":{"type":"x"}}"#.into(),
+        ]);
+        let r = check(&text);
+        assert_eq!(kinds(&r), [("unexpected", 2, None, Some(7))]);
+        assert_eq!(r.problems[0].severity, Severity::Warning);
+        assert!(r.ok());
+        assert_eq!(
+            (r.first, r.last, r.next_on_resume),
+            (Some(7), Some(7), None)
+        );
+    }
+
+    #[test]
+    fn deleted_line_is_a_gap_warning_unless_denied() {
+        let text = paginated(&[0, 1, 3, 4]);
+        let r = check(&text);
+        assert_eq!(kinds(&r), [("gap", 3, Some(2), Some(3))]);
+        assert!(r.ok());
+        let denied = check_with(&text, OrdinalOptions { deny_gap: true });
+        assert_eq!(denied.problems[0].severity, Severity::Error);
+        assert!(!denied.ok());
+    }
+
+    #[test]
+    fn duplicated_line_is_a_duplicate() {
+        let r = check(&paginated(&[0, 1, 2, 2, 3]));
+        assert_eq!(kinds(&r), [("duplicate", 4, Some(3), Some(2))]);
+        assert_eq!(r.next_on_resume, Some(4));
+    }
+
+    #[test]
+    fn swapped_lines_are_one_decrease() {
+        let r = check(&paginated(&[0, 1, 3, 2, 4]));
+        assert_eq!(kinds(&r), [("decrease", 4, Some(4), Some(2))]);
+    }
+
+    #[test]
+    fn reuse_of_an_old_ordinal_is_a_duplicate() {
+        let r = check(&paginated(&[0, 1, 2, 3, 1, 4]));
+        assert_eq!(kinds(&r), [("duplicate", 5, Some(4), Some(1))]);
+    }
+
+    #[test]
+    fn partly_filled_gap_reports_what_never_came() {
+        let r = check(&paginated(&[0, 4, 2, 5]));
+        assert_eq!(
+            kinds(&r),
+            [
+                ("gap", 2, Some(1), Some(4)),
+                ("decrease", 3, Some(5), Some(2))
+            ]
+        );
+        assert!(r.problems[0].message.contains("2 of the ordinals 1..=3"));
+    }
+
+    #[test]
+    fn fork_starts_at_history_base_end() {
+        let base =
+            r#","history_base":{"thread_id":"p","end_ordinal_exclusive":14,"end_byte_offset":9}"#;
+        let ok = file(&[meta(14, base), ev(15)]);
+        let r = check(&ok);
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!((r.expected_first, r.next_on_resume), (Some(14), Some(16)));
+        assert_eq!(r.history_base.and_then(|b| b.end_byte_offset), Some(9));
+        let bad = file(&[meta(0, base), ev(1)]);
+        assert_eq!(kinds(&check(&bad)), [("start", 1, Some(14), Some(0))]);
+    }
+
+    #[test]
+    fn paginated_without_base_must_start_at_zero() {
+        assert_eq!(
+            kinds(&check(&paginated(&[1, 2]))),
+            [("start", 1, Some(0), Some(1))]
+        );
+    }
+
+    #[test]
+    fn last_record_without_ordinal_is_missing_and_resume_fails() {
+        let text = file(&[
+            meta(0, ""),
+            ev(1),
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"x"}}"#.into(),
+        ]);
+        let r = check(&text);
+        assert_eq!(kinds(&r), [("missing", 3, Some(2), None)]);
+        assert_eq!(r.next_on_resume, None);
+        assert!(r.problems[0].message.contains("next resume fails"));
+    }
+
+    #[test]
+    fn torn_last_line_names_the_reused_ordinal() {
+        let mut text = paginated(&[0, 1, 2]);
+        text.push_str(r#"{"timestamp":"t","ordinal":3,"type":"event_msg","pay"#);
+        let r = check(&text);
+        assert_eq!(kinds(&r), [("tail_unparseable", 4, Some(3), Some(3))]);
+        assert_eq!((r.last, r.next_on_resume), (Some(3), Some(3)));
+        assert!(r.problems[0].message.contains("writes ordinal 3 again"));
+    }
+
+    #[test]
+    fn unknown_type_at_tail_is_skipped_by_codex() {
+        let text = file(&[
+            meta(0, ""),
+            ev(1),
+            r#"{"timestamp":"t","ordinal":2,"type":"brand_new","payload":{}}"#.into(),
+            r#"{"timestamp":"t","ordinal":3,"type":"brand_new","payload":{}}"#.into(),
+        ]);
+        let r = check(&text);
+        assert_eq!(
+            kinds(&r),
+            [
+                ("tail_unparseable", 3, Some(2), Some(2)),
+                ("tail_unparseable", 4, Some(2), Some(3))
+            ]
+        );
+        assert_eq!(r.next_on_resume, Some(2));
+    }
+
+    #[test]
+    fn resume_over_a_skipped_tail_shows_as_duplicate() {
+        let text = file(&[
+            meta(0, ""),
+            ev(1),
+            r#"{"timestamp":"t","ordinal":2,"type":"brand_new","payload":{}}"#.into(),
+            ev(2),
+        ]);
+        let r = check(&text);
+        assert_eq!(kinds(&r), [("duplicate", 4, Some(3), Some(2))]);
+        assert_eq!(r.next_on_resume, Some(3));
+    }
+
+    #[test]
+    fn unknown_type_mid_file_is_not_a_tail_problem() {
+        let text = file(&[
+            meta(0, ""),
+            r#"{"timestamp":"t","ordinal":1,"type":"brand_new","payload":{}}"#.into(),
+            ev(2),
+        ]);
+        let r = check(&text);
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(r.next_on_resume, Some(3));
+    }
+
+    #[test]
+    fn incomplete_subagent_prefix_fails_resume() {
+        let text = file(&[meta(0, r#","subagent_history_start_ordinal":5"#), ev(1)]);
+        let r = check(&text);
+        assert_eq!(kinds(&r), [("missing", 2, Some(4), Some(1))]);
+        assert_eq!(r.next_on_resume, None);
+        let full = file(&[
+            meta(0, r#","subagent_history_start_ordinal":3"#),
+            ev(1),
+            ev(2),
+            ev(3),
+        ]);
+        assert!(check(&full).problems.is_empty());
+    }
+
+    #[test]
+    fn records_before_the_meta_are_judged_by_its_mode() {
+        let text = file(&[ev(0), meta(1, ""), ev(2)]);
+        let r = check(&text);
+        assert_eq!(r.history_mode, "paginated");
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(r.meta_pos.map(|p| p.line), Some(2));
+    }
+
+    #[test]
+    fn no_meta_at_all_is_legacy() {
+        let r = check(&file(&[ev(0), ev(1)]));
+        assert_eq!(r.history_mode, "legacy");
+        assert_eq!(kinds(&r).len(), 2);
+        assert!(r.problems.iter().all(|p| p.kind == ProblemKind::Unexpected));
+    }
+
+    #[test]
+    fn unknown_history_mode_is_reported_as_written_and_checked_as_legacy() {
+        let text = file(&[
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"a","history_mode":"paged"}}"#.into(),
+        ]);
+        let r = check(&text);
+        assert_eq!(r.history_mode, "paged");
+        assert!(!r.paginated);
+    }
+
+    #[test]
+    fn seen_set_counts_unseen() {
+        let mut s = Seen::default();
+        for o in [0, 1, 2, 5, 7, 6, 3] {
+            s.insert(o);
+        }
+        assert!(s.contains(3) && !s.contains(4));
+        assert_eq!(s.unseen_in(0, 7), 1);
+        assert_eq!(s.unseen_in(4, 4), 1);
+        assert_eq!(s.unseen_in(8, 10), 3);
+        assert_eq!(s.ranges.len(), 2);
+    }
+
+    #[test]
+    fn never_panics_on_extreme_ordinals() {
+        let r = check(&paginated(&[0, u64::MAX, u64::MAX, 1]));
+        assert_eq!(r.next_on_resume, Some(2));
+        assert!(!r.ok());
+    }
+}
