@@ -17,8 +17,10 @@ use std::path::{Path, PathBuf};
 
 /// zstd frame magic number, little-endian `0xFD2FB528`.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+/// The last three bytes of a zstd skippable frame's magic (`0x184D2A5?`, little-endian).
+const SKIPPABLE_MAGIC_TAIL: [u8; 3] = [0x2A, 0x4D, 0x18];
 /// Read buffer size for files.
-const READ_BUF: usize = 256 * 1024;
+const READ_BUF: usize = 1048576;
 
 /// One input to read.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -122,7 +124,8 @@ pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
     let mut out = Discovery::default();
     let mut seen: HashSet<Source> = HashSet::new();
     let mut push = |out: &mut Discovery, s: Source| {
-        if s == Source::Stdin || seen.insert(s.clone()) {
+        // Each input is read once: `-` given twice would only read an empty stream again.
+        if seen.insert(s.clone()) {
             out.sources.push(s);
         }
     };
@@ -247,13 +250,19 @@ pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
     }
 }
 
-/// Peek at the magic bytes without consuming them. A pipe may hand over fewer than four
-/// bytes in its first read; a JSON rollout never starts with `0x28 0xB5`, so two matching
-/// bytes are decisive.
+/// Peek at the magic bytes without consuming them: a zstd frame (`28 B5 2F FD`) or a
+/// skippable frame (`5? 2A 4D 18`, which a zstd stream may start with). A pipe may hand
+/// over fewer than four bytes in its first read; a JSON rollout never starts with either
+/// pair of first bytes, so two matching bytes are decisive.
 fn is_zstd<R: Read>(rdr: &mut BufReader<R>) -> io::Result<bool> {
     let buf = rdr.fill_buf()?;
     let n = buf.len().min(ZSTD_MAGIC.len());
-    Ok(n >= 2 && buf[..n] == ZSTD_MAGIC[..n])
+    if n < 2 {
+        return Ok(false);
+    }
+    let frame = buf[..n] == ZSTD_MAGIC[..n];
+    let skippable = buf[0] & 0xF0 == 0x50 && buf[1..n] == SKIPPABLE_MAGIC_TAIL[..n - 1];
+    Ok(frame || skippable)
 }
 
 /// A short cause for an I/O error, without Rust's "(os error N)" suffix.
@@ -294,6 +303,22 @@ mod tests {
         let mut out = String::new();
         s.read_to_string(&mut out).unwrap();
         assert_eq!(out, "line one\nline two\n");
+    }
+
+    #[test]
+    fn a_stream_starting_with_a_skippable_frame_is_zstd() {
+        let mut data = vec![0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, b'x', b'y', b'z'];
+        data.extend(zstd::encode_all(&b"line\n"[..], 3).unwrap());
+        let mut s = wrap(Box::new(std::io::Cursor::new(data))).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        assert_eq!(out, "line\n");
+    }
+
+    #[test]
+    fn stdin_is_listed_once() {
+        let d = discover(&[PathBuf::from("-"), PathBuf::from("-")], None);
+        assert_eq!(d.sources, vec![Source::Stdin]);
     }
 
     #[test]

@@ -11,8 +11,14 @@ fn main() -> ExitCode {
     let cli = rollscope::cli::Cli::parse();
     match rollscope::run(cli) {
         Ok(status) => status.into(),
-        // A closed pipe (`| head`) is a clean exit.
-        Err(rollscope::Error::Io(e)) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is a clean exit, unless an input failed before it.
+        Err(rollscope::Error::Io(e)) if is_broken_pipe(&e) => {
+            if rollscope::output::diag::errored() {
+                ExitStatus::Error.into()
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
         Err(e) => {
             Diag::new(false, ColorWhen::Auto).fatal(&e.to_string());
             ExitStatus::Error.into()

@@ -7,32 +7,36 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Deserializer};
+use serde::{de, Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-/// `session_meta` payload (the fields rollscope reads).
+/// `session_meta` payload (the fields rollscope reads). Every field is read on its own:
+/// one mistyped field is absent, it never takes the others with it.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct SessionMeta<'a> {
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub session_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub timestamp: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub cwd: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub originator: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub cli_version: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub history_mode: Option<Cow<'a, str>>,
+    #[serde(deserialize_with = "lenient_owned")]
     pub history_base: Option<HistoryBase>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub forked_from_id: Option<Cow<'a, str>>,
+    #[serde(deserialize_with = "strict_opt_u64")]
     pub forked_from_ordinal_exclusive: Option<u64>,
+    #[serde(deserialize_with = "strict_opt_u64")]
     pub subagent_history_start_ordinal: Option<u64>,
 }
 
@@ -41,26 +45,29 @@ pub struct SessionMeta<'a> {
 #[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
 #[serde(default)]
 pub struct HistoryBase {
+    #[serde(deserialize_with = "lenient_owned")]
     pub thread_id: Option<String>,
+    #[serde(deserialize_with = "strict_opt_u64")]
     pub end_ordinal_exclusive: Option<u64>,
+    #[serde(deserialize_with = "strict_opt_u64")]
     pub end_byte_offset: Option<u64>,
 }
 
-/// `turn_context` payload (the fields rollscope reads).
+/// `turn_context` payload (the fields rollscope reads), each field read on its own.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TurnContext<'a> {
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub turn_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub model: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub cwd: Option<Cow<'a, str>>,
     pub approval_policy: Option<Value>,
     pub sandbox_policy: Option<Value>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub effort: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub reasoning_effort: Option<Cow<'a, str>>,
     pub collaboration_mode: Option<Value>,
 }
@@ -127,13 +134,16 @@ pub struct Usage {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TokenCount {
+    #[serde(deserialize_with = "lenient_owned")]
     pub info: Option<TokenCountInfo>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TokenCountInfo {
+    #[serde(deserialize_with = "lenient_owned")]
     pub total_token_usage: Option<Usage>,
+    #[serde(deserialize_with = "lenient_owned")]
     pub last_token_usage: Option<Usage>,
 }
 
@@ -141,11 +151,29 @@ pub struct TokenCountInfo {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TokenUsageRecord<'a> {
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub thread_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "lenient_str")]
     pub turn_id: Option<Cow<'a, str>>,
+    #[serde(deserialize_with = "lenient_owned")]
     pub usage: Option<Usage>,
+    /// The thread's cumulative usage after this response (lets a lost record be noticed).
+    #[serde(deserialize_with = "lenient_owned")]
+    pub thread_token_usage: Option<Usage>,
+}
+
+/// Any owned value read leniently: a value of the wrong shape is absent.
+fn lenient_owned<'de, D: Deserializer<'de>, T: de::DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    let v = Value::deserialize(d)?;
+    Ok(serde_json::from_value(v).ok())
+}
+
+/// An unsigned integer that must be one (as Codex's `u64` fields): anything else is absent.
+fn strict_opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = Value::deserialize(d)?;
+    Ok(v.as_u64())
 }
 
 /// Accept integers, floats with no fraction, and numeric strings; anything else is zero.
@@ -187,7 +215,20 @@ const CONTEXTUAL_MARKERS: &[(&str, &str)] = &[
 /// True when one text fragment is contextual scaffolding (case-insensitive, trimmed).
 pub fn is_contextual_fragment(text: &str) -> bool {
     let t = text.trim();
-    // Only the ends matter; avoid lowercasing a giant string.
+    // Only the ends matter. Where they are ASCII (nearly always), compare them in place;
+    // otherwise lowercase them as Unicode, as Codex does.
+    let (head, tail) = (
+        &t.as_bytes()[..t.len().min(64)],
+        &t.as_bytes()[t.len().saturating_sub(64)..],
+    );
+    if head.is_ascii() && tail.is_ascii() {
+        return CONTEXTUAL_MARKERS.iter().any(|(open, close)| {
+            head.len() >= open.len()
+                && head[..open.len()].eq_ignore_ascii_case(open.as_bytes())
+                && tail.len() >= close.len()
+                && tail[tail.len() - close.len()..].eq_ignore_ascii_case(close.as_bytes())
+        });
+    }
     let head: String = t.chars().take(64).collect::<String>().to_lowercase();
     let tail_start = t.char_indices().rev().nth(63).map(|(i, _)| i).unwrap_or(0);
     let tail = t[tail_start..].to_lowercase();
@@ -204,18 +245,251 @@ pub struct Message<'a> {
     pub type_: Option<Cow<'a, str>>,
     #[serde(borrow)]
     pub role: Option<Cow<'a, str>>,
-    pub content: Option<Value>,
+    #[serde(borrow)]
+    pub content: Option<Content<'a>>,
+}
+
+/// A message's `content`, read without building a `serde_json::Value` (which copied every
+/// text): a string, or parts, of which only the `type` and `text` strings are kept. It
+/// accepts and rejects exactly what a `Value` would, and keeps the last of duplicate keys as
+/// a `Value` does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<Part<'a>>),
+    /// An object, number or boolean: no text.
+    Other,
+}
+
+/// One content part: its `type` and `text` when they are strings (a part that is not an
+/// object has neither).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Part<'a> {
+    pub type_: Option<Cow<'a, str>>,
+    pub text: Option<Cow<'a, str>>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
+            type Value = Content<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("message content")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Owned(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Owned(s)))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
+                let mut parts = Vec::new();
+                while let Some(p) = seq.next_element::<Part<'a>>()? {
+                    parts.push(p);
+                }
+                Ok(Content::Parts(parts))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Content<'a>, A::Error> {
+                Discard::map(map).map(|_| Content::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Part<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
+            type Value = Part<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a content part")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Part<'a>, A::Error> {
+                let mut part = Part::default();
+                while let Some(key) = map.next_key::<PartKey>()? {
+                    match key {
+                        PartKey::Type => part.type_ = map.next_value::<MaybeStr<'a>>()?.0,
+                        PartKey::Text => part.text = map.next_value::<MaybeStr<'a>>()?.0,
+                        PartKey::Other => {
+                            map.next_value::<Discard>()?;
+                        }
+                    }
+                }
+                Ok(part)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Part<'a>, A::Error> {
+                Discard::seq(seq).map(|_| Part::default())
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Part<'a>, E> {
+                Ok(Part::default())
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Part<'a>, E> {
+                Ok(Part::default())
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Part<'a>, E> {
+                Ok(Part::default())
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Part<'a>, E> {
+                Ok(Part::default())
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Part<'a>, E> {
+                Ok(Part::default())
+            }
+            fn visit_unit<E>(self) -> Result<Part<'a>, E> {
+                Ok(Part::default())
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The keys of a content part that matter.
+enum PartKey {
+    Type,
+    Text,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for PartKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = PartKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<PartKey, E> {
+                Ok(match s {
+                    "type" => PartKey::Type,
+                    "text" => PartKey::Text,
+                    _ => PartKey::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A value kept when it is a string (borrowed when it can be), checked and dropped otherwise.
+struct MaybeStr<'a>(Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for MaybeStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
+            type Value = MaybeStr<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(Some(Cow::Borrowed(s))))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(Some(Cow::Owned(s.to_string()))))
+            }
+            fn visit_string<E>(self, s: String) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(Some(Cow::Owned(s))))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<MaybeStr<'a>, A::Error> {
+                Discard::seq(seq).map(|_| MaybeStr(None))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<MaybeStr<'a>, A::Error> {
+                Discard::map(map).map(|_| MaybeStr(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(None))
+            }
+            fn visit_unit<E>(self) -> Result<MaybeStr<'a>, E> {
+                Ok(MaybeStr(None))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// Any value, read as fully as a `serde_json::Value` would be (same errors) and dropped.
+struct Discard;
+
+impl Discard {
+    fn seq<'de, A: de::SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<Discard>()?.is_some() {}
+        Ok(())
+    }
+    fn map<'de, A: de::MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<Discard, Discard>()?.is_some() {}
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for Discard {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> de::Visitor<'de> for V {
+            type Value = Discard;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Discard, E> {
+                Ok(Discard)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Discard, E> {
+                Ok(Discard)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Discard, E> {
+                Ok(Discard)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Discard, E> {
+                Ok(Discard)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Discard, E> {
+                Ok(Discard)
+            }
+            fn visit_unit<E>(self) -> Result<Discard, E> {
+                Ok(Discard)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Discard, A::Error> {
+                Discard::seq(seq).map(|_| Discard)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Discard, A::Error> {
+                Discard::map(map).map(|_| Discard)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Message<'_> {
     /// The `input_text` / `output_text` / `text` parts of the content.
     pub fn texts(&self) -> Vec<&str> {
         match &self.content {
-            Some(Value::String(s)) => vec![s.as_str()],
-            Some(Value::Array(parts)) => parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .collect(),
+            Some(Content::Text(s)) => vec![s.as_ref()],
+            Some(Content::Parts(parts)) => parts.iter().filter_map(|p| p.text.as_deref()).collect(),
             _ => Vec::new(),
         }
     }
@@ -227,8 +501,8 @@ impl Message<'_> {
             return false;
         }
         let texts = self.texts();
-        let has_image = matches!(&self.content, Some(Value::Array(parts))
-            if parts.iter().any(|p| p.get("type").and_then(Value::as_str) == Some("input_image")));
+        let has_image = matches!(&self.content, Some(Content::Parts(parts))
+            if parts.iter().any(|p| p.type_.as_deref() == Some("input_image")));
         (!texts.is_empty() || has_image) && !texts.iter().any(|t| is_contextual_fragment(t))
     }
 }
@@ -601,6 +875,70 @@ mod tests {
         assert!(!is_contextual_fragment(
             "please read <environment_context> docs"
         ));
+    }
+
+    /// What `Message` read when its content was a `serde_json::Value`.
+    fn value_reading(json: &str) -> Option<(Vec<String>, bool)> {
+        let v: Value = serde_json::from_str(json).ok()?;
+        let content = v.get("content");
+        let texts: Vec<String> = match content {
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(Value::Array(parts)) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str).map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let image = matches!(content, Some(Value::Array(parts))
+            if parts.iter().any(|p| p.get("type").and_then(Value::as_str) == Some("input_image")));
+        Some((texts, image))
+    }
+
+    #[test]
+    fn borrowed_content_reads_what_a_value_read() {
+        let cases = [
+            r#"{"content":"plain"}"#,
+            r#"{"content":"esc\naped \u00e9"}"#,
+            r#"{"content":[{"type":"input_text","text":"a"},{"type":"input_image","image_url":"x"}]}"#,
+            r#"{"content":[{"text":"first","text":"last"},{"text":5},{"type":7,"text":"t"}]}"#,
+            r#"{"content":[1,"s",null,true,[{"text":"nested"}],{"text":{"a":[1,2]}}]}"#,
+            r#"{"content":{"text":"object"}}"#,
+            r#"{"content":null}"#,
+            r#"{"content":42}"#,
+            r#"{"content":[{"text":"x","extra":1e400}]}"#,
+            r#"{"content":[{"te\u0078t":"escaped key"}]}"#,
+            r#"{"content":[{"text":"lone \ud800"}]}"#,
+            r#"{}"#,
+        ];
+        for c in cases {
+            let new = serde_json::from_str::<Message<'_>>(c).ok().map(|m| {
+                let image = matches!(&m.content, Some(Content::Parts(p))
+                        if p.iter().any(|p| p.type_.as_deref() == Some("input_image")));
+                (
+                    m.texts().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                    image,
+                )
+            });
+            assert_eq!(new, value_reading(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn contextual_fragments_match_in_any_case_and_with_non_ascii_ends() {
+        assert!(is_contextual_fragment(
+            "  <ENVIRONMENT_CONTEXT>x</Environment_Context>\n"
+        ));
+        assert!(is_contextual_fragment(
+            "<environment_context>é</environment_context>"
+        ));
+        assert!(!is_contextual_fragment(
+            "é<environment_context>x</environment_context>"
+        ));
+        assert!(!is_contextual_fragment("<skill>"));
+        assert!(is_contextual_fragment(&format!(
+            "<skill>{}</skill>",
+            "long body ".repeat(100)
+        )));
     }
 
     #[test]

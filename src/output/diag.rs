@@ -5,12 +5,22 @@
 //! the per-line notes, never the errors.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use owo_colors::OwoColorize;
 
 use super::sanitize::clean;
 use super::ColorWhen;
 use crate::decode::{BadLine, StreamInfo};
+
+/// Set once any error has been reported: a run cut short by a closed pipe still exits 2
+/// when an input failed before it (ripgrep's `ERRORED`).
+static ERRORED: AtomicBool = AtomicBool::new(false);
+
+/// Has any error been reported in this process?
+pub fn errored() -> bool {
+    ERRORED.load(Ordering::Relaxed)
+}
 
 /// The stderr reporter.
 #[derive(Debug, Clone, Copy)]
@@ -68,6 +78,7 @@ impl Diag {
 
     /// An error about one input: printed whatever `-q` says.
     pub fn error(&self, path: &str, cause: &str) {
+        ERRORED.store(true, Ordering::Relaxed);
         self.write(format!(
             "{}: {}: {}",
             "rollscope".red().bold(),

@@ -295,6 +295,12 @@ pub struct OrdinalReducer {
     first: Option<u64>,
     last: Option<u64>,
     problems: Vec<Problem>,
+    /// Why Codex cannot read this file's first line as its `session_meta`, if it cannot.
+    head: Option<(Pos, String)>,
+    /// A non-blank line has been seen.
+    seen_line: bool,
+    /// The mode was inferred from ordinals, with no `session_meta` to say it.
+    inferred: bool,
 }
 
 impl OrdinalReducer {
@@ -309,6 +315,20 @@ impl OrdinalReducer {
             first: None,
             last: None,
             problems: Vec::new(),
+            head: None,
+            seen_line: false,
+            inferred: false,
+        }
+    }
+
+    /// Remember what Codex would make of the first non-blank line: its resume and append
+    /// paths (`ordinal_state_for_rollout`) require it to parse as a `session_meta`.
+    fn note_head(&mut self, pos: Pos, problem: Option<String>) {
+        if std::mem::replace(&mut self.seen_line, true) {
+            return;
+        }
+        if let Some(why) = problem {
+            self.head = Some((pos, why));
         }
     }
 
@@ -321,8 +341,30 @@ impl OrdinalReducer {
                 return;
             }
         };
-        let mode = meta.map_or("legacy", SessionInfo::mode);
+        let mut mode = meta.map_or("legacy", SessionInfo::mode);
+        // No session_meta at all, yet lines carry ordinals: only a paginated writer writes
+        // them, so check them as such (and say the file cannot be resumed, at the end).
+        if meta.is_none() && pending.iter().any(|o| o.ordinal.is_some()) {
+            mode = "paginated";
+            self.inferred = true;
+        }
         self.history_mode = Some(mode.to_string());
+        if let Some(info) = meta.filter(|_| !matches!(mode, "legacy" | "paginated")) {
+            let pos = self.meta_pos.unwrap_or_default();
+            self.problems.push(Problem {
+                kind: ProblemKind::Start,
+                severity: Severity::Error,
+                line: pos.line,
+                byte_offset: pos.offset,
+                expected: None,
+                found: None,
+                message: format!(
+                    "history_mode {:?} is unknown: Codex refuses to load this rollout at all \
+                     (its ordinals are checked as legacy)",
+                    info.mode()
+                ),
+            });
+        }
         if mode == "paginated" {
             let info = meta.cloned().unwrap_or_default();
             let base_end = info
@@ -330,8 +372,15 @@ impl OrdinalReducer {
                 .as_ref()
                 .and_then(|b| b.end_ordinal_exclusive);
             self.history_base = info.history_base;
+            let first_seen = pending.iter().find_map(|o| o.ordinal);
             self.mode = Mode::Paginated(Box::new(Paginated {
-                expected_first: base_end.unwrap_or(0),
+                // Without a session_meta there is no history_base to say where the file
+                // starts: take its first ordinal, and let the head problem speak.
+                expected_first: if self.inferred {
+                    first_seen.unwrap_or(0)
+                } else {
+                    base_end.unwrap_or(0)
+                },
                 subagent_start: info.subagent_history_start_ordinal,
                 ..Paginated::default()
             }));
@@ -606,6 +655,14 @@ impl Reducer for OrdinalReducer {
 
     fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         self.records += 1;
+        let not_meta = (rec.kind != Kind::SessionMeta).then(|| {
+            format!(
+                "the first record is `{}`, not session_meta: Codex's resume fails (\"does not \
+                 start with session metadata\")",
+                short(&rec.type_name)
+            )
+        });
+        self.note_head(rec.pos, not_meta);
         let info = session.info();
         let is_first_meta = rec.kind == Kind::SessionMeta
             && self.meta_pos.is_none()
@@ -632,6 +689,13 @@ impl Reducer for OrdinalReducer {
     }
 
     fn bad(&mut self, bad: &BadLine) {
+        self.note_head(
+            bad.pos,
+            Some(format!(
+                "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse \
+                 first rollout record\")"
+            )),
+        );
         self.observe(Obs {
             pos: bad.pos,
             ordinal: bad.ordinal_hint,
@@ -639,9 +703,38 @@ impl Reducer for OrdinalReducer {
         });
     }
 
-    fn finish(mut self, _session: &SessionTracker, _info: &StreamInfo) -> OrdinalReport {
+    fn finish(mut self, _session: &SessionTracker, info: &StreamInfo) -> OrdinalReport {
         if matches!(self.mode, Mode::Pending(_)) {
             self.decide(None);
+        }
+        if info.bom && self.head.is_none() {
+            self.head = Some((
+                Pos { line: 1, offset: 0 },
+                "line 1 starts with a UTF-8 byte order mark: Codex cannot parse its first record, \
+                 so its resume fails (openai/codex#28139)"
+                    .to_string(),
+            ));
+        }
+        if self.inferred && self.head.is_none() {
+            self.head = Some((
+                Pos { line: 1, offset: 0 },
+                "no session_meta: the lines carry ordinals, so the file is checked as paginated, \
+                 but Codex cannot resume it (\"failed to parse thread ID from rollout file\")"
+                    .to_string(),
+            ));
+        }
+        if let (Some((pos, why)), true) =
+            (self.head.take(), matches!(self.mode, Mode::Paginated(_)))
+        {
+            self.problems.push(Problem {
+                kind: ProblemKind::Start,
+                severity: Severity::Error,
+                line: pos.line,
+                byte_offset: pos.offset,
+                expected: None,
+                found: None,
+                message: why,
+            });
         }
         let deny_gap = self.opts.deny_gap;
         let (paginated, expected_first, next_on_resume) = match &mut self.mode {
@@ -694,6 +787,48 @@ mod tests {
             .iter()
             .map(|p| (p.kind.as_str(), p.line, p.expected, p.found))
             .collect()
+    }
+
+    #[test]
+    fn a_paginated_file_whose_first_line_codex_cannot_read_cannot_be_resumed() {
+        // Torn session_meta: no meta at all, but the ordinals say paginated.
+        let torn = file(&[
+            r#"{"timestamp":"t","ordinal":0,"type":"session_meta","payload":{"id":"a""#.to_string(),
+            ev(1),
+            ev(2),
+        ]);
+        let r = check(&torn);
+        assert_eq!(r.history_mode, "paginated");
+        assert!(!r.ok());
+        assert_eq!(kinds(&r), [("start", 1, None, None)]);
+        assert_eq!(r.next_on_resume, Some(3));
+        // A BOM before a good session_meta.
+        let bom = format!("\u{feff}{}", paginated(&[0, 1, 2]));
+        let r = check(&bom);
+        assert_eq!(kinds(&r), [("start", 1, None, None)]);
+        // The first record is not a session_meta.
+        let late = file(&[ev(0), meta(1, ""), ev(2)]);
+        let r = check(&late);
+        assert!(
+            kinds(&r).contains(&("start", 1, None, None)),
+            "{:?}",
+            kinds(&r)
+        );
+        // A legacy file with a BOM is not this checker's business.
+        let legacy =
+            "\u{feff}{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{\"id\":\"a\"}}\n";
+        assert!(check(legacy).problems.is_empty());
+    }
+
+    #[test]
+    fn an_unknown_history_mode_is_an_error() {
+        let text = file(&[
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"a","history_mode":"paged"}}"#
+                .to_string(),
+        ]);
+        let r = check(&text);
+        assert_eq!(r.history_mode, "paged");
+        assert_eq!(kinds(&r), [("start", 1, None, None)]);
     }
 
     fn meta(ordinal: u64, extra: &str) -> String {
@@ -917,19 +1052,25 @@ mod tests {
 
     #[test]
     fn records_before_the_meta_are_judged_by_its_mode() {
+        // The sequence is sound; only the head is wrong (Codex needs session_meta first).
         let text = file(&[ev(0), meta(1, ""), ev(2)]);
         let r = check(&text);
         assert_eq!(r.history_mode, "paginated");
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(kinds(&r), [("start", 1, None, None)]);
         assert_eq!(r.meta_pos.map(|p| p.line), Some(2));
     }
 
     #[test]
-    fn no_meta_at_all_is_legacy() {
+    fn no_meta_at_all_with_ordinals_is_checked_as_paginated_and_cannot_resume() {
         let r = check(&file(&[ev(0), ev(1)]));
+        assert_eq!(r.history_mode, "paginated");
+        assert_eq!(kinds(&r), [("start", 1, None, None)]);
+        assert_eq!(r.next_on_resume, Some(2));
+        // Without ordinals there is nothing to check: legacy, as Codex reads a missing mode.
+        let plain = "{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
+        let r = check(plain);
         assert_eq!(r.history_mode, "legacy");
-        assert_eq!(kinds(&r).len(), 2);
-        assert!(r.problems.iter().all(|p| p.kind == ProblemKind::Unexpected));
+        assert!(r.problems.is_empty());
     }
 
     #[test]
@@ -940,6 +1081,7 @@ mod tests {
         let r = check(&text);
         assert_eq!(r.history_mode, "paged");
         assert!(!r.paginated);
+        assert!(!r.ok(), "Codex refuses an unknown history_mode");
     }
 
     #[test]

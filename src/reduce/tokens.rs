@@ -57,16 +57,21 @@ impl From<Usage> for Tokens {
 
 impl AddAssign for Tokens {
     fn add_assign(&mut self, o: Tokens) {
-        self.input_tokens += o.input_tokens;
-        self.cached_input_tokens += o.cached_input_tokens;
+        // Saturating: a hostile file must not wrap a sum (or panic in debug builds).
+        self.input_tokens = self.input_tokens.saturating_add(o.input_tokens);
+        self.cached_input_tokens = self
+            .cached_input_tokens
+            .saturating_add(o.cached_input_tokens);
         self.cache_write_input_tokens =
             match (self.cache_write_input_tokens, o.cache_write_input_tokens) {
                 (None, None) => None,
-                (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+                (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
             };
-        self.output_tokens += o.output_tokens;
-        self.reasoning_output_tokens += o.reasoning_output_tokens;
-        self.total_tokens += o.total_tokens;
+        self.output_tokens = self.output_tokens.saturating_add(o.output_tokens);
+        self.reasoning_output_tokens = self
+            .reasoning_output_tokens
+            .saturating_add(o.reasoning_output_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(o.total_tokens);
     }
 }
 
@@ -98,21 +103,63 @@ fn difference(now: Usage, prev: Option<Usage>) -> Tokens {
 
 /// Accumulates own usage from both sources, keyed by `K` (a day, a model, a turn...).
 #[derive(Debug, Clone)]
-pub struct UsageAccount<K: Ord> {
+pub struct UsageAccount<K: Ord + Clone> {
     from_records: BTreeMap<K, Tokens>,
     own_records: u64,
+    /// `thread_token_usage` of the latest `token_usage_record` (copies included): the
+    /// cumulative total the next record continues from.
+    prev_thread_total: Option<Usage>,
     from_counts: BTreeMap<K, Tokens>,
     prev_total: Option<Usage>,
+    /// The latest own `token_count` cumulative total, and where its usage went.
+    last_own_count: Option<(Usage, K)>,
 }
 
-impl<K: Ord> Default for UsageAccount<K> {
+impl<K: Ord + Clone> Default for UsageAccount<K> {
     fn default() -> Self {
         UsageAccount {
             from_records: BTreeMap::new(),
             own_records: 0,
+            prev_thread_total: None,
             from_counts: BTreeMap::new(),
             prev_total: None,
+            last_own_count: None,
         }
+    }
+}
+
+/// `a - b` field by field, when `a` is ahead of `b` in total; `None` otherwise.
+fn ahead(a: Usage, b: Usage) -> Option<Tokens> {
+    if a.total_tokens <= b.total_tokens {
+        return None;
+    }
+    Some(Tokens {
+        input_tokens: a.input_tokens.saturating_sub(b.input_tokens),
+        cached_input_tokens: a.cached_input_tokens.saturating_sub(b.cached_input_tokens),
+        cache_write_input_tokens: a
+            .cache_write_input_tokens
+            .map(|c| c.saturating_sub(b.cache_write_input_tokens.unwrap_or(0))),
+        output_tokens: a.output_tokens.saturating_sub(b.output_tokens),
+        reasoning_output_tokens: a
+            .reasoning_output_tokens
+            .saturating_sub(b.reasoning_output_tokens),
+        total_tokens: a.total_tokens - b.total_tokens,
+    })
+}
+
+/// `a - b` field by field, saturating.
+fn minus(a: Usage, b: Usage) -> Usage {
+    Usage {
+        input_tokens: a.input_tokens.saturating_sub(b.input_tokens),
+        cached_input_tokens: a.cached_input_tokens.saturating_sub(b.cached_input_tokens),
+        cache_write_input_tokens: a
+            .cache_write_input_tokens
+            .map(|c| c.saturating_sub(b.cache_write_input_tokens.unwrap_or(0))),
+        output_tokens: a.output_tokens.saturating_sub(b.output_tokens),
+        reasoning_output_tokens: a
+            .reasoning_output_tokens
+            .saturating_sub(b.reasoning_output_tokens),
+        total_tokens: a.total_tokens.saturating_sub(b.total_tokens),
     }
 }
 
@@ -125,7 +172,7 @@ pub fn carries_usage(rec: &Record<'_>) -> bool {
     }
 }
 
-impl<K: Ord> UsageAccount<K> {
+impl<K: Ord + Clone> UsageAccount<K> {
     pub fn new() -> Self {
         Self::default()
     }
@@ -141,21 +188,30 @@ impl<K: Ord> UsageAccount<K> {
     ) {
         match rec.kind {
             Kind::TokenUsageRecord => {
-                if provenance == Provenance::Inherited {
-                    return;
-                }
                 let Ok(r) = rec.parse_payload::<TokenUsageRecord<'_>>() else {
                     return;
                 };
+                let prev_thread = match r.thread_token_usage {
+                    Some(t) => self.prev_thread_total.replace(t),
+                    None => self.prev_thread_total,
+                };
                 let foreign =
                     matches!((r.thread_id.as_deref(), own_id), (Some(t), Some(o)) if t != o);
-                if foreign {
+                if provenance == Provenance::Inherited || foreign {
                     return;
                 }
-                if let Some(u) = r.usage {
-                    self.own_records += 1;
-                    *self.from_records.entry(key()).or_default() += u.into();
+                let Some(u) = r.usage else { return };
+                self.own_records += 1;
+                let mut inc: Tokens = u.into();
+                // A record lost from the file (deleted, torn, undecodable) shows as a jump
+                // in the cumulative total: what came before this response is more than the
+                // previous record's total. Real files never jump.
+                if let (Some(t), Some(prev)) = (r.thread_token_usage, prev_thread) {
+                    if let Some(lost) = ahead(minus(t, u), prev) {
+                        inc += lost;
+                    }
                 }
+                *self.from_records.entry(key()).or_default() += inc;
             }
             Kind::EventMsg if rec.payload_type() == Some("token_count") => {
                 let Ok(tc) = rec.parse_payload::<TokenCount>() else {
@@ -179,7 +235,11 @@ impl<K: Ord> UsageAccount<K> {
                 if provenance == Provenance::Inherited {
                     return;
                 }
-                *self.from_counts.entry(key()).or_default() += inc;
+                let k = key();
+                if let Some(total) = info.total_token_usage {
+                    self.last_own_count = Some((total, k.clone()));
+                }
+                *self.from_counts.entry(k).or_default() += inc;
             }
             _ => {}
         }
@@ -191,12 +251,19 @@ impl<K: Ord> UsageAccount<K> {
     }
 
     /// The usage per key, from the source the file supports.
-    pub fn finish(self) -> BTreeMap<K, Tokens> {
-        if self.uses_records() {
-            self.from_records
-        } else {
-            self.from_counts
+    pub fn finish(mut self) -> BTreeMap<K, Tokens> {
+        if !self.uses_records() {
+            return self.from_counts;
         }
+        // The last records lost but their `token_count` kept: the count's cumulative total
+        // runs ahead of the last record's.
+        if let (Some((count, k)), Some(rec)) = (self.last_own_count.take(), self.prev_thread_total)
+        {
+            if let Some(lost) = ahead(count, rec) {
+                *self.from_records.entry(k).or_default() += lost;
+            }
+        }
+        self.from_records
     }
 }
 
@@ -294,6 +361,54 @@ mod tests {
             feed_all(&[(own, Own), (other, Own), (&count, Own)]).total_tokens,
             10
         );
+    }
+
+    fn rec(thread: &str, usage: u64, thread_total: u64) -> String {
+        format!(
+            r#"{{"timestamp":"t","type":"token_usage_record","payload":{{"thread_id":"{thread}","usage":{{"total_tokens":{usage}}},"thread_token_usage":{{"total_tokens":{thread_total}}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn a_lost_usage_record_is_recovered_from_the_next_cumulative_total() {
+        // Real 0.171 shell: 3670, 4120, 4570, 4970 (cumulative 3670, 7790, 12360, 17330).
+        let lines = [
+            rec("me", 3670, 3670),
+            rec("me", 4570, 12360),
+            rec("me", 4970, 17330),
+        ];
+        let v: Vec<(&str, Provenance)> = lines.iter().map(|l| (l.as_str(), Own)).collect();
+        assert_eq!(feed_all(&v).total_tokens, 17330);
+    }
+
+    #[test]
+    fn a_lost_last_record_is_recovered_from_its_surviving_token_count() {
+        let a = rec("me", 3670, 3670);
+        let b = tc(7790, Some(4120));
+        assert_eq!(feed_all(&[(&a, Own), (&b, Own)]).total_tokens, 7790);
+    }
+
+    #[test]
+    fn a_fork_childs_inherited_cumulative_is_not_a_lost_record() {
+        // Real 0.171 fork child: usage 4053, thread total 7653 (the parent's 3600 inherited),
+        // and a copy-fork's copied parent record before the child's own.
+        let child = rec("me", 4053, 7653);
+        let count = tc(7653, Some(4053));
+        assert_eq!(feed_all(&[(&child, Own), (&count, Own)]).total_tokens, 4053);
+        let parent = rec("dad", 3602, 3602);
+        let own = rec("me", 4053, 7655);
+        assert_eq!(
+            feed_all(&[(&parent, Inherited), (&own, Own)]).total_tokens,
+            4053
+        );
+    }
+
+    #[test]
+    fn sums_saturate_instead_of_wrapping() {
+        let big = 1u64 << 63;
+        let a = tc(1, Some(big));
+        let b = tc(2, Some(big));
+        assert_eq!(feed_all(&[(&a, Own), (&b, Own)]).total_tokens, u64::MAX);
     }
 
     #[test]

@@ -259,6 +259,20 @@ fn swapped_lines_are_a_decrease() {
 }
 
 #[test]
+fn a_paginated_file_codex_cannot_read_the_head_of_is_a_start_error() {
+    // The session_meta line cut short: no mode from it, but the ordinals say paginated.
+    let row = check_one(&broken("ordinal-session-meta-cut.jsonl"), 1);
+    assert_eq!(row["history_mode"], "paginated");
+    assert_eq!(row["ok"], false);
+    assert_one_problem(&row, "start", "error", 1, None, None);
+    assert_eq!(row["next_on_resume"], 16);
+    // A BOM: we read the file, Codex fails on its first line.
+    let row = check_one(&broken("ordinal-bom.jsonl"), 1);
+    assert_eq!(row["history_mode"], "paginated");
+    assert_one_problem(&row, "start", "error", 1, None, None);
+}
+
+#[test]
 fn last_ordinal_removed_is_missing_and_resume_fails() {
     let row = check_one(&broken("ordinal-last-missing.jsonl"), 1);
     assert_one_problem(&row, "missing", "error", 16, Some(15), None);

@@ -261,6 +261,50 @@ fn a_closed_pipe_ends_quietly_with_exit_0() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_after_an_unreadable_input_still_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = real_file("0.171.0", "shell", ".jsonl");
+    // Sorted first: zstd magic followed by garbage, a read error.
+    std::fs::write(
+        tmp.path().join("rollout-0000-bad.jsonl.zst"),
+        [0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3, 4],
+    )
+    .unwrap();
+    for i in 1..400 {
+        copy(&src, &tmp.path().join(format!("rollout-{i:04}.jsonl")));
+    }
+    let bin = assert_cmd::cargo::cargo_bin("rollscope");
+    let out = StdCommand::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} stats --format ndjson {} | head -1; exit ${{PIPESTATUS[0]}}",
+            bin.display(),
+            tmp.path().display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("rollout-0000-bad.jsonl.zst: read error"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn stdin_given_twice_is_read_once() {
+    let src = real_file("0.171.0", "qa", ".jsonl");
+    let out = rollscope()
+        .args(["stats", "--format", "ndjson", "-", "-"])
+        .pipe_stdin(&src)
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 1);
+}
+
 #[test]
 fn output_order_is_by_path_and_identical_for_any_job_count() {
     let d = testdata("real");

@@ -339,6 +339,18 @@ fn broken_files_keep_every_good_line_and_report_each_bad_one() {
 }
 
 #[test]
+fn one_mistyped_session_meta_field_loses_only_that_field() {
+    let f = testdata("broken/session-meta-mistyped-field.jsonl");
+    let rows = rows(&["stats", "--format", "ndjson", f.to_str().unwrap()], 0);
+    let r = &rows[0];
+    assert_eq!(r["cli_version"], Value::Null);
+    assert_eq!(r["thread_id"], "01a2272d-9d87-7932-b6ae-b428ac561278");
+    assert_eq!(r["history_mode"], "paginated");
+    assert_eq!(r["cwd"], "/workspace/demo");
+    assert_eq!(r["tokens"]["total_tokens"], 17330);
+}
+
+#[test]
 fn a_bad_line_is_located_by_its_byte_offset() {
     let path = testdata("broken/invalid-json-mid-file.jsonl");
     let data = std::fs::read(&path).unwrap();
