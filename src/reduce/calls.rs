@@ -6,8 +6,10 @@
 //! position, never by the item's own `id`) and of a matching kind (`function_call_output`
 //! answers a `function_call` or `local_shell_call`, `custom_tool_call_output` a
 //! `custom_tool_call`, `tool_search_output` a `tool_search_call`), the first such call not
-//! yet answered. An output with no such call is an `orphan` row; a second output for an
-//! answered call is a duplicate and is ignored (Codex keeps the first).
+//! yet answered. An output with no such call is an `orphan` row, except a server-side
+//! `tool_search_output` (`execution: "server"`), which Codex's `remove_orphan_outputs`
+//! keeps: it is a call row of its own (`ok`). A second output for an answered call is a
+//! duplicate and is ignored (Codex keeps the first).
 //!
 //! **Outcome sources**, richest first: `event_msg/item_completed` (paginated files; its item
 //! `id` is the `call_id`), `exec_command_end`, `patch_apply_end`, `mcp_tool_call_end`, then
@@ -22,12 +24,14 @@
 //! `isError` or `Err`; an output saying `apply_patch verification failed: …`, or `error: …`
 //! for an `apply_patch` (0.36)); else `ok` when an output or a settled item/end event exists
 //! (an item proves the outcome even when the output line is missing: `output_line` is then
-//! null); else `unknown`. `web_search_call` and `image_generation_call` carry their own
+//! null); else `unknown`. An output saying `Process running with session ID N` (unified
+//! exec, the command not finished) proves no outcome. `web_search_call` and `image_generation_call` carry their own
 //! `status`: `completed` is `ok`, `failed` is `error`, anything else `unknown`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::decode::{Kind, Record, StreamInfo};
@@ -124,6 +128,8 @@ struct OutputItem {
     kind: String,
     call_id: Option<String>,
     text: OutputText,
+    /// A `tool_search_output` with `execution: "server"`.
+    server: bool,
     inherited: bool,
 }
 
@@ -182,9 +188,26 @@ fn proof(rec: &Record<'_>, o: &ToolOutcome<'_>, extra_ms: Option<u64>) -> Proof 
     }
 }
 
+/// What an output text's header says.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutputMeta {
+    pub exit_code: Option<i64>,
+    pub duration_ms: Option<u64>,
+    /// `Process running with session ID N` (0.128+ unified exec): the command had not
+    /// finished when the output was written, so the output proves no outcome (and its
+    /// `Wall time` is how long the tool waited, not how long the command ran).
+    pub running: bool,
+}
+
 /// `exit_code` and `duration_ms` read from an output text (see the module doc for the
 /// three formats).
 pub fn parse_output_text(text: &str) -> (Option<i64>, Option<u64>) {
+    let m = parse_output_meta(text);
+    (m.exit_code, m.duration_ms)
+}
+
+/// The header of an output text (see the module doc for the three formats).
+pub fn parse_output_meta(text: &str) -> OutputMeta {
     let t = text.trim_start();
     if t.starts_with('{') {
         if let Ok(v) = serde_json::from_str::<Value>(t) {
@@ -194,11 +217,15 @@ pub fn parse_output_text(text: &str) -> (Option<i64>, Option<u64>) {
                     .get("duration_seconds")
                     .and_then(Value::as_f64)
                     .and_then(seconds_to_ms);
-                return (exit, dur);
+                return OutputMeta {
+                    exit_code: exit,
+                    duration_ms: dur,
+                    running: false,
+                };
             }
         }
     }
-    let (mut exit, mut dur) = (None, None);
+    let mut m = OutputMeta::default();
     // Only the header: stop at `Output:` so that the command's own output never counts.
     for line in t.lines().take(12) {
         let line = line.trim_end();
@@ -209,13 +236,42 @@ pub fn parse_output_text(text: &str) -> (Option<i64>, Option<u64>) {
             .strip_prefix("Exit code: ")
             .or_else(|| line.strip_prefix("Process exited with code "))
         {
-            exit = exit.or_else(|| rest.trim().parse().ok());
+            m.exit_code = m.exit_code.or_else(|| rest.trim().parse().ok());
         } else if let Some(rest) = line.strip_prefix("Wall time: ") {
             let secs = rest.trim().trim_end_matches("seconds").trim();
-            dur = dur.or_else(|| secs.parse::<f64>().ok().and_then(seconds_to_ms));
+            m.duration_ms = m
+                .duration_ms
+                .or_else(|| secs.parse::<f64>().ok().and_then(seconds_to_ms));
+        } else if line.starts_with("Process running with session ID") {
+            m.running = true;
         }
     }
-    (exit, dur)
+    if m.running && m.exit_code.is_none() {
+        m.duration_ms = None;
+    } else {
+        m.running = false;
+    }
+    m
+}
+
+/// A server-side `tool_search_output` (`"execution": "server"`): `Some(call_id)`; `None`
+/// for anything else.
+pub(crate) fn server_search_output(rec: &Record<'_>) -> Option<Option<String>> {
+    if rec.payload_type() != Some("tool_search_output") {
+        return None;
+    }
+    #[derive(Deserialize)]
+    struct Search<'a> {
+        #[serde(borrow)]
+        execution: Option<&'a RawValue>,
+        #[serde(borrow)]
+        call_id: Option<&'a RawValue>,
+    }
+    let s: Search<'_> = rec.parse_payload().ok()?;
+    if s.execution.and_then(model::raw_str).as_deref() != Some("server") {
+        return None;
+    }
+    Some(s.call_id.and_then(model::raw_str).map(|c| c.into_owned()))
 }
 
 fn seconds_to_ms(s: f64) -> Option<u64> {
@@ -228,13 +284,31 @@ fn patch_failed(text: &str, is_patch: bool) -> bool {
     t.starts_with("apply_patch verification failed") || (is_patch && t.starts_with("error:"))
 }
 
-/// Which call kinds an output kind can answer (Codex's `remove_orphan_outputs`).
-fn answers(output_kind: &str, call_kind: &str) -> bool {
+/// Which calls an output can answer (Codex's `remove_orphan_outputs`):
+/// `function_call_output` a `function_call` or `local_shell_call`, `custom_tool_call_output`
+/// a `custom_tool_call`, `tool_search_output` a `tool_search_call`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Fit {
+    Function,
+    Custom,
+    Search,
+}
+
+fn call_fit(call_kind: &str) -> Option<Fit> {
+    match call_kind {
+        "function_call" | "local_shell_call" => Some(Fit::Function),
+        "custom_tool_call" => Some(Fit::Custom),
+        "tool_search_call" => Some(Fit::Search),
+        _ => None,
+    }
+}
+
+fn output_fit(output_kind: &str) -> Option<Fit> {
     match output_kind {
-        "function_call_output" => matches!(call_kind, "function_call" | "local_shell_call"),
-        "custom_tool_call_output" => call_kind == "custom_tool_call",
-        "tool_search_output" => call_kind == "tool_search_call",
-        _ => false,
+        "function_call_output" => Some(Fit::Function),
+        "custom_tool_call_output" => Some(Fit::Custom),
+        "tool_search_output" => Some(Fit::Search),
+        _ => None,
     }
 }
 
@@ -292,6 +366,7 @@ impl CallsReducer {
                 kind: t.to_string(),
                 call_id,
                 text,
+                server: server_search_output(rec).is_some(),
                 inherited: session.is_inherited(),
             });
         }
@@ -368,44 +443,33 @@ fn pair(
     evidence: &HashMap<String, Evidence>,
     turns: &Turns,
 ) -> Vec<Call> {
-    // Unanswered calls per call_id, in file order.
-    let mut waiting: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    // Unanswered calls per call_id and fit, in file order: an output takes the first of
+    // its queue, so pairing is linear whatever the number of calls sharing an id.
+    let mut waiting: HashMap<(&str, Fit), VecDeque<usize>> = HashMap::new();
     for (i, c) in calls.iter().enumerate() {
-        if let (Some(id), false) = (c.call_id.as_deref(), c.has_own_status()) {
-            waiting.entry(id).or_default().push_back(i);
+        if let (Some(id), Some(fit)) = (c.call_id.as_deref(), call_fit(&c.kind)) {
+            if !c.has_own_status() {
+                waiting.entry((id, fit)).or_default().push_back(i);
+            }
         }
     }
+    // Every (call_id, fit) some call has: an output that finds its queue empty is a
+    // duplicate of an answered call when its key is here, an orphan otherwise.
+    let known: HashSet<(&str, Fit)> = waiting.keys().copied().collect();
     let mut answer: Vec<Option<usize>> = vec![None; calls.len()];
     let mut orphans: Vec<usize> = Vec::new();
-    let mut known_ids: HashMap<&str, ()> = HashMap::new();
-    for c in &calls {
-        if let Some(id) = c.call_id.as_deref() {
-            known_ids.insert(id, ());
-        }
-    }
+    let mut servers: Vec<usize> = Vec::new();
     for (o, out) in outputs.iter().enumerate() {
-        let Some(id) = out.call_id.as_deref() else {
-            orphans.push(o);
-            continue;
-        };
-        let queue = waiting.get_mut(id);
-        let hit = queue.and_then(|q| {
-            let pos = q
-                .iter()
-                .position(|&ci| answers(&out.kind, &calls[ci].kind))?;
-            q.remove(pos)
-        });
+        let fit = output_fit(&out.kind);
+        let key = out.call_id.as_deref().zip(fit);
+        let hit = key.and_then(|k| waiting.get_mut(&k)?.pop_front());
         match hit {
             Some(ci) => answer[ci] = Some(o),
-            None => {
-                let has_matching_call = calls
-                    .iter()
-                    .any(|c| c.call_id.as_deref() == Some(id) && answers(&out.kind, &c.kind));
-                if !has_matching_call {
-                    orphans.push(o);
-                }
-                // else: a duplicate output of an answered call, ignored.
-            }
+            // A duplicate output of an answered call: ignored (Codex keeps the first).
+            None if key.is_some_and(|k| known.contains(&k)) => {}
+            // A server-side tool search with no call: a call of its own.
+            None if out.server => servers.push(o),
+            None => orphans.push(o),
         }
     }
 
@@ -416,13 +480,41 @@ fn pair(
         }
     };
 
-    let mut rows: Vec<(u64, Call)> = Vec::with_capacity(calls.len() + orphans.len());
+    let mut rows: Vec<(u64, Call)> =
+        Vec::with_capacity(calls.len() + orphans.len() + servers.len());
     let mut outputs: Vec<Option<OutputItem>> = outputs.into_iter().map(Some).collect();
     for (ci, c) in calls.into_iter().enumerate() {
         let out = answer[ci].and_then(|o| outputs[o].take());
         let ev = c.call_id.as_deref().and_then(|id| evidence.get(id));
         let row = settle(c, out, ev, &place);
         rows.push(row);
+    }
+    for o in servers {
+        let Some(out) = outputs[o].take() else {
+            continue;
+        };
+        let (turn_index, turn_id) = place(out.line);
+        rows.push((
+            out.line,
+            Call {
+                turn_index,
+                turn_id,
+                call_id: out.call_id,
+                kind: out.kind,
+                name: None,
+                namespace: None,
+                status: CallStatus::Ok,
+                call_line: Some(out.line),
+                output_line: Some(out.line),
+                called_at: Some(out.timestamp.clone()),
+                answered_at: Some(out.timestamp),
+                duration_ms: None,
+                exit_code: None,
+                arguments: None,
+                output: Some(out.text.text),
+                inherited: out.inherited,
+            },
+        ));
     }
     for o in orphans {
         let Some(out) = outputs[o].take() else {
@@ -467,11 +559,17 @@ fn settle(
     let is_patch = c.is_patch();
     let text_meta = out
         .as_ref()
-        .map(|o| parse_output_text(&o.text.text))
-        .unwrap_or((None, None));
+        .map(|o| parse_output_meta(&o.text.text))
+        .unwrap_or_default();
     let proofs: Vec<&Proof> = ev.map(|e| e.ranked().collect()).unwrap_or_default();
-    let exit_code = proofs.iter().find_map(|p| p.exit_code).or(text_meta.0);
-    let duration_ms = proofs.iter().find_map(|p| p.duration_ms).or(text_meta.1);
+    let exit_code = proofs
+        .iter()
+        .find_map(|p| p.exit_code)
+        .or(text_meta.exit_code);
+    let duration_ms = proofs
+        .iter()
+        .find_map(|p| p.duration_ms)
+        .or(text_meta.duration_ms);
     let status = if c.has_own_status() {
         match c.own_status.as_deref() {
             Some("completed") => CallStatus::Ok,
@@ -484,7 +582,8 @@ fn settle(
             || out.as_ref().is_some_and(|o| {
                 o.text.success == Some(false) || patch_failed(&o.text.text, is_patch)
             });
-        let known = out.is_some() || proofs.iter().any(|p| p.settled);
+        // An output saying the process is still running proves no outcome.
+        let known = (out.is_some() && !text_meta.running) || proofs.iter().any(|p| p.settled);
         if failed {
             CallStatus::Error
         } else if known {
@@ -752,11 +851,123 @@ mod tests {
             &fc("a", "x", "{}"),
             &fco("a", "ok"),
         ]);
-        assert_eq!((c[0].turn_index, c[0].turn_id.as_deref()), (None, None));
+        // A call before the first turn start begins an implicit turn: every call has one.
+        assert_eq!((c[0].turn_index, c[0].turn_id.as_deref()), (Some(1), None));
         assert_eq!(
             (c[1].turn_index, c[1].turn_id.as_deref()),
-            (Some(1), Some("T1"))
+            (Some(2), Some("T1"))
         );
+    }
+
+    #[test]
+    fn many_calls_sharing_an_id_pair_in_order_and_wrong_kinds_are_orphans() {
+        let cto = |id: &str| {
+            item(&format!(
+                r#"{{"type":"custom_tool_call_output","call_id":"{id}","output":"x"}}"#
+            ))
+        };
+        let c = calls(&[
+            &fc("same", "shell", "{}"),
+            &fc("same", "shell", "{}"),
+            &fc("same", "shell", "{}"),
+            &cto("same"),
+            &fco("same", "first"),
+            &cto("same"),
+            &fco("same", "second"),
+            &fco("other", "stray"),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(
+            s,
+            ["ok", "ok", "unknown", "orphan", "orphan", "orphan"],
+            "{c:#?}"
+        );
+        assert_eq!(c[0].output.as_deref(), Some("first"));
+        assert_eq!(c[1].output.as_deref(), Some("second"));
+        assert_eq!(c[3].kind, "custom_tool_call_output");
+        assert_eq!(c[5].call_id.as_deref(), Some("other"));
+    }
+
+    #[test]
+    fn a_server_tool_search_output_without_call_is_a_call_row() {
+        let search = |exec: &str, id: &str| {
+            item(&format!(
+                r#"{{"type":"tool_search_output","call_id":"{id}","status":"completed","execution":"{exec}","tools":[{{"type":"namespace","name":"mcp__w"}}]}}"#
+            ))
+        };
+        let c = calls(&[
+            &search("server", "alone"),
+            &item(
+                r#"{"type":"tool_search_call","call_id":"paired","execution":"server","arguments":{"query":"q"}}"#,
+            ),
+            &search("server", "paired"),
+            &search("client", "lost"),
+            &item(r#"{"type":"tool_search_output","execution":"server","tools":[]}"#),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["ok", "ok", "orphan", "ok"], "{c:#?}");
+        // Self-contained: the item is both the call and its output.
+        assert_eq!(c[0].kind, "tool_search_output");
+        assert_eq!((c[0].call_line, c[0].output_line), (Some(1), Some(1)));
+        assert_eq!(
+            c[0].output.as_deref(),
+            Some(r#"[{"type":"namespace","name":"mcp__w"}]"#)
+        );
+        assert_eq!(c[0].name, None);
+        // With a call, the server output pairs with it as usual.
+        assert_eq!(
+            (c[1].kind.as_str(), c[1].output_line),
+            ("tool_search_call", Some(3))
+        );
+        assert_eq!(c[2].kind, "tool_search_output");
+        assert_eq!(c[3].call_id, None);
+    }
+
+    #[test]
+    fn a_process_still_running_proves_no_outcome() {
+        let running = "Chunk ID: ab\nWall time: 1.0020 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nBuilding...\n";
+        assert_eq!(
+            parse_output_meta(running),
+            OutputMeta {
+                exit_code: None,
+                duration_ms: None,
+                running: true
+            }
+        );
+        // The command's own output saying so does not count.
+        assert!(
+            !parse_output_meta(
+                "Process exited with code 0\nOutput:\nProcess running with session ID 1\n"
+            )
+            .running
+        );
+
+        let c = calls(&[
+            &fc("a", "exec_command", r#"{"cmd":"npm run build"}"#),
+            &fco("a", running),
+        ]);
+        assert_eq!(c[0].status, CallStatus::Unknown);
+        assert_eq!((c[0].exit_code, c[0].duration_ms), (None, None));
+        // The output is still shown, and when it was written.
+        assert_eq!(c[0].output_line, Some(2));
+        assert_eq!(c[0].output.as_deref(), Some(running));
+
+        // A later end event or item proves the outcome.
+        let c = calls(&[
+            &fc("a", "exec_command", "{}"),
+            &fco("a", running),
+            &event(
+                r#"{"type":"exec_command_end","call_id":"a","exit_code":2,"duration":{"secs":3,"nanos":0}}"#,
+            ),
+            &fc("b", "exec_command", "{}"),
+            &fco("b", running),
+            &event(
+                r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"b","status":"completed","exit_code":0}}"#,
+            ),
+        ]);
+        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
+        assert_eq!(s, ["error", "ok"]);
+        assert_eq!((c[0].exit_code, c[0].duration_ms), (Some(2), Some(3000)));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
-use crate::model::{self, TurnContext};
+use crate::model::TurnContext;
 use crate::reduce::session::SessionTracker;
 use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
 use crate::reduce::turns::TurnLog;
@@ -41,8 +41,9 @@ pub struct FileStats {
     pub events: BTreeMap<String, u64>,
     /// Turns, as `rollscope turns` cuts them (one row each).
     pub turns: u64,
-    /// Tool call items (`model::CALL_TYPES`): the call rows of `rollscope calls`, which adds
-    /// one row per orphan output on top.
+    /// Tool calls: call items (`model::CALL_TYPES`) and server-side `tool_search_output`s
+    /// with no call; the call rows of `rollscope calls`, which adds one row per orphan
+    /// output on top.
     pub tool_calls: u64,
     pub tokens: Tokens,
     /// Usage per day and model; sums to `tokens`.
@@ -95,9 +96,6 @@ impl Reducer for StatsReducer {
             Kind::ResponseItem => {
                 let t = rec.payload_type().unwrap_or("(none)");
                 bump(&mut self.stats.response_items, t);
-                if model::is_call_type(t) {
-                    self.stats.tool_calls += 1;
-                }
             }
             Kind::EventMsg => bump(
                 &mut self.stats.events,
@@ -142,7 +140,9 @@ impl Reducer for StatsReducer {
         self.stats.lines = info.lines;
         self.stats.bytes = info.bytes;
         self.stats.bom = info.bom;
-        self.stats.turns = self.turns.count();
+        let counts = self.turns.count();
+        self.stats.turns = counts.turns;
+        self.stats.tool_calls = counts.tool_calls;
         self.stats.usage = self.usage.finish();
         self.stats.tokens = crate::reduce::tokens::sum(self.stats.usage.values());
         self.stats
@@ -336,6 +336,27 @@ mod tests {
                 ("2026-01-02".into(), "m2".into(), 5)
             ]
         );
+    }
+
+    #[test]
+    fn turns_and_tool_calls_are_those_of_turns_and_calls() {
+        // Usage and a call before the first task_started (its line was lost) begin an
+        // implicit turn; a server-side tool search with no call is a call of its own.
+        let s = stats(concat!(
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"a"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":{"type":"function_call","call_id":"c"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:02Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"total_tokens":10},"last_token_usage":{"total_tokens":10}}}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:03Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}"#,
+            "\n",
+            r#"{"timestamp":"2026-01-01T00:00:04Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s","execution":"server","tools":[]}}"#,
+            "\n",
+        ));
+        assert_eq!(s.turns, 2);
+        assert_eq!(s.tool_calls, 2);
+        assert_eq!(s.tokens.total_tokens, 10);
     }
 
     #[test]

@@ -22,23 +22,33 @@
 //!   `interrupt_sigint` file has it, and the file decides.
 //! - `rolled_back`: dropped by a later `thread_rolled_back {num_turns}`. Each marker drops
 //!   the last `num_turns` *user* turns still standing before it, and every turn after the cut
-//!   (Codex's `drop_last_n_user_turns`), so consecutive markers add up.
+//!   (Codex's `drop_last_n_user_turns`), so consecutive markers add up. Only a `num_turns`
+//!   Codex can decode (a `u32`) rolls back.
 //! - `stale` / `open`: no terminal event in a file whose writer writes `task_started`: a
 //!   later turn began (the writer died mid-turn), or it is the last turn.
 //! - `unknown`: no terminal event in a file whose writer never wrote `task_started`: there
 //!   the absence of a terminal event proves nothing.
 //!
-//! Terminal events and `turn_context`s go to the turn their `turn_id` names when one does,
-//! else to the turn they fall in. Settings come from the turn's last `turn_context` (writers
-//! before 0.128 wrote one per model request). Tokens are the session's own usage
+//! **Implicit first turn**: when a record proving activity (a real user message, a
+//! `turn_context`, a tool call or output, an own usage increment) comes before the first
+//! turn start (its line was lost), a turn begins there, so that every call and every own
+//! usage increment belongs to a turn and `turns` always sums to `stats`.
+//!
+//! Terminal events and `turn_context`s go to the turn their `turn_id` names. An id that
+//! names no turn goes to the turn the event falls in only when that turn has no id (old
+//! writers); otherwise the event proves nothing about it and is ignored. Without an id, the
+//! turn it falls in. Settings come from the turn's last `turn_context` (writers before
+//! 0.128 wrote one per model request). Tokens are the session's own usage
 //! ([`UsageAccount`], the same rules as `stats`) keyed by line, then summed per turn.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::decode::{Kind, Record, StreamInfo};
 use crate::model::{self, ItemCompleted, Message, TurnContext, TurnEvent};
+use crate::reduce::calls::server_search_output;
 use crate::reduce::session::SessionTracker;
 use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
 use crate::reduce::Reducer;
@@ -114,6 +124,26 @@ pub struct Turn {
 /// A line's position: line number and ordinal.
 type At = (u64, Option<u64>);
 
+/// Where a record sits and what an implicit turn starting there would carry.
+#[derive(Debug, Clone)]
+struct Mark {
+    line: u64,
+    ordinal: Option<u64>,
+    timestamp: String,
+    inherited: bool,
+}
+
+impl Mark {
+    fn of(rec: &Record<'_>, session: &SessionTracker) -> Mark {
+        Mark {
+            line: rec.pos.line,
+            ordinal: rec.ordinal,
+            timestamp: rec.timestamp.to_string(),
+            inherited: session.is_inherited(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Start {
     source: TurnSource,
@@ -184,14 +214,39 @@ pub struct TurnLog {
     stretch: u64,
     settings: Vec<Settings>,
     terminals: Vec<Terminal>,
-    rollbacks: Vec<(u64, u64)>,
+    /// Valid `thread_rolled_back` markers: line and `num_turns`.
+    rollbacks: Vec<(u64, u32)>,
     /// Evidence of a real user message (a user turn), with the first text per stretch.
     users: Vec<Text>,
     /// The last agent message per stretch.
     agents: Vec<Text>,
+    /// Lines of call items.
     calls: Vec<u64>,
+    /// `call_id`s of `tool_search_call` items.
+    search_calls: HashSet<String>,
+    /// Server-side `tool_search_output`s: line and `call_id`. Those naming no
+    /// `tool_search_call` are calls of their own.
+    server_searches: Vec<(u64, Option<String>)>,
+    /// The first record other than usage that proves the session was active (a real user
+    /// message, a `turn_context`, a tool call or output): an implicit turn begins there when
+    /// it comes before the first turn start.
+    first_activity: Option<Mark>,
+    /// Usage-carrying records seen before any turn start or activity: where an implicit
+    /// turn would begin if one of them adds usage.
+    early_usage: Vec<Mark>,
+    /// Own usage by line (counting: only the lines of `early_usage`; the rest under
+    /// `u64::MAX`).
     usage: UsageAccount<u64>,
     last: Option<At>,
+}
+
+/// What `stats` needs from the segmentation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Turns: the rows of `turns`.
+    pub turns: u64,
+    /// Call rows of `calls` that are not orphans.
+    pub tool_calls: u64,
 }
 
 impl Default for TurnLog {
@@ -222,6 +277,10 @@ impl TurnLog {
             users: Vec::new(),
             agents: Vec::new(),
             calls: Vec::new(),
+            search_calls: HashSet::new(),
+            server_searches: Vec::new(),
+            first_activity: None,
+            early_usage: Vec::new(),
             usage: UsageAccount::new(),
             last: None,
         }
@@ -237,6 +296,7 @@ impl TurnLog {
                     self.start(rec, session, TurnSource::TaskStarted, ev.turn_id());
                 }
                 Some("user_message") => {
+                    self.active(rec, session);
                     self.start(rec, session, TurnSource::UserMessageEvent, None);
                     if full {
                         let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
@@ -259,9 +319,9 @@ impl TurnLog {
                     self.terminal(rec, &ev, outcome);
                 }
                 Some("thread_rolled_back") if full => {
-                    let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
-                    self.rollbacks
-                        .push((rec.pos.line, ev.num_turns.unwrap_or(0)));
+                    if let Some(n) = rollback_turns(rec) {
+                        self.rollbacks.push((rec.pos.line, n));
+                    }
                 }
                 Some("agent_message") if full => {
                     let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
@@ -274,30 +334,65 @@ impl TurnLog {
             },
             Kind::ResponseItem => match rec.payload_type() {
                 Some("message") => self.message(rec, session),
-                Some(t) if full && model::is_call_type(t) => self.calls.push(rec.pos.line),
+                Some(t) if model::is_call_type(t) => {
+                    self.active(rec, session);
+                    self.calls.push(rec.pos.line);
+                    if t == "tool_search_call" {
+                        let item: model::ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+                        if let Some(id) = item.call_id {
+                            self.search_calls.insert(id.into_owned());
+                        }
+                    }
+                }
+                Some(t) if model::is_output_type(t) => {
+                    self.active(rec, session);
+                    if let Some(call_id) = server_search_output(rec) {
+                        self.server_searches.push((rec.pos.line, call_id));
+                    }
+                }
                 _ => {}
             },
-            Kind::TurnContext if full => {
-                if let Ok(tc) = rec.parse_payload::<TurnContext<'_>>() {
-                    self.settings.push(Settings {
-                        line: rec.pos.line,
-                        turn_id: tc.turn_id.as_deref().map(str::to_string),
-                        model: tc.model.as_deref().map(str::to_string),
-                        effort: tc.effort(),
-                        cwd: tc.cwd.as_deref().map(str::to_string),
-                        approval_policy: tc.approval_policy(),
-                        sandbox: tc.sandbox(),
-                    });
+            Kind::TurnContext => {
+                self.active(rec, session);
+                if full {
+                    if let Ok(tc) = rec.parse_payload::<TurnContext<'_>>() {
+                        self.settings.push(Settings {
+                            line: rec.pos.line,
+                            turn_id: tc.turn_id.as_deref().map(str::to_string),
+                            model: tc.model.as_deref().map(str::to_string),
+                            effort: tc.effort(),
+                            cwd: tc.cwd.as_deref().map(str::to_string),
+                            approval_policy: tc.approval_policy(),
+                            sandbox: tc.sandbox(),
+                        });
+                    }
                 }
             }
             _ => {}
         }
-        if full && carries_usage(rec) {
-            let line = rec.pos.line;
+        if carries_usage(rec) {
+            // Once a turn start or some activity has been seen, later usage can no longer
+            // begin the implicit turn: counting keeps it under one key.
+            let early = self.starts.is_empty() && self.first_activity.is_none();
+            if early {
+                self.early_usage.push(Mark::of(rec, session));
+            }
+            let key = if full || early {
+                rec.pos.line
+            } else {
+                u64::MAX
+            };
             self.usage
-                .feed(rec, session.provenance(), session.own_id(), || line);
+                .feed(rec, session.provenance(), session.own_id(), || key);
         }
         self.last = Some((rec.pos.line, rec.ordinal));
+    }
+
+    /// Note a record that proves the session was active (the first one counts).
+    fn active(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+        if self.first_activity.is_none() {
+            self.first_activity = Some(Mark::of(rec, session));
+        }
     }
 
     fn start(
@@ -363,6 +458,7 @@ impl TurnLog {
     fn message(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         if self.detail == Detail::Count {
             if is_real_user_message(rec) {
+                self.active(rec, session);
                 self.start(rec, session, TurnSource::UserResponseMessage, None);
             }
             return;
@@ -371,6 +467,7 @@ impl TurnLog {
             return;
         };
         if m.is_real_user_message() {
+            self.active(rec, session);
             self.start(rec, session, TurnSource::UserResponseMessage, None);
             self.user(rec.pos.line, join_texts(&m.texts()));
         } else if m.role.as_deref() == Some("assistant") {
@@ -446,15 +543,93 @@ impl TurnLog {
         out
     }
 
-    /// The number of turns (what `turns` prints for the file).
-    pub fn count(&self) -> u64 {
+    /// Lines of the calls that are rows of `calls` (orphans aside): call items, and
+    /// server-side `tool_search_output`s naming no `tool_search_call` (a server search
+    /// writes its result without a call; Codex's `remove_orphan_outputs` keeps it).
+    fn call_lines(&self) -> impl Iterator<Item = u64> + '_ {
+        let own = self
+            .server_searches
+            .iter()
+            .filter(|(_, id)| id.as_ref().is_none_or(|id| !self.search_calls.contains(id)))
+            .map(|(line, _)| *line);
+        self.calls.iter().copied().chain(own)
+    }
+
+    /// The implicit first turn: when a record proving activity (`first_activity`, or the
+    /// first own usage increment) comes before the first turn start (at `first`), a turn
+    /// begins there, so that every call and every own usage increment belongs to a turn.
+    fn implicit_start(&self, first: Option<u64>, usage: &BTreeMap<u64, Tokens>) -> Option<Start> {
+        // The first line that adds usage; only one seen before any start or activity can
+        // come first (see `record`).
+        let first_usage = usage
+            .iter()
+            .find(|(_, t)| !t.is_zero())
+            .and_then(|(&line, _)| {
+                let i = self
+                    .early_usage
+                    .binary_search_by_key(&line, |m| m.line)
+                    .ok()?;
+                Some(&self.early_usage[i])
+            });
+        let first = first.unwrap_or(u64::MAX);
+        let m = [self.first_activity.as_ref(), first_usage]
+            .into_iter()
+            .flatten()
+            .filter(|m| m.line < first)
+            .min_by_key(|m| m.line)?;
+        Some(Start {
+            source: self.source(),
+            line: m.line,
+            ordinal: m.ordinal,
+            timestamp: m.timestamp.clone(),
+            inherited: m.inherited,
+            prev: None,
+            turn_id: None,
+        })
+    }
+
+    /// The line of the first turn start and the number of turn starts, without building
+    /// them (what [`TurnLog::turn_starts`] would give).
+    fn first_start(&self) -> (Option<u64>, u64) {
         let source = self.source();
-        self.starts.iter().filter(|s| s.source == source).count() as u64
+        let mut of_source = self.starts.iter().filter(|s| s.source == source);
+        let Some(first) = of_source.next() else {
+            return (None, 0);
+        };
+        let n = 1 + of_source.count() as u64;
+        if source != TurnSource::UserMessageEvent {
+            return (Some(first.line), n);
+        }
+        // The first event's turn starts at the real user response message just before it.
+        let pending = self
+            .starts
+            .iter()
+            .take_while(|s| s.source != TurnSource::UserMessageEvent)
+            .filter(|s| s.source == TurnSource::UserResponseMessage)
+            .last();
+        (Some(pending.unwrap_or(first).line), n)
+    }
+
+    /// The number of turns (what `turns` prints for the file) and of call rows.
+    pub fn count(mut self) -> Counts {
+        let tool_calls = self.call_lines().count() as u64;
+        let usage = std::mem::take(&mut self.usage).finish();
+        let (first, n) = self.first_start();
+        let implicit = self.implicit_start(first, &usage).is_some();
+        Counts {
+            turns: n + u64::from(implicit),
+            tool_calls,
+        }
     }
 
     /// Cut the file into turns.
-    pub fn finish(self) -> Turns {
-        let starts = self.turn_starts();
+    pub fn finish(mut self) -> Turns {
+        let call_lines: Vec<u64> = self.call_lines().collect();
+        let usage = std::mem::take(&mut self.usage).finish();
+        let mut starts = self.turn_starts();
+        if let Some(s) = self.implicit_start(starts.first().map(|s| s.line), &usage) {
+            starts.insert(0, s);
+        }
         let source = self.source();
         let bounds: Vec<u64> = starts.iter().map(|s| s.line).collect();
         let turn_of = |line: u64| bounds.partition_point(|&b| b <= line).checked_sub(1);
@@ -470,6 +645,7 @@ impl TurnLog {
                 };
                 Building {
                     start: s.clone(),
+                    turn_id: s.turn_id.clone(),
                     end,
                     settings: None,
                     complete: None,
@@ -484,31 +660,67 @@ impl TurnLog {
             })
             .collect();
 
-        let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, s) in starts.iter().enumerate() {
-            if let Some(id) = &s.turn_id {
-                by_id.entry(id.clone()).or_default().push(i);
-            }
-        }
-        // The turn an event belongs to: the one its turn_id names (the latest that began
-        // before the event, else the latest), else the one it falls in.
-        let target = |id: Option<&str>, line: u64| -> Option<usize> {
-            if let Some(ids) = id.and_then(|id| by_id.get(id)) {
-                let before = ids.iter().rev().find(|&&i| starts[i].line <= line);
-                return before.or(ids.last()).copied();
-            }
-            turn_of(line)
-        };
-
-        for s in self.settings {
-            if let Some(i) = target(s.turn_id.as_deref(), s.line) {
-                turns[i].settings = Some(s);
-            }
-        }
-        for t in self.terminals {
-            let Some(i) = target(t.turn_id.as_deref(), t.line) else {
+        // A turn whose start carries no id (an implicit turn, a start with a mistyped id)
+        // takes the id of the first turn_context, else terminal event, that falls in it and
+        // names no started turn.
+        let started: HashSet<&str> = starts.iter().filter_map(|s| s.turn_id.as_deref()).collect();
+        let named = self
+            .settings
+            .iter()
+            .map(|s| (s.turn_id.as_deref(), s.line))
+            .chain(
+                self.terminals
+                    .iter()
+                    .map(|t| (t.turn_id.as_deref(), t.line)),
+            );
+        for (id, line) in named {
+            let (Some(id), Some(i)) = (id, turn_of(line)) else {
                 continue;
             };
+            if turns[i].turn_id.is_none() && !started.contains(id) {
+                turns[i].turn_id = Some(id.to_string());
+            }
+        }
+        let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, t) in turns.iter().enumerate() {
+            if let Some(id) = t.turn_id.as_deref() {
+                by_id.entry(id).or_default().push(i);
+            }
+        }
+        // The turn an event belongs to. With a turn_id: the turn of that id (the latest that
+        // began at or before the event, else the first). An id that names no turn goes to
+        // the turn the event falls in only when that turn has no id of its own (old
+        // writers); otherwise it proves nothing about that turn and is ignored. Without a
+        // turn_id: the turn it falls in.
+        let target = |id: Option<&str>, line: u64| -> Option<usize> {
+            let Some(id) = id else {
+                return turn_of(line);
+            };
+            match by_id.get(id) {
+                Some(ids) => {
+                    let k = ids.partition_point(|&i| starts[i].line <= line);
+                    Some(ids[k.saturating_sub(1)])
+                }
+                None => turn_of(line).filter(|&i| turns[i].turn_id.is_none()),
+            }
+        };
+        let mut settings: Vec<(usize, Settings)> = Vec::new();
+        for s in self.settings {
+            if let Some(i) = target(s.turn_id.as_deref(), s.line) {
+                settings.push((i, s));
+            }
+        }
+        let mut terminals: Vec<(usize, Terminal)> = Vec::new();
+        for t in self.terminals {
+            if let Some(i) = target(t.turn_id.as_deref(), t.line) {
+                terminals.push((i, t));
+            }
+        }
+        drop(by_id);
+        for (i, s) in settings {
+            turns[i].settings = Some(s);
+        }
+        for (i, t) in terminals {
             match t.outcome {
                 Outcome::Complete { .. } => turns[i].complete = Some(t),
                 Outcome::Aborted { .. } => turns[i].aborted = Some(t),
@@ -527,19 +739,17 @@ impl TurnLog {
                 turns[i].last_agent = a.text;
             }
         }
-        for line in &self.calls {
-            if let Some(i) = turn_of(*line) {
+        for line in call_lines {
+            if let Some(i) = turn_of(line) {
                 turns[i].tool_calls += 1;
             }
         }
-        for (line, t) in self.usage.finish() {
+        for (line, t) in usage {
             if let Some(i) = turn_of(line) {
                 turns[i].tokens += t;
             }
         }
-        for (line, num) in self.rollbacks {
-            roll_back(&mut turns, line, num);
-        }
+        roll_back(&mut turns, &self.rollbacks);
 
         let task_writer = source == TurnSource::TaskStarted;
         let rows = turns
@@ -554,34 +764,55 @@ impl TurnLog {
     }
 }
 
-/// Apply one `thread_rolled_back {num_turns}` at `line`: among the turns that began before
-/// it and still stand, cut at the `num`-th user turn from the end and drop everything after.
-fn roll_back(turns: &mut [Building], line: u64, num: u64) {
-    if num == 0 {
-        return;
+/// `thread_rolled_back.num_turns` as Codex decodes it: a `u32`. Anything else (a string,
+/// a fraction, a negative or larger number, no field) fails to decode the whole line in
+/// Codex, so the marker rolls nothing back.
+fn rollback_turns(rec: &Record<'_>) -> Option<u32> {
+    #[derive(Deserialize)]
+    struct Rollback<'a> {
+        #[serde(borrow)]
+        num_turns: Option<&'a RawValue>,
     }
-    let standing: Vec<usize> = (0..turns.len())
-        .filter(|&i| turns[i].start.line < line && !turns[i].rolled_back)
-        .collect();
-    let users: Vec<usize> = standing
-        .iter()
-        .copied()
-        .filter(|&i| turns[i].user)
-        .collect();
-    if users.is_empty() {
-        return;
-    }
-    let k = usize::try_from(num).unwrap_or(usize::MAX).min(users.len());
-    let cut = users[users.len() - k];
-    for i in standing {
-        if i >= cut {
+    let r: Rollback<'_> = rec.parse_payload().ok()?;
+    serde_json::from_str::<u32>(r.num_turns?.get()).ok()
+}
+
+/// Apply the `thread_rolled_back {num_turns}` markers in file order (Codex's
+/// `drop_last_n_user_turns`): among the turns that began before a marker and still stand,
+/// cut at the `num`-th user turn from the end and drop everything from there.
+///
+/// The standing turns form a stack (a marker only ever drops a suffix of them), so each turn
+/// is pushed and dropped at most once: linear in turns plus markers.
+fn roll_back(turns: &mut [Building], rollbacks: &[(u64, u32)]) {
+    // Standing turns, in order, and the positions in `standing` of the user turns.
+    let mut standing: Vec<usize> = Vec::new();
+    let mut users: Vec<usize> = Vec::new();
+    let mut next = 0;
+    for &(line, num) in rollbacks {
+        while next < turns.len() && turns[next].start.line < line {
+            if turns[next].user {
+                users.push(standing.len());
+            }
+            standing.push(next);
+            next += 1;
+        }
+        if num == 0 || users.is_empty() {
+            continue;
+        }
+        let k = usize::try_from(num).unwrap_or(usize::MAX).min(users.len());
+        let cut = users[users.len() - k];
+        for &i in &standing[cut..] {
             turns[i].rolled_back = true;
         }
+        standing.truncate(cut);
+        users.truncate(users.len() - k);
     }
 }
 
 struct Building {
     start: Start,
+    /// The start's turn id, else the one the turn's records give it.
+    turn_id: Option<String>,
     end: At,
     settings: Option<Settings>,
     complete: Option<Terminal>,
@@ -636,11 +867,7 @@ impl Building {
                 u64::try_from(end - started_ms?).ok()
             })
         });
-        let turn_id = self
-            .start
-            .turn_id
-            .clone()
-            .or_else(|| self.settings.as_ref().and_then(|s| s.turn_id.clone()));
+        let turn_id = self.turn_id;
         let s = self.settings;
         Turn {
             index: i as u64 + 1,
@@ -691,8 +918,12 @@ pub fn is_real_user_message(rec: &Record<'_>) -> bool {
     if rec.kind != Kind::ResponseItem || rec.payload_type() != Some("message") {
         return false;
     }
-    // Cheap pre-filter before a full parse of the content.
-    if memchr::memmem::find(rec.payload.get().as_bytes(), b"\"user\"").is_none() {
+    // Cheap pre-filter before a full parse of the content. A `\u` escape could spell
+    // `user` (`"\u0075ser"`), so a payload with one is always parsed.
+    let raw = rec.payload.get().as_bytes();
+    if memchr::memmem::find(raw, b"\"user\"").is_none()
+        && memchr::memmem::find(raw, b"\\u").is_none()
+    {
         return false;
     }
     rec.parse_payload::<Message<'_>>()
@@ -891,7 +1122,7 @@ mod tests {
             session.observe(&rec);
             log.record(&rec, &session);
         }
-        assert_eq!(log.count(), 2);
+        assert_eq!(log.count().turns, 2);
     }
 
     #[test]
@@ -989,6 +1220,323 @@ mod tests {
         assert_eq!(t[0].last_agent_message.as_deref(), Some("hello"));
         assert_eq!((t[0].ordinal_start, t[0].ordinal_end), (Some(1), Some(3)));
         assert_eq!(statuses(&t), ["open"]);
+    }
+
+    fn count(lines: &[&str]) -> Counts {
+        let text = lines.join("\n") + "\n";
+        let mut log = TurnLog::counting();
+        let mut session = SessionTracker::new();
+        for (i, l) in text.lines().enumerate() {
+            let rec = crate::decode::decode_line(
+                l.as_bytes(),
+                crate::decode::Pos {
+                    line: i as u64 + 1,
+                    offset: 0,
+                },
+                true,
+            )
+            .unwrap();
+            session.observe(&rec);
+            log.record(&rec, &session);
+        }
+        log.count()
+    }
+
+    fn token_count(ts: u32, total: u64, last: u64) -> String {
+        ev(
+            ts,
+            &format!(
+                r#"{{"type":"token_count","info":{{"total_token_usage":{{"total_tokens":{total}}},"last_token_usage":{{"total_tokens":{last}}}}}}}"#
+            ),
+        )
+    }
+
+    fn turn_context(id: &str, model: &str) -> String {
+        format!(
+            r#"{{"timestamp":"2026-01-01T00:00:00.000Z","type":"turn_context","payload":{{"turn_id":"{id}","model":"{model}"}}}}"#
+        )
+    }
+
+    #[test]
+    fn an_event_naming_no_turn_proves_nothing_about_a_turn_with_an_id() {
+        // The reviewer's ghost: a task_complete for a turn the file never started.
+        let t = turns(&[
+            META,
+            &started(1, "t1"),
+            &ev(
+                2,
+                r#"{"type":"turn_aborted","turn_id":"t1","reason":"interrupted"}"#,
+            ),
+            &complete(3, "ghost"),
+            &turn_context("ghost", "other"),
+        ]);
+        assert_eq!(statuses(&t), ["aborted"]);
+        assert_eq!(t[0].reason.as_deref(), Some("interrupted"));
+        assert_eq!(t[0].turn_id.as_deref(), Some("t1"));
+        assert_eq!(t[0].ended_at.as_deref(), Some("2026-01-01T00:00:02.000Z"));
+        // Nor do its settings come from a turn_context of another id.
+        assert_eq!(t[0].model, None);
+
+        // Same-process recover still works for the same id.
+        let t = turns(&[
+            META,
+            &started(1, "t1"),
+            &ev(2, r#"{"type":"turn_aborted","turn_id":"t1"}"#),
+            &complete(3, "t1"),
+        ]);
+        assert_eq!(statuses(&t), ["completed"]);
+
+        // A turn without an id of its own (old writers) takes what falls in it.
+        let t = turns(&[
+            META,
+            &user_item("one"),
+            &user_event("one"),
+            &ev(2, r#"{"type":"turn_aborted","reason":"interrupted"}"#),
+            &complete(3, "x"),
+        ]);
+        assert_eq!(statuses(&t), ["completed"]);
+        assert_eq!(t[0].reason, None);
+    }
+
+    #[test]
+    fn rollback_needs_a_u32_num_turns() {
+        let file = |num: &str| {
+            let rb = ev(
+                9,
+                &format!(r#"{{"type":"thread_rolled_back","num_turns":{num}}}"#),
+            );
+            let t = turns(&[
+                META,
+                &started(1, "a"),
+                &user_item("one"),
+                &complete(1, "a"),
+                &started(2, "b"),
+                &user_item("two"),
+                &complete(2, "b"),
+                &rb,
+            ]);
+            statuses(&t)
+        };
+        // Codex decodes num_turns as u32: anything else fails the line, nothing is dropped.
+        for bad in [
+            r#""1""#,
+            "1.5",
+            "1.0",
+            "1e0",
+            "-1",
+            "4294967296",
+            "18446744073709551615",
+            "null",
+            "[1]",
+        ] {
+            assert_eq!(file(bad), ["completed", "completed"], "{bad}");
+        }
+        assert_eq!(file("0"), ["completed", "completed"]);
+        assert_eq!(file("1"), ["completed", "rolled_back"]);
+        assert_eq!(file("4294967295"), ["rolled_back", "rolled_back"]);
+        // No num_turns at all: the line does not decode either.
+        let t = turns(&[
+            META,
+            &started(1, "a"),
+            &user_item("one"),
+            &ev(9, r#"{"type":"thread_rolled_back"}"#),
+        ]);
+        assert_eq!(statuses(&t), ["open"]);
+    }
+
+    /// `roll_back` against the plain definition (each marker recomputes the standing turns
+    /// and cuts at its `num`-th user turn from the end), on many generated files.
+    #[test]
+    fn the_linear_rollback_matches_the_definition() {
+        fn naive(user: &[bool], starts: &[u64], markers: &[(u64, u32)]) -> Vec<bool> {
+            let mut rolled = vec![false; user.len()];
+            for &(line, num) in markers {
+                let standing: Vec<usize> = (0..user.len())
+                    .filter(|&i| starts[i] < line && !rolled[i])
+                    .collect();
+                let users: Vec<usize> = standing.iter().copied().filter(|&i| user[i]).collect();
+                if num == 0 || users.is_empty() {
+                    continue;
+                }
+                let k = (num as usize).min(users.len());
+                let cut = users[users.len() - k];
+                for i in standing {
+                    if i >= cut {
+                        rolled[i] = true;
+                    }
+                }
+            }
+            rolled
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..500 {
+            let (mut user, mut starts, mut markers) = (Vec::new(), Vec::new(), Vec::new());
+            let mut line = 1;
+            for _ in 0..rand(12) {
+                line += 1;
+                if rand(3) == 0 {
+                    markers.push((line, rand(4) as u32));
+                } else {
+                    starts.push(line);
+                    user.push(rand(4) != 0);
+                }
+            }
+            let mut b: Vec<Building> = starts
+                .iter()
+                .zip(&user)
+                .map(|(&line, &user)| Building {
+                    start: Start {
+                        source: TurnSource::TaskStarted,
+                        line,
+                        ordinal: None,
+                        timestamp: String::new(),
+                        inherited: false,
+                        prev: None,
+                        turn_id: None,
+                    },
+                    turn_id: None,
+                    end: (line, None),
+                    settings: None,
+                    complete: None,
+                    aborted: None,
+                    rolled_back: false,
+                    user,
+                    user_message: None,
+                    last_agent: None,
+                    tool_calls: 0,
+                    tokens: Tokens::default(),
+                })
+                .collect();
+            roll_back(&mut b, &markers);
+            let got: Vec<bool> = b.iter().map(|b| b.rolled_back).collect();
+            assert_eq!(
+                got,
+                naive(&user, &starts, &markers),
+                "{starts:?} {user:?} {markers:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_escaped_user_role_is_a_user_message_for_every_command() {
+        let escaped = r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"\u0075ser","content":[{"type":"input_text","text":"hello"}]}}"#;
+        let lines = [META, escaped, &user_item("again")];
+        let t = turns(&lines);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].user_message.as_deref(), Some("hello"));
+        assert_eq!(count(&lines).turns, 2);
+    }
+
+    #[test]
+    fn activity_before_the_first_start_begins_an_implicit_turn() {
+        // A file whose first task_started line was lost: its turn_context, a call and its
+        // usage come before the first start that survived.
+        let call = r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"response_item","payload":{"type":"function_call","call_id":"c","name":"x"}}"#;
+        let lines = [
+            META,
+            &turn_context("t1", "m1"),
+            &user_item("one"),
+            call,
+            &token_count(3, 10, 10),
+            &started(4, "t2"),
+            &user_item("two"),
+            &token_count(5, 15, 5),
+            &complete(6, "t2"),
+        ];
+        let t = turns(&lines);
+        assert_eq!(statuses(&t), ["stale", "completed"]);
+        assert_eq!(t[0].turn_id.as_deref(), Some("t1"));
+        assert_eq!(t[0].line_start, 2);
+        assert_eq!(t[0].line_end, 5);
+        assert_eq!(t[0].model.as_deref(), Some("m1"));
+        assert_eq!(t[0].user_message.as_deref(), Some("one"));
+        assert_eq!((t[0].tool_calls, t[0].tokens.total_tokens), (1, 10));
+        assert_eq!(t[1].tokens.total_tokens, 5);
+        assert_eq!(
+            count(&lines),
+            Counts {
+                turns: 2,
+                tool_calls: 1
+            }
+        );
+
+        // Its missing start proves nothing about the outcome: terminal events decide.
+        let t = turns(&[
+            META,
+            &turn_context("t1", "m1"),
+            &ev(
+                2,
+                r#"{"type":"turn_aborted","turn_id":"t1","reason":"interrupted"}"#,
+            ),
+            &started(4, "t2"),
+            &complete(6, "t2"),
+            &complete(7, "t1"),
+        ]);
+        assert_eq!(statuses(&t), ["completed", "completed"]);
+        assert_eq!(t[0].turn_id.as_deref(), Some("t1"));
+
+        // Usage alone begins it too; usage first, then a later turn_context.
+        let lines = [
+            META,
+            &token_count(1, 7, 7),
+            &turn_context("t1", "m1"),
+            &started(4, "t2"),
+        ];
+        let t = turns(&lines);
+        assert_eq!(statuses(&t), ["stale", "open"]);
+        assert_eq!((t[0].line_start, t[0].tokens.total_tokens), (2, 7));
+        assert_eq!(count(&lines).turns, 2);
+
+        // Scaffolding and re-emitted usage prove nothing: no implicit turn.
+        let lines = [
+            META,
+            &user_item("<environment_context>x</environment_context>"),
+            &token_count(1, 0, 0),
+            &started(4, "t2"),
+        ];
+        assert_eq!(statuses(&turns(&lines)), ["open"]);
+        assert_eq!(count(&lines).turns, 1);
+    }
+
+    #[test]
+    fn a_file_with_usage_but_no_turn_start_has_one_implicit_turn() {
+        let lines = [META, &token_count(1, 10, 10), &token_count(2, 25, 15)];
+        let t = turns(&lines);
+        assert_eq!(statuses(&t), ["unknown"]);
+        assert_eq!(t[0].tokens.total_tokens, 25);
+        assert_eq!(t[0].line_start, 2);
+        assert_eq!(count(&lines).turns, 1);
+        // Nothing at all: no turn.
+        assert!(turns(&[META]).is_empty());
+        assert_eq!(count(&[META]).turns, 0);
+    }
+
+    #[test]
+    fn a_server_tool_search_without_call_counts_as_a_call() {
+        let search = |exec: &str, id: &str| {
+            format!(
+                r#"{{"timestamp":"t","type":"response_item","payload":{{"type":"tool_search_output","call_id":"{id}","execution":"{exec}","tools":[]}}}}"#
+            )
+        };
+        let call = r#"{"timestamp":"t","type":"response_item","payload":{"type":"tool_search_call","call_id":"paired","execution":"server"}}"#;
+        let lines = [
+            META,
+            &started(1, "a"),
+            &search("server", "alone"),
+            call,
+            &search("server", "paired"),
+            // A client output without call is an orphan, not a call.
+            &search("client", "lost"),
+        ];
+        let t = turns(&lines);
+        assert_eq!(t[0].tool_calls, 2);
+        assert_eq!(count(&lines).tool_calls, 2);
     }
 
     #[test]

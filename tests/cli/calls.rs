@@ -345,6 +345,61 @@ fn an_item_completed_proves_the_outcome_of_a_call_whose_output_is_missing() {
     assert!(c["answered_at"].is_string());
 }
 
+#[test]
+fn an_exec_whose_output_says_the_process_still_runs_is_unknown() {
+    let r = calls(&testdata("broken/calls-exec-still-running.jsonl"));
+    assert_eq!(r.len(), 5);
+    let c = by_args(&r, "cat missing.txt");
+    assert_eq!(c["status"], "unknown");
+    assert_eq!(c["exit_code"], Value::Null);
+    assert_eq!(c["duration_ms"], Value::Null);
+    // The output is still there: the model saw it.
+    assert_eq!(c["output_line"], 23);
+    assert!(c["output"]
+        .as_str()
+        .unwrap()
+        .contains("Process running with session ID 4242"));
+    assert_eq!(by_args(&r, "exit 3")["status"], "error");
+}
+
+#[test]
+fn a_server_tool_search_output_without_call_is_a_call_of_its_own() {
+    let p = testdata("broken/calls-server-tool-search-output-without-call.jsonl");
+    let r = calls(&p);
+    assert_eq!(r.len(), 2);
+    let search = &r[0];
+    assert_eq!(search["kind"], "tool_search_output");
+    assert_eq!(search["status"], "ok");
+    assert_eq!(search["call_id"], "call_search");
+    assert_eq!(search["call_line"], 13);
+    assert_eq!(search["output_line"], 13);
+    assert!(search["output"]
+        .as_str()
+        .unwrap()
+        .contains("lookup_weather"));
+    // The MCP call it found is paired as before.
+    assert_eq!(r[1]["name"], "lookup_weather");
+    assert_eq!(r[1]["namespace"], "mcp__weather");
+    assert_eq!(r[1]["status"], "ok");
+    // Not an orphan: stats and turns count it as a call.
+    let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+    assert_eq!(s["tool_calls"], 2);
+    let t = rows(&["turns", "--format", "ndjson", p.to_str().unwrap()], 0);
+    assert_eq!(t[0]["tool_calls"], 2);
+}
+
+#[test]
+fn a_call_before_the_first_surviving_turn_start_has_a_turn() {
+    let p = testdata("broken/turns-first-task-started-deleted.jsonl");
+    let r = calls(&p);
+    let t = rows(&["turns", "--format", "ndjson", p.to_str().unwrap()], 0);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["status"], "unknown");
+    assert_eq!(r[0]["turn_index"], 1);
+    assert_eq!(r[0]["turn_id"], t[0]["turn_id"]);
+    assert!(r[0]["turn_id"].is_string());
+}
+
 // --- formats and filters ------------------------------------------------------------------
 
 #[test]

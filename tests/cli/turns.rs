@@ -322,6 +322,81 @@ fn a_task_complete_deleted_mid_file_makes_that_turn_stale() {
     assert_eq!(r[1]["ended_at"], Value::Null);
 }
 
+#[test]
+fn a_task_complete_for_an_unknown_turn_leaves_the_aborted_turn_alone() {
+    let r = turns(&testdata(
+        "broken/turns-task-complete-unknown-turn-id.jsonl",
+    ));
+    assert_eq!(statuses(&r), ["aborted"]);
+    assert_eq!(r[0]["reason"], "interrupted");
+    // Ended by its own turn_aborted (line 12, 1532 ms), not by the stray event.
+    assert_eq!(r[0]["ended_at"], "2026-11-29T12:01:54.050Z");
+    assert_eq!(r[0]["duration_ms"], 1532);
+}
+
+#[test]
+fn a_lost_first_task_started_leaves_an_implicit_turn_that_keeps_its_usage_and_call() {
+    let p = testdata("broken/turns-first-task-started-deleted.jsonl");
+    let r = turns(&p);
+    // As in the intact file: the killed turn (stale: the resume began a turn after it),
+    // then the completed one, with the same ids and the same usage each.
+    let intact = turns(&real_file("0.128.0", "killed_in_tool_resume", ""));
+    assert_eq!(statuses(&r), ["stale", "completed"]);
+    for i in 0..2 {
+        assert_eq!(r[i]["turn_id"], intact[i]["turn_id"], "{i}");
+        assert_eq!(r[i]["tokens"], intact[i]["tokens"], "{i}");
+        assert_eq!(r[i]["tool_calls"], intact[i]["tool_calls"], "{i}");
+        assert_eq!(r[i]["model"], intact[i]["model"], "{i}");
+    }
+    // It begins at the first record proving activity: the turn_context, now line 4.
+    assert_eq!(r[0]["line_start"], 4);
+    assert_eq!(r[0]["line_end"], 9);
+    // Turns agree with stats: the oracle's 7637 tokens, 2 turns.
+    let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+    assert_eq!(s["turns"], 2);
+    assert_eq!(s["tokens"]["total_tokens"], 7637);
+    let sum: u64 = r
+        .iter()
+        .map(|t| t["tokens"]["total_tokens"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 7637);
+}
+
+#[test]
+fn a_rollback_whose_num_turns_is_not_a_u32_rolls_nothing_back() {
+    let r = turns(&testdata("broken/turns-rolled-back-num-turns-string.jsonl"));
+    assert_eq!(statuses(&r), ["completed", "completed", "completed"]);
+}
+
+#[test]
+fn an_escaped_user_role_counts_the_same_in_turns_and_stats() {
+    // A writer with no user_message events (turns start at the user response items):
+    // the 0.36 qa file without them, its typed message's role written `"\u0075ser"`.
+    let src = std::fs::read_to_string(real_file("0.36.0", "qa", "")).unwrap();
+    let typed = "\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"What";
+    assert!(src.contains(typed));
+    let text: String = src
+        .lines()
+        .filter(|l| !l.contains("\"type\":\"user_message\""))
+        .map(|l| {
+            l.replacen(
+                "\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"What",
+                "\"role\":\"\\u0075ser\",\"content\":[{\"type\":\"input_text\",\"text\":\"What",
+                1,
+            ) + "\n"
+        })
+        .collect();
+    assert!(text.contains("\\u0075ser"));
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("rollout-escaped-role.jsonl");
+    std::fs::write(&p, text).unwrap();
+    let r = turns(&p);
+    let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+    assert_eq!(r.len(), 1);
+    assert_eq!(s["turns"], 1);
+    assert!(r[0]["user_message"].as_str().unwrap().starts_with("What"));
+}
+
 // --- formats and filters ------------------------------------------------------------------
 
 fn resume_file() -> PathBuf {
