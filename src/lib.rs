@@ -26,11 +26,11 @@ pub enum Error {
     Io(#[from] std::io::Error),
 }
 
-impl From<cmd::stats::RunError> for Error {
-    fn from(e: cmd::stats::RunError) -> Error {
+impl From<cmd::RunError> for Error {
+    fn from(e: cmd::RunError) -> Error {
         match e {
-            cmd::stats::RunError::Usage(u) => Error::Usage(u.0),
-            cmd::stats::RunError::Io(io) => Error::Io(io),
+            cmd::RunError::Usage(u) => Error::Usage(u.0),
+            cmd::RunError::Io(io) => Error::Io(io),
         }
     }
 }

@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::{CallStatusArg, CallsArgs};
-use crate::cmd::stats::RunError;
 use crate::cmd::turns::{duration_cell, time_cell};
+use crate::cmd::RunError;
 use crate::cmd::{Context, UsageError};
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::cli::{CheckOrdinalArgs, DenyArg};
-use crate::cmd::stats::RunError;
 use crate::cmd::Context;
+use crate::cmd::RunError;
 use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Source};
 use crate::output::table::Tone;

@@ -15,6 +15,16 @@ use crate::output::{ColorWhen, Format};
 use crate::reduce::{self, FileReport, ReadOptions};
 use crate::time::{Bound, Range, Zone};
 
+/// What can end a subcommand early: a usage error found after clap, or an I/O error on
+/// stdout (a closed pipe among them, which `main` turns into a quiet exit).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 /// A usage error found after clap (a bad `--since`, say): exit 2.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

@@ -7,7 +7,7 @@ use std::io;
 use serde::Serialize;
 
 use crate::cli::{ByArg, StatsArgs};
-use crate::cmd::{Context, UsageError};
+use crate::cmd::{Context, RunError};
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
@@ -275,13 +275,4 @@ fn emit_file(out: &mut Out, path: &str, s: &SessionInfo, f: &FileStats) -> io::R
         c.extend(token_cells(&f.tokens));
         c
     })
-}
-
-/// What can end a subcommand early.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    #[error(transparent)]
-    Usage(#[from] UsageError),
-    #[error(transparent)]
-    Io(#[from] io::Error),
 }

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::cli::{TurnStatusArg, TurnsArgs};
-use crate::cmd::stats::RunError;
 use crate::cmd::Context;
+use crate::cmd::RunError;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};

@@ -83,21 +83,9 @@ fn difference(now: Usage, prev: Option<Usage>) -> Tokens {
         || now.input_tokens < prev.input_tokens
         || now.output_tokens < prev.output_tokens;
     if restarted {
-        return now.into();
-    }
-    Tokens {
-        input_tokens: now.input_tokens - prev.input_tokens,
-        cached_input_tokens: now
-            .cached_input_tokens
-            .saturating_sub(prev.cached_input_tokens),
-        cache_write_input_tokens: now
-            .cache_write_input_tokens
-            .map(|c| c.saturating_sub(prev.cache_write_input_tokens.unwrap_or(0))),
-        output_tokens: now.output_tokens - prev.output_tokens,
-        reasoning_output_tokens: now
-            .reasoning_output_tokens
-            .saturating_sub(prev.reasoning_output_tokens),
-        total_tokens: now.total_tokens - prev.total_tokens,
+        now.into()
+    } else {
+        minus(now, prev).into()
     }
 }
 
@@ -130,21 +118,7 @@ impl<K: Ord + Clone> Default for UsageAccount<K> {
 
 /// `a - b` field by field, when `a` is ahead of `b` in total; `None` otherwise.
 fn ahead(a: Usage, b: Usage) -> Option<Tokens> {
-    if a.total_tokens <= b.total_tokens {
-        return None;
-    }
-    Some(Tokens {
-        input_tokens: a.input_tokens.saturating_sub(b.input_tokens),
-        cached_input_tokens: a.cached_input_tokens.saturating_sub(b.cached_input_tokens),
-        cache_write_input_tokens: a
-            .cache_write_input_tokens
-            .map(|c| c.saturating_sub(b.cache_write_input_tokens.unwrap_or(0))),
-        output_tokens: a.output_tokens.saturating_sub(b.output_tokens),
-        reasoning_output_tokens: a
-            .reasoning_output_tokens
-            .saturating_sub(b.reasoning_output_tokens),
-        total_tokens: a.total_tokens - b.total_tokens,
-    })
+    (a.total_tokens > b.total_tokens).then(|| minus(a, b).into())
 }
 
 /// `a - b` field by field, saturating.
