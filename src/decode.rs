@@ -21,13 +21,25 @@ use std::io::{self, BufRead};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+mod scan;
+
 /// The UTF-8 byte order mark. Codex's reader fails on it (openai/codex#28139).
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The line buffer's starting capacity.
+/// The buffer's starting size (a stream shorter than this never grows it).
 const INITIAL_BUF: usize = 64 * 1024;
-/// A line buffer grown past this is shrunk back before the next line.
+/// How much is read at once past the first `INITIAL_BUF` bytes of a stream.
+const READ_CHUNK: usize = 256 * 1024;
+/// A buffer grown past this (by a giant line) is shrunk back once the line is done.
 const SHRINK_ABOVE: usize = 16 * 1024 * 1024;
+/// A buffer up to this size is handed from one decoder to the next on the same thread.
+const KEEP_SPARE: usize = 8 * 1024 * 1024;
+
+thread_local! {
+    /// The buffer of the thread's last decoder. A worker reading thousands of files reuses
+    /// it instead of faulting in fresh (zeroed) pages for each file.
+    static SPARE_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 /// Default for `--max-line-bytes`: 512 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
@@ -233,36 +245,36 @@ struct PayloadHead<'a> {
     type_: Option<Cow<'a, str>>,
 }
 
-/// The streaming decoder. Reuses one line buffer; never holds more than one line (and never
-/// more than `max_line_bytes` of it).
+/// The streaming decoder. It reads into one buffer of its own and decodes every line where
+/// it lies (a line is never copied, only moved to the front once when it straddles a read);
+/// the buffer holds at most one partial line beyond what was read, and never more than
+/// `max_line_bytes` of a line.
 pub struct Decoder<R> {
     rdr: R,
+    /// `buf[start..end]` is read and not yet handed out; all of `buf` is initialised.
     buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// The search for the current line's `\n` goes on from here.
+    scanned: usize,
+    /// The reader has nothing more.
+    eof: bool,
     max_line: usize,
     info: StreamInfo,
     done: bool,
-    /// Whether record payloads get their `type` peeked (costs a second scan of the payload).
+    /// Whether record payloads get their `type` peeked.
     peek_payload_type: bool,
-}
-
-/// The outcome of reading one physical line.
-enum Line {
-    Eof,
-    /// The line is in `buf`; `newline` tells whether it ended in `\n`.
-    Ok {
-        newline: bool,
-    },
-    /// The line was longer than the limit and was skipped; `len` bytes without the newline.
-    TooLong {
-        len: u64,
-    },
 }
 
 impl<R: BufRead> Decoder<R> {
     pub fn new(rdr: R) -> Self {
         Decoder {
             rdr,
-            buf: Vec::with_capacity(INITIAL_BUF),
+            buf: spare_buf(),
+            start: 0,
+            end: 0,
+            scanned: 0,
+            eof: false,
             max_line: DEFAULT_MAX_LINE_BYTES,
             info: StreamInfo::default(),
             done: false,
@@ -286,56 +298,83 @@ impl<R: BufRead> Decoder<R> {
         &self.info
     }
 
-    /// Read one physical line into `buf` (without the `\n`), bounded by `max_line`.
-    fn read_line(&mut self) -> io::Result<Line> {
-        self.buf.clear();
-        if self.buf.capacity() > SHRINK_ABOVE {
-            // One giant line must not pin its buffer for the rest of the file.
-            self.buf.shrink_to(INITIAL_BUF);
+    /// Read more after `end`: first move the unfinished line to the front, or grow the
+    /// buffer when the line fills it. Sets `eof` at the end of the stream.
+    fn fill(&mut self) -> io::Result<()> {
+        // Small streams never grow the buffer; longer ones read in large chunks.
+        let chunk = if self.info.bytes + (self.end as u64) < INITIAL_BUF as u64 {
+            INITIAL_BUF
+        } else {
+            READ_CHUNK
+        };
+        if self.start > 0 && self.buf.len() - self.end < chunk {
+            let partial = self.end - self.start;
+            if self.buf.len() > SHRINK_ABOVE && partial < SHRINK_ABOVE / 2 {
+                // A giant line is done: give its memory back.
+                let mut small = Vec::with_capacity(INITIAL_BUF.max(partial + READ_CHUNK));
+                small.extend_from_slice(&self.buf[self.start..self.end]);
+                small.resize(small.capacity(), 0);
+                self.buf = small;
+            } else {
+                self.buf.copy_within(self.start..self.end, 0);
+            }
+            self.end = partial;
+            self.scanned -= self.start;
+            self.start = 0;
         }
-        let mut total: u64 = 0;
-        let mut too_long = false;
+        if self.buf.len() - self.end < chunk {
+            // Only what is about to be read is initialised (and so resident).
+            self.buf.resize(self.end + chunk, 0);
+        }
+        let room = (self.buf.len() - self.end).min(chunk.max(self.buf.len() / 4));
         loop {
-            let avail = match self.rdr.fill_buf() {
-                Ok(b) => b,
+            match self.rdr.read(&mut self.buf[self.end..self.end + room]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(());
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
-            };
-            if avail.is_empty() {
-                if total == 0 {
-                    return Ok(Line::Eof);
+            }
+        }
+    }
+
+    /// Skip the rest of a line already longer than `max_line` (its start is in the buffer),
+    /// holding no more of it than one read. Returns its length and whether a `\n` ended it.
+    fn skip_long_line(&mut self) -> io::Result<(u64, bool)> {
+        let mut len = (self.end - self.start) as u64;
+        self.start = 0;
+        self.end = 0;
+        self.scanned = 0;
+        if self.buf.len() > SHRINK_ABOVE {
+            self.buf = Vec::new();
+        }
+        if self.buf.len() < INITIAL_BUF {
+            self.buf.resize(INITIAL_BUF, 0);
+        }
+        loop {
+            let n = loop {
+                match self.rdr.read(&mut self.buf) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
                 }
-                self.info.bytes += total;
-                return Ok(if too_long {
-                    Line::TooLong { len: total }
-                } else {
-                    Line::Ok { newline: false }
-                });
-            }
-            let (chunk, found) = match memchr::memchr(b'\n', avail) {
-                Some(i) => (&avail[..i], true),
-                None => (avail, false),
             };
-            let n = chunk.len();
-            total += n as u64;
-            if !too_long {
-                if self.buf.len() + n > self.max_line {
-                    too_long = true;
-                    self.buf = Vec::with_capacity(INITIAL_BUF);
-                } else {
-                    self.buf.extend_from_slice(chunk);
-                }
+            if n == 0 {
+                self.eof = true;
+                return Ok((len, false));
             }
-            let consume = if found { n + 1 } else { n };
-            self.rdr.consume(consume);
-            if found {
-                self.info.bytes += total + 1;
-                return Ok(if too_long {
-                    Line::TooLong { len: total }
-                } else {
-                    Line::Ok { newline: true }
-                });
+            if let Some(k) = memchr::memchr(b'\n', &self.buf[..n]) {
+                self.start = k + 1;
+                self.scanned = k + 1;
+                self.end = n;
+                return Ok((len + k as u64, true));
             }
+            len += n as u64;
         }
     }
 
@@ -347,73 +386,183 @@ impl<R: BufRead> Decoder<R> {
             return None;
         }
         let offset = self.info.bytes;
-        let line = match self.read_line() {
-            Ok(l) => l,
-            Err(e) => {
+        let (from, to, newline) = loop {
+            if let Some(k) = memchr::memchr(b'\n', &self.buf[self.scanned..self.end]) {
+                let nl = self.scanned + k;
+                let from = self.start;
+                self.start = nl + 1;
+                self.scanned = nl + 1;
+                self.info.bytes += (nl - from) as u64 + 1;
+                if nl - from > self.max_line {
+                    return Some(Ok(self.too_long((nl - from) as u64, offset)));
+                }
+                break (from, nl, true);
+            }
+            self.scanned = self.end;
+            if self.eof {
+                if self.start == self.end {
+                    self.done = true;
+                    return None;
+                }
+                let (from, to) = (self.start, self.end);
+                self.start = to;
+                self.info.bytes += (to - from) as u64;
+                if to - from > self.max_line {
+                    return Some(Ok(self.too_long((to - from) as u64, offset)));
+                }
+                break (from, to, false);
+            }
+            if self.end - self.start > self.max_line {
+                let (len, newline) = match self.skip_long_line() {
+                    Ok(r) => r,
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                };
+                self.info.bytes += len + newline as u64;
+                return Some(Ok(self.too_long(len, offset)));
+            }
+            if let Err(e) = self.fill() {
                 self.done = true;
                 return Some(Err(e));
             }
         };
-        let newline = match line {
-            Line::Eof => {
-                self.done = true;
-                return None;
-            }
-            Line::TooLong { len } => {
-                self.info.lines += 1;
-                let pos = Pos {
-                    line: self.info.lines,
-                    offset,
-                };
-                return Some(Ok(Entry::Bad(BadLine {
-                    pos,
-                    error: DecodeError::TooLong {
-                        len,
-                        limit: self.max_line,
-                    },
-                    torn: false,
-                    ordinal_hint: None,
-                })));
-            }
-            Line::Ok { newline } => newline,
-        };
-        self.info.lines += 1;
-        if !newline {
-            self.info.no_final_newline = true;
-        }
-        let pos = Pos {
-            line: self.info.lines,
+        Some(Ok(line_entry(
+            &self.buf[from..to],
+            newline,
             offset,
-        };
-        let mut start = 0;
-        if pos.line == 1 && self.buf.starts_with(BOM) {
-            self.info.bom = true;
-            start = BOM.len();
+            &mut self.info,
+            self.peek_payload_type,
+        )))
+    }
+
+    /// A line longer than `max_line` (already skipped and counted in `info.bytes`).
+    fn too_long(&mut self, len: u64, offset: u64) -> Entry<'static> {
+        self.info.lines += 1;
+        Entry::Bad(BadLine {
+            pos: Pos {
+                line: self.info.lines,
+                offset,
+            },
+            error: DecodeError::TooLong {
+                len,
+                limit: self.max_line,
+            },
+            torn: false,
+            ordinal_hint: None,
+        })
+    }
+}
+
+impl<R> Drop for Decoder<R> {
+    fn drop(&mut self) {
+        // Kept initialised (its length): the next decoder does not zero it again.
+        let buf = std::mem::take(&mut self.buf);
+        if buf.capacity() <= KEEP_SPARE {
+            SPARE_BUF.with(|c| {
+                let old = c.take();
+                c.set(if old.capacity() > buf.capacity() {
+                    old
+                } else {
+                    buf
+                });
+            });
         }
-        let mut end = self.buf.len();
-        if end > start && self.buf[end - 1] == b'\r' {
-            self.info.crlf_lines += 1;
-            end -= 1;
-        }
-        let bytes = &self.buf[start..end];
-        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-            return Some(Ok(Entry::Blank(pos)));
-        }
-        let torn = !newline;
-        Some(Ok(match decode_line(bytes, pos, self.peek_payload_type) {
-            Ok(rec) => Entry::Record(rec),
-            Err(error) => Entry::Bad(BadLine {
-                pos,
-                ordinal_hint: ordinal_hint(bytes),
-                error,
-                torn,
-            }),
-        }))
+    }
+}
+
+/// The thread's spare buffer, or a new one.
+fn spare_buf() -> Vec<u8> {
+    let mut buf = SPARE_BUF.with(|c| c.take());
+    if buf.len() < INITIAL_BUF {
+        buf.resize(INITIAL_BUF, 0);
+    }
+    buf
+}
+
+/// Classify one physical line (without its `\n`) and decode it.
+fn line_entry<'a>(
+    line: &'a [u8],
+    newline: bool,
+    offset: u64,
+    info: &mut StreamInfo,
+    peek_payload_type: bool,
+) -> Entry<'a> {
+    info.lines += 1;
+    if !newline {
+        info.no_final_newline = true;
+    }
+    let pos = Pos {
+        line: info.lines,
+        offset,
+    };
+    let mut start = 0;
+    if pos.line == 1 && line.starts_with(BOM) {
+        info.bom = true;
+        start = BOM.len();
+    }
+    let mut end = line.len();
+    if end > start && line[end - 1] == b'\r' {
+        info.crlf_lines += 1;
+        end -= 1;
+    }
+    let bytes = &line[start..end];
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Entry::Blank(pos);
+    }
+    let torn = !newline;
+    match decode_line(bytes, pos, peek_payload_type) {
+        Ok(rec) => Entry::Record(rec),
+        Err(error) => Entry::Bad(BadLine {
+            pos,
+            ordinal_hint: ordinal_hint(bytes),
+            error,
+            torn,
+        }),
     }
 }
 
 /// Decode one line (without line ending) into a record.
+///
+/// A one-pass scanner (`decode/scan.rs`) checks the line and finds the envelope's fields
+/// and the payload's `type`; whatever it is not sure of (every bad line, and a few unusual
+/// good ones) goes through serde_json, which decides and locates the error.
 pub fn decode_line(
+    bytes: &[u8],
+    pos: Pos,
+    peek_payload_type: bool,
+) -> Result<Record<'_>, DecodeError> {
+    if let Some(p) = scan::scan(bytes) {
+        // SAFETY: `scan` accepts only valid UTF-8 (it checks every stretch of a string that
+        // holds non-ASCII bytes, and admits nothing but ASCII outside strings).
+        let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+        let raw = |s: scan::Span| &text[s.0..s.1];
+        let payload_type = match p.payload_type {
+            scan::PayloadType::Plain(s) => PeekedType::Plain(raw(s)),
+            scan::PayloadType::Absent => PeekedType::Absent,
+            scan::PayloadType::Slow => PeekedType::Slow,
+        };
+        return envelope_record(
+            text,
+            pos,
+            RawEnvelope {
+                timestamp: p.timestamp.map(|s| raw_value(raw(s))),
+                ordinal: p.ordinal.map(|s| raw_value(raw(s))),
+                type_: p.type_.map(|s| raw_value(raw(s))),
+                payload: p.payload.map(|s| raw_value(raw(s))),
+                metadata: p.metadata.map(|s| raw_value(raw(s))),
+            },
+            payload_type,
+            peek_payload_type,
+        );
+    }
+    decode_line_serde(bytes, pos, peek_payload_type)
+}
+
+/// The serde path of [`decode_line`]: decides every line the scanner is not sure of, and
+/// locates its error.
+fn decode_line_serde(
     bytes: &[u8],
     pos: Pos,
     peek_payload_type: bool,
@@ -434,23 +583,65 @@ pub fn decode_line(
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
+    envelope_record(text, pos, env, PeekedType::Slow, peek_payload_type)
+}
+
+/// What is known of the payload's `type` before serde is asked.
+enum PeekedType<'a> {
+    /// A plain string (no escapes), its contents.
+    Plain(&'a str),
+    /// Known to be absent (or unusable: a duplicate key, a non-string).
+    Absent,
+    /// Ask serde.
+    Slow,
+}
+
+/// Borrow valid JSON text as a [`RawValue`] without parsing it again.
+fn raw_value(json: &str) -> &RawValue {
+    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`, and serde_json makes its own
+    // borrowed raw values with this very cast. `json` is valid JSON: the scanner checked it.
+    unsafe { &*(json as *const str as *const RawValue) }
+}
+
+/// A JSON string value (raw JSON text) as a string: borrowed when it has no escapes.
+fn json_str(raw: &str) -> Option<Cow<'_, str>> {
+    let b = raw.as_bytes();
+    if b.len() >= 2 && b[0] == b'"' && !b[1..b.len() - 1].contains(&b'\\') {
+        return Some(Cow::Borrowed(&raw[1..raw.len() - 1]));
+    }
+    serde_json::from_str::<Cow<'_, str>>(raw).ok()
+}
+
+/// The checks after the envelope is found, shared by both paths.
+fn envelope_record<'a>(
+    text: &'a str,
+    pos: Pos,
+    env: RawEnvelope<'a>,
+    peeked: PeekedType<'a>,
+    peek_payload_type: bool,
+) -> Result<Record<'a>, DecodeError> {
     let timestamp = match env.timestamp {
         None => return Err(DecodeError::TimestampMissing),
-        Some(raw) => match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
-            Ok(s) => s,
-            Err(_) if raw.get() == "null" => return Err(DecodeError::TimestampMissing),
-            Err(_) => return Err(DecodeError::TimestampNotString),
+        Some(raw) => match json_str(raw.get()) {
+            Some(s) => s,
+            None if raw.get() == "null" => return Err(DecodeError::TimestampMissing),
+            None => return Err(DecodeError::TimestampNotString),
         },
     };
     let ordinal = match env.ordinal {
         None => None,
-        Some(raw) => serde_json::from_str::<Option<u64>>(raw.get())
-            .map_err(|_| DecodeError::OrdinalInvalid)?,
+        Some(raw) => {
+            let r = raw.get();
+            if !r.is_empty() && r.len() < 20 && r.bytes().all(|c| c.is_ascii_digit()) {
+                r.parse().ok()
+            } else {
+                serde_json::from_str::<Option<u64>>(r).map_err(|_| DecodeError::OrdinalInvalid)?
+            }
+        }
     };
     let type_name = match env.type_ {
         None => return Err(DecodeError::TypeMissing),
-        Some(raw) => serde_json::from_str::<Cow<'_, str>>(raw.get())
-            .map_err(|_| DecodeError::TypeNotString)?,
+        Some(raw) => json_str(raw.get()).ok_or(DecodeError::TypeNotString)?,
     };
     let payload = match env.payload {
         None => return Err(DecodeError::PayloadMissing),
@@ -458,13 +649,17 @@ pub fn decode_line(
         Some(_) => return Err(DecodeError::PayloadNotObject),
     };
     let kind = Kind::from_type(&type_name);
-    let payload_type = if peek_payload_type {
-        serde_json::from_str::<PayloadHead<'_>>(payload.get())
-            .ok()
-            .and_then(|h| h.type_)
-            .map(fold_alias)
-    } else {
+    let payload_type = if !peek_payload_type {
         None
+    } else {
+        match peeked {
+            PeekedType::Plain(t) => Some(fold_alias(Cow::Borrowed(t))),
+            PeekedType::Absent => None,
+            PeekedType::Slow => serde_json::from_str::<PayloadHead<'_>>(payload.get())
+                .ok()
+                .and_then(|h| h.type_)
+                .map(fold_alias),
+        }
     };
     Ok(Record {
         pos,
@@ -693,6 +888,210 @@ mod tests {
         match d.next().unwrap().unwrap() {
             Entry::Record(r) => assert_eq!(r.pos.offset, long.len() as u64 + 1),
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// A reader that hands out its data in pieces of varying size, with an `Interrupted`
+    /// error now and then.
+    struct Choppy<'a> {
+        data: &'a [u8],
+        step: usize,
+        calls: usize,
+    }
+
+    impl std::io::Read for Choppy<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            self.calls += 1;
+            if self.calls % 7 == 0 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = (1 + (self.calls * self.step) % 70_001)
+                .min(out.len())
+                .min(self.data.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn lines_straddling_reads_and_giant_lines_keep_their_offsets() {
+        let long = |n: usize| {
+            format!(
+                "{{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{{\"x\":\"{}\"}}}}",
+                "y".repeat(n)
+            )
+        };
+        let lines = [
+            GOOD.to_string(),
+            long(70_000),
+            String::new(),
+            long(1_000_000),
+            format!("{GOOD}\r"),
+            long(300_000),
+            GOOD.to_string(),
+        ];
+        let mut input = lines.join("\n");
+        input.push('\n');
+        input.push_str(&long(100_000)); // a last line without newline
+        for step in [1, 977, 65_536, 262_144] {
+            let rdr = std::io::BufReader::new(Choppy {
+                data: input.as_bytes(),
+                step,
+                calls: 0,
+            });
+            let mut d = Decoder::new(rdr);
+            let mut offset = 0u64;
+            let mut all = lines.to_vec();
+            all.push(long(100_000));
+            for (i, l) in all.iter().enumerate() {
+                let e = d.next().unwrap().unwrap();
+                assert_eq!(e.pos().offset, offset, "line {i}, step {step}");
+                assert_eq!(e.pos().line, i as u64 + 1);
+                match e {
+                    Entry::Record(r) => assert_eq!(r.raw, l.trim_end_matches('\r')),
+                    Entry::Blank(_) => assert!(l.is_empty()),
+                    Entry::Bad(b) => panic!("{b:?}"),
+                }
+                offset += l.len() as u64 + 1;
+            }
+            assert!(d.next().is_none());
+            assert_eq!(d.info().bytes, input.len() as u64);
+            assert_eq!(d.info().crlf_lines, 1);
+            assert!(d.info().no_final_newline);
+        }
+    }
+
+    #[test]
+    fn an_overlong_line_across_many_reads_is_skipped_and_the_next_one_read() {
+        let big = "z".repeat(3_000_000);
+        let input = format!("{GOOD}\n{big}\n{GOOD}\n{big}");
+        let rdr = std::io::BufReader::new(Choppy {
+            data: input.as_bytes(),
+            step: 4099,
+            calls: 0,
+        });
+        let mut d = Decoder::new(rdr).max_line_bytes(100_000);
+        let mut got = Vec::new();
+        while let Some(e) = d.next() {
+            got.push(match e.unwrap() {
+                Entry::Record(r) => format!("{}@{} rec", r.pos.line, r.pos.offset),
+                Entry::Bad(b) => format!("{}@{} {}", b.pos.line, b.pos.offset, b.error),
+                Entry::Blank(p) => format!("{}@{} blank", p.line, p.offset),
+            });
+            assert!(d.buf.len() <= 2 * READ_CHUNK + 100_000, "{}", d.buf.len());
+        }
+        let g = GOOD.len() + 1;
+        let skipped = "line is 3000000 bytes, longer than --max-line-bytes 100000; skipped";
+        assert_eq!(
+            got,
+            [
+                "1@0 rec".to_string(),
+                format!("2@{g} {skipped}"),
+                format!("3@{} rec", g + big.len() + 1),
+                format!("4@{} {skipped}", 2 * g + big.len() + 1),
+            ]
+        );
+        assert_eq!(d.info().bytes, input.len() as u64);
+    }
+
+    /// Every field of a decoded line, for comparing the two paths.
+    fn outcome(r: Result<Record<'_>, DecodeError>) -> String {
+        match r {
+            Ok(r) => format!(
+                "{} {} {:?} {} {:?} {} {:?} {:?}",
+                r.raw,
+                r.timestamp,
+                r.ordinal,
+                r.type_name,
+                r.kind,
+                r.payload.get(),
+                r.metadata.map(|m| m.get()),
+                r.payload_type()
+            ),
+            Err(e) => format!("{e:?}"),
+        }
+    }
+
+    /// The lines of every file in `testdata/`, real and broken.
+    fn testdata_lines() -> Vec<Vec<u8>> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    let data = std::fs::read(&p).unwrap();
+                    out.extend(data.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+            &mut out,
+        );
+        out
+    }
+
+    #[test]
+    fn the_scanner_and_serde_agree_on_every_testdata_line_and_mutations_of_it() {
+        let lines = testdata_lines();
+        assert!(lines.len() > 900);
+        let check = |l: &[u8]| {
+            for peek in [true, false] {
+                let fast = outcome(decode_line(l, Pos::default(), peek));
+                let slow = outcome(decode_line_serde(l, Pos::default(), peek));
+                assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
+            }
+        };
+        let mut state = 0x243f_6a88_85a3_08d3u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n.max(1) as u64) as usize
+        };
+        const NASTY: &[&[u8]] = &[
+            b"\"",
+            b"\\",
+            b"\\u",
+            b"\\ud800",
+            b"\\n",
+            b"}",
+            b"]",
+            b",",
+            b":",
+            b"{",
+            b"[",
+            b"\x01",
+            b"\xff",
+            b"\xc3",
+            b"\xe2\x82",
+            b" ",
+            b"null",
+            b"-",
+            b"0",
+            b"1e",
+            b"\"type\":",
+        ];
+        for l in &lines {
+            check(l);
+            for _ in 0..8 {
+                let mut m = l.clone();
+                let at = rnd(m.len() + 1);
+                match rnd(3) {
+                    0 if !m.is_empty() => {
+                        m.remove(at.min(m.len() - 1));
+                    }
+                    1 => m.truncate(at),
+                    _ => {
+                        let ins = NASTY[rnd(NASTY.len())];
+                        m.splice(at..at, ins.iter().copied());
+                    }
+                }
+                check(&m);
+            }
         }
     }
 

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 
 /// zstd frame magic number, little-endian `0xFD2FB528`.
@@ -20,7 +20,7 @@ const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 /// The last three bytes of a zstd skippable frame's magic (`0x184D2A5?`, little-endian).
 const SKIPPABLE_MAGIC_TAIL: [u8; 3] = [0x2A, 0x4D, 0x18];
 /// Read buffer size for files.
-const READ_BUF: usize = 1048576;
+const READ_BUF: usize = 256 * 1024;
 
 /// One input to read.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -241,12 +241,83 @@ pub fn open(source: &Source) -> io::Result<Stream> {
 
 /// Open anything readable (used by tests and by `open`).
 pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
-    let mut rdr = BufReader::with_capacity(READ_BUF, inner);
+    let mut rdr = PooledReader::new(inner);
     if is_zstd(&mut rdr)? {
         let dec = zstd::stream::read::Decoder::with_buffer(rdr)?;
-        Ok(Box::new(BufReader::with_capacity(READ_BUF, dec)))
+        Ok(Box::new(PooledReader::new(dec)))
     } else {
         Ok(Box::new(rdr))
+    }
+}
+
+thread_local! {
+    /// Read buffers given back by the readers this thread dropped.
+    static SPARE_READ_BUFS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A `BufReader` whose buffer is taken from, and given back to, a per-thread pool. A worker
+/// goes through thousands of files: allocating and freeing a fresh buffer for each made the
+/// allocator map and unmap memory, and every unmap stopped the other worker's CPU to flush
+/// its TLB.
+pub struct PooledReader<R> {
+    inner: R,
+    /// Always `READ_BUF` long (initialised once, when first allocated).
+    buf: Vec<u8>,
+    pos: usize,
+    filled: usize,
+}
+
+impl<R> PooledReader<R> {
+    pub fn new(inner: R) -> Self {
+        let buf = SPARE_READ_BUFS
+            .with(|p| p.borrow_mut().pop())
+            .unwrap_or_else(|| vec![0; READ_BUF]);
+        PooledReader {
+            inner,
+            buf,
+            pos: 0,
+            filled: 0,
+        }
+    }
+}
+
+impl<R> Drop for PooledReader<R> {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        SPARE_READ_BUFS.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < 4 {
+                p.push(buf);
+            }
+        });
+    }
+}
+
+impl<R: Read> Read for PooledReader<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        // A large read with nothing buffered goes straight to the source, as BufReader's.
+        if self.pos == self.filled && out.len() >= self.buf.len() {
+            return self.inner.read(out);
+        }
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for PooledReader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.filled {
+            self.filled = self.inner.read(&mut self.buf)?;
+            self.pos = 0;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.filled);
     }
 }
 
@@ -254,7 +325,7 @@ pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
 /// skippable frame (`5? 2A 4D 18`, which a zstd stream may start with). A pipe may hand
 /// over fewer than four bytes in its first read; a JSON rollout never starts with either
 /// pair of first bytes, so two matching bytes are decisive.
-fn is_zstd<R: Read>(rdr: &mut BufReader<R>) -> io::Result<bool> {
+fn is_zstd(rdr: &mut impl BufRead) -> io::Result<bool> {
     let buf = rdr.fill_buf()?;
     let n = buf.len().min(ZSTD_MAGIC.len());
     if n < 2 {

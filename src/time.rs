@@ -7,9 +7,57 @@ use chrono::{DateTime, Local, NaiveDate, TimeZone, Utc};
 
 /// Milliseconds since the epoch of an RFC 3339 timestamp; `None` when it does not parse.
 pub fn parse_ms(ts: &str) -> Option<i64> {
+    // Every record carries one: read Codex's own shape directly, leave the rest to chrono.
+    if let Some(ms) = codex_ms(ts) {
+        return Some(ms);
+    }
     DateTime::parse_from_rfc3339(ts)
         .ok()
         .map(|d| d.timestamp_millis())
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ`, the shape Codex writes, when every field is in range
+/// (`None` otherwise, chrono then decides).
+fn codex_ms(ts: &str) -> Option<i64> {
+    let b = ts.as_bytes();
+    if b.len() != 24
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'.'
+        || b[23] != b'Z'
+    {
+        return None;
+    }
+    let num = |from: usize, to: usize| -> Option<i64> {
+        b[from..to].iter().try_fold(0i64, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + (c - b'0') as i64)
+        })
+    };
+    let (y, m, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let (h, min, s, ms) = (num(11, 13)?, num(14, 16)?, num(17, 19)?, num(20, 23)?);
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days_in_month = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    // A leap second (:60) is left to chrono.
+    if d < 1 || d > days_in_month || h > 23 || min > 59 || s > 59 {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + h) * 60 + min) * 60_000 + s * 1000 + ms)
 }
 
 /// Which clock day and month buckets use.
@@ -115,6 +163,40 @@ impl Range {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codex_shape_reads_as_chrono_reads_it() {
+        let chrono_ms = |ts: &str| {
+            DateTime::parse_from_rfc3339(ts)
+                .ok()
+                .map(|d| d.timestamp_millis())
+        };
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let r = state >> 11;
+            let ts = format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+                1960 + r % 120,
+                (r >> 8) % 14,
+                (r >> 12) % 33,
+                (r >> 18) % 25,
+                (r >> 24) % 61,
+                (r >> 30) % 62,
+                (r >> 36) % 1000
+            );
+            assert_eq!(parse_ms(&ts), chrono_ms(&ts), "{ts}");
+        }
+        for ts in [
+            "2024-02-29T23:59:59.999Z",
+            "2023-02-29T00:00:00.000Z",
+            "2026-11-29T12:00:30.628z",
+        ] {
+            assert_eq!(parse_ms(ts), chrono_ms(ts), "{ts}");
+        }
+    }
 
     #[test]
     fn parses_codex_timestamps() {

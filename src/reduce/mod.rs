@@ -17,8 +17,9 @@ pub mod turns;
 
 use std::collections::BTreeMap;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
 
 use crate::decode::{BadLine, Decoder, Entry, Pos, Record, StreamInfo};
 use crate::input::{self, Source};
@@ -144,43 +145,49 @@ where
         }
         return Ok(());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .thread_name(|i| format!("rollscope-{i}"))
-        .build()
-        .map_err(io::Error::other)?;
+    let next_index = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    // How many reports the sink has taken, so that workers stay within LOOK_AHEAD of it.
+    let emitted = (Mutex::new(0usize), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, FileReport<R::Output>)>();
     std::thread::scope(|scope| {
-        let stop = &stop;
-        let make = &make;
-        scope.spawn(move || {
-            use rayon::prelude::*;
-            pool.install(|| {
-                sources
-                    .par_iter()
-                    .enumerate()
-                    .for_each_with(tx, |tx, (i, s)| {
-                        if stop.load(Ordering::Relaxed) {
-                            return;
+        for w in 0..jobs {
+            let tx = tx.clone();
+            let (next_index, stop, emitted, make) = (&next_index, &stop, &emitted, &make);
+            std::thread::Builder::new()
+                .name(format!("rollscope-{w}"))
+                .spawn_scoped(scope, move || loop {
+                    // Files are taken in input order, each by the first free worker.
+                    let i = next_index.fetch_add(1, Ordering::Relaxed);
+                    if i >= sources.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    {
+                        // Wait while too far ahead of the output: pending reports (and so
+                        // memory) stay bounded whatever the number of files.
+                        let mut done = emitted.0.lock().unwrap_or_else(|e| e.into_inner());
+                        while i >= *done + LOOK_AHEAD && !stop.load(Ordering::Relaxed) {
+                            done = emitted.1.wait(done).unwrap_or_else(|e| e.into_inner());
                         }
-                        let report = reduce_source(s, opts, make(s));
-                        if tx.send((i, report)).is_err() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    });
-            });
-        });
+                    }
+                    let report = reduce_source(&sources[i], opts, make(&sources[i]));
+                    if tx.send((i, report)).is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                })?;
+        }
+        drop(tx);
         // Re-order: hand out reports strictly by index.
         let mut pending: BTreeMap<usize, FileReport<R::Output>> = BTreeMap::new();
         let mut next = 0usize;
         let mut result = Ok(());
         for (i, report) in rx.iter() {
             pending.insert(i, report);
+            let before = next;
             while let Some(r) = pending.remove(&next) {
                 next += 1;
                 if let Err(e) = sink(r) {
-                    stop.store(true, Ordering::Relaxed);
                     result = Err(e);
                     break;
                 }
@@ -188,12 +195,21 @@ where
             if result.is_err() {
                 break;
             }
+            if next != before {
+                *emitted.0.lock().unwrap_or_else(|e| e.into_inner()) = next;
+                emitted.1.notify_all();
+            }
         }
-        // Dropping the receiver makes pending sends fail, so workers wind down quickly.
+        // Wake any waiting worker and make pending sends fail, so workers wind down quickly.
+        stop.store(true, Ordering::Relaxed);
+        emitted.1.notify_all();
         drop(rx);
         result
     })
 }
+
+/// How many files past the last one handed to the sink a worker may start.
+const LOOK_AHEAD: usize = 256;
 
 /// The default worker count: the machine's parallelism.
 pub fn default_jobs() -> usize {

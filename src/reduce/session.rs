@@ -118,13 +118,15 @@ impl SessionTracker {
     }
 
     fn classify(&mut self, rec: &Record<'_>) -> Provenance {
-        let ts_ms = time::parse_ms(&rec.timestamp);
+        // Only the branches that need the time parse it (most records need none).
+        let ts = || time::parse_ms(&rec.timestamp);
         if self.info.started_at.is_none() && self.info.meta_line.is_none() {
             // Until a session_meta says otherwise, the first record dates the session.
             self.info.started_at = Some(rec.timestamp.to_string());
-            self.info.started_ms = ts_ms;
+            self.info.started_ms = ts();
         }
         if rec.kind == Kind::SessionMeta {
+            let ts_ms = ts();
             self.info.session_metas += 1;
             let meta: SessionMeta<'_> = rec.parse_payload().unwrap_or_default();
             if self.info.meta_line.is_none() {
@@ -150,6 +152,7 @@ impl SessionTracker {
         if !self.in_region {
             return Provenance::Own;
         }
+        let ts_ms = ts();
         if self.names_own_id(rec) || self.starts_later_turn(rec, ts_ms) {
             self.in_region = false;
             return Provenance::Own;

@@ -1,0 +1,813 @@
+//! The decoder's fast path: one pass over a line that checks it is valid JSON and valid
+//! UTF-8, and finds the envelope's fields and the payload's `type` on the way.
+//!
+//! The answer is either "valid, and here are the parts, exactly as serde_json would have
+//! found them" or "not sure" (`None`). Every "not sure" goes to the serde path in
+//! `decode.rs`, which decides and gives the exact located error. So this scanner must never
+//! accept a line that serde_json would reject, and must find the same parts; it may give up
+//! on anything unusual (escaped keys, duplicate envelope fields, very deep nesting...).
+//!
+//! The grammar is serde_json's (RFC 8259): objects, arrays, strings without raw control
+//! characters and with the escapes `\" \\ \/ \b \f \n \r \t \uXXXX`, numbers
+//! `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`, `true`, `false`, `null`, whitespace
+//! ` \t\n\r`. Like serde_json when it skips a value, `\uXXXX` escapes are not checked for
+//! lone surrogates inside values (serde's typed reads of `timestamp` and `type` still are:
+//! those are left to serde whenever they contain a backslash).
+//!
+//! Speed: string contents are the bulk of a rollout (tool outputs, instructions). They are
+//! scanned 64 bytes at a time with SSE2 (every x86_64 CPU has it) into bit masks of quotes,
+//! backslashes, control characters and non-ASCII bytes; escapes are paired off with
+//! simdjson's branchless carry trick, so a string full of `\n` is not walked byte by byte.
+//! UTF-8 is checked only on the strings that hold non-ASCII bytes (outside strings the
+//! grammar admits ASCII only), so no separate UTF-8 pass is needed.
+
+/// A byte range of the line.
+pub(crate) type Span = (usize, usize);
+
+/// What the payload's top-level `type` key holds, as serde would read it into
+/// `Option<Cow<str>>` (a duplicate key or a non-string value read as nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PayloadType {
+    /// No usable `type`.
+    Absent,
+    /// The string's contents (between the quotes), free of escapes.
+    Plain(Span),
+    /// Escapes involved: ask serde.
+    Slow,
+}
+
+/// The envelope as serde's `RawEnvelope` would see it: the raw JSON of each known field,
+/// `None` when absent or `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Parts {
+    pub timestamp: Option<Span>,
+    pub ordinal: Option<Span>,
+    pub type_: Option<Span>,
+    pub payload: Option<Span>,
+    pub metadata: Option<Span>,
+    pub payload_type: PayloadType,
+}
+
+/// Check `line` and find its envelope; `None` when the serde path must decide.
+/// On `Some`, the whole line is valid UTF-8 and valid JSON.
+pub(crate) fn scan(line: &[u8]) -> Option<Parts> {
+    Scanner { b: line, i: 0 }.envelope()
+}
+
+/// Deeper nesting than this is left to serde (which has no limit when skipping values).
+const MAX_DEPTH: usize = 512;
+
+struct Scanner<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+#[inline(always)]
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+impl Scanner<'_> {
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    #[inline(always)]
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if !is_ws(c) {
+                break;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// Consume `c` (after optional whitespace).
+    #[inline(always)]
+    fn expect(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        if self.peek()? == c {
+            self.i += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// The rest of a string, `i` just after its opening quote. Leaves `i` after the closing
+    /// quote; returns whether the string held an escape.
+    #[inline(always)]
+    fn string(&mut self) -> Option<bool> {
+        let b = self.b;
+        let start = self.i;
+        // Most strings are short and plain (keys, names, ids, times): up to four 16-byte
+        // looks settle them. Anything else goes on from where these stopped.
+        let mut i = start;
+        for _ in 0..4 {
+            let Some((special, high)) = chunk16(b, i) else {
+                break;
+            };
+            if special != 0 {
+                let k = special.trailing_zeros() as usize;
+                if b[i + k] == b'"' && high & ((1 << k) - 1) == 0 {
+                    self.i = i + k + 1;
+                    return Some(false);
+                }
+                break;
+            }
+            if high != 0 {
+                break;
+            }
+            i += 16;
+        }
+        self.long_string(start, i)
+    }
+
+    /// The rest of a string that started at `start`; `start..i` is known to be plain ASCII.
+    fn long_string(&mut self, start: usize, i: usize) -> Option<bool> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { self.long_string_avx2(start, i) };
+        }
+        self.long_string_with::<false>(start, i)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn long_string_avx2(&mut self, start: usize, i: usize) -> Option<bool> {
+        self.long_string_with::<true>(start, i)
+    }
+
+    /// [`Self::long_string`], with 32-byte vectors when `AVX2` (only ever set inside a
+    /// function compiled for AVX2).
+    #[inline(always)]
+    fn long_string_with<const AVX2: bool>(&mut self, start: usize, mut i: usize) -> Option<bool> {
+        let b = self.b;
+        let mut carry = 0u64;
+        let mut escaped_any = false;
+        let mut non_ascii = false;
+        while i + 64 <= b.len() {
+            let m = Masks::at::<AVX2>(b, i);
+            let escaped = if m.backslash | carry == 0 {
+                0
+            } else {
+                escaped_bits(m.backslash, &mut carry)
+            };
+            let quotes = m.quote & !escaped;
+            // The bytes of this block that belong to the string.
+            let inside = if quotes == 0 {
+                !0
+            } else {
+                (quotes & quotes.wrapping_neg()) - 1
+            };
+            if m.control & inside != 0 {
+                return None;
+            }
+            let mut esc = escaped & inside;
+            if esc != 0 {
+                escaped_any = true;
+                while esc != 0 {
+                    valid_escape(b, i + esc.trailing_zeros() as usize)?;
+                    esc &= esc - 1;
+                }
+            }
+            non_ascii |= m.high & inside != 0;
+            if quotes != 0 {
+                return self.string_end(
+                    start,
+                    i + quotes.trailing_zeros() as usize,
+                    escaped_any,
+                    non_ascii,
+                );
+            }
+            i += 64;
+        }
+        // The last bytes of the line, one at a time.
+        if carry != 0 {
+            i += valid_escape(b, i)?;
+            escaped_any = true;
+        }
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'"' => return self.string_end(start, i, escaped_any, non_ascii),
+                b'\\' => {
+                    escaped_any = true;
+                    i += 1 + valid_escape(b, i + 1)?;
+                }
+                0..=0x1f => return None,
+                _ => {
+                    non_ascii |= c >= 0x80;
+                    i += 1;
+                }
+            }
+        }
+        None
+    }
+
+    /// A string from `start` ends at the quote at `end`.
+    #[inline(always)]
+    fn string_end(
+        &mut self,
+        start: usize,
+        end: usize,
+        escaped: bool,
+        non_ascii: bool,
+    ) -> Option<bool> {
+        // Outside strings only ASCII passes, so checking the strings that hold non-ASCII
+        // bytes checks the line.
+        if non_ascii && std::str::from_utf8(&self.b[start..end]).is_err() {
+            return None;
+        }
+        self.i = end + 1;
+        Some(escaped)
+    }
+
+    /// A key (from its opening quote) and the colon after it. Returns the key's contents
+    /// and whether it held an escape.
+    #[inline(always)]
+    fn key(&mut self) -> Option<(Span, bool)> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.i += 1;
+        let start = self.i;
+        let escaped = self.string()?;
+        let span = (start, self.i - 1);
+        self.expect(b':')?;
+        self.ws();
+        Some((span, escaped))
+    }
+
+    #[inline(always)]
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.b.get(self.i..self.i + word.len())? == word {
+            self.i += word.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    #[inline(always)]
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek()? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => {
+                self.digits();
+            }
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// One value of any kind, `i` at its first byte (whitespace skipped).
+    #[inline(always)]
+    fn value(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => {
+                self.i += 1;
+                self.string().map(|_| ())
+            }
+            b'-' | b'0'..=b'9' => self.number(),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.nested(),
+        }
+    }
+
+    /// A value that may be an object or an array, iterative, with the open containers kept
+    /// as bits (1 = object). Scalars are checked here too.
+    fn nested(&mut self) -> Option<()> {
+        let mut stack = [0u64; MAX_DEPTH / 64];
+        let mut depth = 0usize;
+        loop {
+            // A value starts here.
+            match self.peek()? {
+                b'"' => {
+                    self.i += 1;
+                    self.string()?;
+                }
+                b'{' => {
+                    self.i += 1;
+                    self.ws();
+                    if self.peek()? == b'}' {
+                        self.i += 1;
+                    } else {
+                        if depth == MAX_DEPTH {
+                            return None;
+                        }
+                        stack[depth / 64] |= 1 << (depth % 64);
+                        depth += 1;
+                        self.key()?;
+                        continue;
+                    }
+                }
+                b'[' => {
+                    self.i += 1;
+                    self.ws();
+                    if self.peek()? == b']' {
+                        self.i += 1;
+                    } else {
+                        if depth == MAX_DEPTH {
+                            return None;
+                        }
+                        stack[depth / 64] &= !(1 << (depth % 64));
+                        depth += 1;
+                        continue;
+                    }
+                }
+                b't' => self.literal(b"true")?,
+                b'f' => self.literal(b"false")?,
+                b'n' => self.literal(b"null")?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return None,
+            }
+            // After a value: close containers, or go on to the next element.
+            loop {
+                if depth == 0 {
+                    return Some(());
+                }
+                let in_object = stack[(depth - 1) / 64] >> ((depth - 1) % 64) & 1 == 1;
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        self.ws();
+                        if in_object {
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    b'}' if in_object => {
+                        self.i += 1;
+                        depth -= 1;
+                    }
+                    b']' if !in_object => {
+                        self.i += 1;
+                        depth -= 1;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// The payload object (`i` at its `{`): every member checked, its top-level `type` noted.
+    fn payload(&mut self) -> Option<PayloadType> {
+        self.i += 1;
+        self.ws();
+        let mut found: Option<Span> = None;
+        let mut count = 0u32;
+        let mut slow = false;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(PayloadType::Absent);
+        }
+        loop {
+            let ((ks, ke), escaped) = self.key()?;
+            let start = self.i;
+            self.value()?;
+            if escaped {
+                slow = true;
+            } else if &self.b[ks..ke] == b"type" {
+                count += 1;
+                found = Some((start, self.i));
+            }
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.i += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        Some(if slow {
+            PayloadType::Slow
+        } else if count != 1 {
+            // None, or a duplicate key (an error for serde, so no type).
+            PayloadType::Absent
+        } else {
+            let (s, e) = found?;
+            if self.b[s] != b'"' {
+                // null, or not a string: no type.
+                PayloadType::Absent
+            } else if self.b[s + 1..e - 1].contains(&b'\\') {
+                PayloadType::Slow
+            } else {
+                PayloadType::Plain((s + 1, e - 1))
+            }
+        })
+    }
+
+    fn envelope(mut self) -> Option<Parts> {
+        self.expect(b'{')?;
+        self.ws();
+        let mut parts = Parts {
+            timestamp: None,
+            ordinal: None,
+            type_: None,
+            payload: None,
+            metadata: None,
+            payload_type: PayloadType::Absent,
+        };
+        let mut seen = [false; 5];
+        if self.peek()? == b'}' {
+            self.i += 1;
+        } else {
+            loop {
+                let ((ks, ke), escaped) = self.key()?;
+                if escaped {
+                    // serde unescapes keys (and checks their surrogates): let it.
+                    return None;
+                }
+                let field = match &self.b[ks..ke] {
+                    b"timestamp" => Some(0),
+                    b"ordinal" => Some(1),
+                    b"type" => Some(2),
+                    b"payload" => Some(3),
+                    b"metadata" => Some(4),
+                    _ => None,
+                };
+                let start = self.i;
+                let mut ptype = PayloadType::Absent;
+                if field == Some(3) && self.peek()? == b'{' {
+                    ptype = self.payload()?;
+                } else {
+                    self.value()?;
+                }
+                let span = (start, self.i);
+                if let Some(f) = field {
+                    if seen[f] {
+                        // A duplicate field is an error for serde.
+                        return None;
+                    }
+                    seen[f] = true;
+                    let v = (&self.b[start..self.i] != b"null").then_some(span);
+                    match f {
+                        0 => parts.timestamp = v,
+                        1 => parts.ordinal = v,
+                        2 => parts.type_ = v,
+                        3 => {
+                            parts.payload = v;
+                            parts.payload_type = ptype;
+                        }
+                        _ => parts.metadata = v,
+                    }
+                }
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        self.ws();
+                    }
+                    b'}' => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.ws();
+        (self.i == self.b.len()).then_some(parts)
+    }
+}
+
+/// The special bytes of a 64-byte block, one bit per byte.
+struct Masks {
+    quote: u64,
+    backslash: u64,
+    /// Control characters (below 0x20), never allowed raw in a string.
+    control: u64,
+    /// Bytes that are not ASCII.
+    high: u64,
+}
+
+impl Masks {
+    /// The masks of `b[i..i + 64]` (which must be in bounds). `AVX2` may only be set in
+    /// code compiled for AVX2.
+    #[inline(always)]
+    fn at<const AVX2: bool>(b: &[u8], i: usize) -> Masks {
+        assert!(i + 64 <= b.len());
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: the 64 bytes read are in bounds (checked above); SSE2 is part of the
+            // x86_64 baseline, and AVX2 is only asked for where the CPU has it.
+            unsafe {
+                if AVX2 {
+                    masks_avx2(b.as_ptr().add(i))
+                } else {
+                    masks_sse2(b.as_ptr().add(i))
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut m = Masks {
+                quote: 0,
+                backslash: 0,
+                control: 0,
+                high: 0,
+            };
+            for (k, &c) in b[i..i + 64].iter().enumerate() {
+                m.quote |= ((c == b'"') as u64) << k;
+                m.backslash |= ((c == b'\\') as u64) << k;
+                m.control |= ((c < 0x20) as u64) << k;
+                m.high |= ((c >= 0x80) as u64) << k;
+            }
+            m
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn masks_sse2(p: *const u8) -> Masks {
+    use std::arch::x86_64::*;
+    let quote = _mm_set1_epi8(b'"' as i8);
+    let backslash = _mm_set1_epi8(b'\\' as i8);
+    let ctrl = _mm_set1_epi8(0x1f);
+    let mut m = Masks {
+        quote: 0,
+        backslash: 0,
+        control: 0,
+        high: 0,
+    };
+    for k in 0..4 {
+        let v = _mm_loadu_si128(p.add(16 * k) as *const __m128i);
+        let shift = 16 * k as u32;
+        m.quote |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) as u16 as u64) << shift;
+        m.backslash |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)) as u16 as u64) << shift;
+        m.control |=
+            (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v)) as u16 as u64) << shift;
+        m.high |= (_mm_movemask_epi8(v) as u16 as u64) << shift;
+    }
+    m
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn masks_avx2(p: *const u8) -> Masks {
+    use std::arch::x86_64::*;
+    let quote = _mm256_set1_epi8(b'"' as i8);
+    let backslash = _mm256_set1_epi8(b'\\' as i8);
+    let ctrl = _mm256_set1_epi8(0x1f);
+    let mut m = Masks {
+        quote: 0,
+        backslash: 0,
+        control: 0,
+        high: 0,
+    };
+    for k in 0..2 {
+        let v = _mm256_loadu_si256(p.add(32 * k) as *const __m256i);
+        let shift = 32 * k as u32;
+        m.quote |= (_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32 as u64) << shift;
+        m.backslash |=
+            (_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32 as u64) << shift;
+        m.control |= (_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl), v)) as u32
+            as u64)
+            << shift;
+        m.high |= (_mm256_movemask_epi8(v) as u32 as u64) << shift;
+    }
+    m
+}
+
+/// The bytes escaped by a backslash in a block, given its backslashes; `carry` says whether
+/// the block's first byte is escaped (and is set for the next block). Runs of backslashes
+/// are paired off: `\\\\` escapes nothing after it, `\\\` escapes one byte. (simdjson's
+/// branchless `find_escaped`.)
+#[inline(always)]
+fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let backslash = backslash & !*carry;
+    let follows_escape = backslash << 1 | *carry;
+    let odd_starts = backslash & !EVEN & !follows_escape;
+    let (even_starts, overflow) = odd_starts.overflowing_add(backslash);
+    *carry = overflow as u64;
+    (EVEN ^ (even_starts << 1)) & follows_escape
+}
+
+/// The escaped byte at `at` (the one after a backslash) is a valid escape: returns how many
+/// bytes the escape takes from `at` (1, or 5 for `\\uXXXX`).
+#[inline(always)]
+fn valid_escape(b: &[u8], at: usize) -> Option<usize> {
+    match b.get(at)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(1),
+        b'u' => {
+            let hex = b.get(at + 1..at + 5)?;
+            hex.iter().all(u8::is_ascii_hexdigit).then_some(5)
+        }
+        _ => None,
+    }
+}
+
+/// The special bytes (`"`, `\\`, control characters) and the non-ASCII bytes of
+/// `b[i..i + 16]`, one bit per byte; `None` when fewer than 16 bytes are left.
+#[inline(always)]
+fn chunk16(b: &[u8], i: usize) -> Option<(u32, u32)> {
+    let chunk: &[u8; 16] = b.get(i..i + 16)?.try_into().ok()?;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; the 16 bytes are in bounds.
+    unsafe {
+        use std::arch::x86_64::*;
+        let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+        let m = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+            ),
+            _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+        );
+        Some((_mm_movemask_epi8(m) as u32, _mm_movemask_epi8(v) as u32))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut s = 0u32;
+        let mut h = 0u32;
+        for (k, &c) in chunk.iter().enumerate() {
+            s |= ((c == b'"' || c == b'\\' || c < 0x20) as u32) << k;
+            h |= ((c >= 0x80) as u32) << k;
+        }
+        Some((s, h))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What serde_json says about a line (valid JSON object or not).
+    fn serde_ok(s: &str) -> bool {
+        serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok()
+    }
+
+    #[test]
+    fn accepts_only_what_serde_accepts() {
+        let cases = [
+            r#"{}"#,
+            r#"{"a":1}"#,
+            r#" { "a" : [ 1 , -2.5e+3 , true , false , null , "x" , { } , [ ] ] } "#,
+            r#"{"a":01}"#,
+            r#"{"a":-}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":1e}"#,
+            r#"{"a":.5}"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":1,}"#,
+            r#"{"a" 1}"#,
+            r#"{a:1}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":"\q"}"#,
+            r#"{"a":"\u12G4"}"#,
+            r#"{"a":"\ud800"}"#,
+            "{\"a\":\"tab\there\"}",
+            r#"{"a":"é → 日本"}"#,
+            r#"{"a":1} x"#,
+            r#"{"a":1}}"#,
+            r#"{"a":[1}"#,
+            r#"{"a":{"b":]}}"#,
+            r#"{"a":"unterminated}"#,
+            "{\"a\":\"\\\"}",
+            r#"{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"#,
+            r#"{"a":+1}"#,
+            r#"{"a":1E+2,"b":0.0e-0}"#,
+            "{\"a\":\u{a0}1}",
+        ];
+        for c in cases {
+            let fast = scan(c.as_bytes()).is_some();
+            if fast {
+                assert!(serde_ok(c), "scanner accepted what serde rejects: {c}");
+            }
+            // Everything here but the duplicates/escapes is plain: both must agree.
+            assert_eq!(fast, serde_ok(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn long_strings_cross_block_boundaries() {
+        for n in 0..80 {
+            for bad in [None, Some('\u{1}'), Some('é')] {
+                let mut s = "x".repeat(n);
+                if let Some(b) = bad {
+                    s.push(b);
+                }
+                s.push_str(&"y".repeat(n % 7));
+                let line = format!("{{\"a\":\"{s}\",\"b\":\"{}\\n\"}}", "z".repeat(n));
+                assert_eq!(scan(line.as_bytes()).is_some(), serde_ok(&line), "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_strings_agree_with_serde() {
+        // Escapes, quotes and odd characters in every position around block boundaries.
+        let alphabet: &[&str] = &[
+            "a", "\\", "\"", "n", "u", "0", "F", "\u{1}", "é", " ", "/", "x",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let len = next(150);
+            let mut s = String::new();
+            for _ in 0..len {
+                s.push_str(alphabet[next(alphabet.len())]);
+            }
+            let line = format!("{{\"k\":\"{s}\",\"n\":1}}");
+            assert_eq!(scan(line.as_bytes()).is_some(), serde_ok(&line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_inside_a_string_is_not_accepted() {
+        let mut line = b"{\"a\":\"".to_vec();
+        line.extend_from_slice(&[b'x'; 40]);
+        line.push(0xC3);
+        line.extend_from_slice(b"\"}");
+        assert!(scan(&line).is_none());
+        let mut ok = b"{\"a\":\"".to_vec();
+        ok.extend_from_slice("x é y".as_bytes());
+        ok.extend_from_slice(b"\"}");
+        assert!(scan(&ok).is_some());
+    }
+
+    #[test]
+    fn finds_envelope_fields_and_payload_type() {
+        let line = r#"{"timestamp":"t","ordinal":3,"type":"event_msg","payload":{"x":{"type":"inner"},"type":"token_count"},"metadata":null,"extra":[1]}"#;
+        let p = scan(line.as_bytes()).unwrap();
+        let s = |sp: Option<Span>| sp.map(|(a, b)| &line[a..b]);
+        assert_eq!(s(p.timestamp), Some("\"t\""));
+        assert_eq!(s(p.ordinal), Some("3"));
+        assert_eq!(s(p.type_), Some("\"event_msg\""));
+        assert!(s(p.payload).unwrap().starts_with("{\"x\""));
+        assert_eq!(p.metadata, None);
+        match p.payload_type {
+            PayloadType::Plain((a, b)) => assert_eq!(&line[a..b], "token_count"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn gives_up_where_serde_must_decide() {
+        // duplicate envelope field
+        assert!(scan(br#"{"type":"a","type":"b","payload":{}}"#).is_none());
+        // escaped envelope key
+        assert!(scan(br#"{"typ\u0065":"a","payload":{}}"#).is_none());
+        // duplicate payload type: valid, but no type
+        let p = scan(br#"{"payload":{"type":"a","type":"b"}}"#).unwrap();
+        assert_eq!(p.payload_type, PayloadType::Absent);
+        // escaped payload key or type value: serde reads it
+        let p = scan(br#"{"payload":{"t\u0079pe":"a"}}"#).unwrap();
+        assert_eq!(p.payload_type, PayloadType::Slow);
+        let p = scan(br#"{"payload":{"type":"a\nb"}}"#).unwrap();
+        assert_eq!(p.payload_type, PayloadType::Slow);
+        // null fields are absent
+        let p = scan(br#"{"timestamp":null,"payload":null}"#).unwrap();
+        assert_eq!((p.timestamp, p.payload), (None, None));
+        // not an object
+        assert!(scan(b"[1]").is_none());
+        // too deep for the scanner
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(600), "]".repeat(600));
+        assert!(scan(deep.as_bytes()).is_none());
+        assert!(serde_ok(&deep));
+    }
+}
