@@ -223,19 +223,56 @@ pub struct StreamInfo {
 }
 
 /// The envelope as serde sees it. Every field is optional here so that each missing or
-/// mistyped one gets its own located error.
-#[derive(Deserialize)]
+/// mistyped one gets its own located error. A key given twice keeps its last value, as the
+/// `serde_json::Value` Codex reads a line into does (a derived struct would reject it).
 struct RawEnvelope<'a> {
-    #[serde(borrow, default)]
     timestamp: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     ordinal: Option<&'a RawValue>,
-    #[serde(borrow, default, rename = "type")]
     type_: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     payload: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     metadata: Option<&'a RawValue>,
+}
+
+impl<'de> Deserialize<'de> for RawEnvelope<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = RawEnvelope<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut env = RawEnvelope {
+                    timestamp: None,
+                    ordinal: None,
+                    type_: None,
+                    payload: None,
+                    metadata: None,
+                };
+                while let Some(key) = m.next_key::<Cow<'de, str>>()? {
+                    let slot = match key.as_ref() {
+                        "timestamp" => &mut env.timestamp,
+                        "ordinal" => &mut env.ordinal,
+                        "type" => &mut env.type_,
+                        "payload" => &mut env.payload,
+                        "metadata" => &mut env.metadata,
+                        _ => {
+                            m.next_value::<serde::de::IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    let v: &'de RawValue = m.next_value()?;
+                    // `null` reads as absent, as `Option` does.
+                    *slot = (v.get() != "null").then_some(v);
+                }
+                Ok(env)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 /// Only the payload's `type`.
@@ -508,7 +545,7 @@ fn line_entry<'a>(
         end -= 1;
     }
     let bytes = &line[start..end];
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) || is_unicode_blank(bytes) {
         return Entry::Blank(pos);
     }
     let torn = !newline;
@@ -533,7 +570,7 @@ pub fn decode_line(
     pos: Pos,
     peek_payload_type: bool,
 ) -> Result<Record<'_>, DecodeError> {
-    if let Some(p) = scan::scan(bytes) {
+    if let Some(p) = scan::scan(bytes).filter(|_| !maybe_surrogate_escape(bytes)) {
         // SAFETY: `scan` accepts only valid UTF-8 (it checks every stretch of a string that
         // holds non-ASCII bytes, and admits nothing but ASCII outside strings).
         let text = unsafe { std::str::from_utf8_unchecked(bytes) };
@@ -560,6 +597,33 @@ pub fn decode_line(
     decode_line_serde(bytes, pos, peek_payload_type)
 }
 
+/// Blank as Codex sees it (`line.trim().is_empty()`): only Unicode white space, such as a
+/// vertical tab or a no-break space. Checked only for lines that cannot be JSON objects.
+fn is_unicode_blank(bytes: &[u8]) -> bool {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    first.is_some_and(|&b| b != b'{')
+        && std::str::from_utf8(bytes).is_ok_and(|t| t.trim().is_empty())
+}
+
+/// A `\\uD800`-`\\uDFFF` escape may stand in the line: the scanner does not pair
+/// surrogates, so serde must look (Codex rejects a lone one).
+fn maybe_surrogate_escape(bytes: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(i) = memchr::memmem::find(&bytes[at..], b"\\u") {
+        let j = at + i + 2;
+        if matches!(bytes.get(j), Some(b'd' | b'D'))
+            && matches!(
+                bytes.get(j + 1),
+                Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+            )
+        {
+            return true;
+        }
+        at = j;
+    }
+    false
+}
+
 /// The serde path of [`decode_line`]: decides every line the scanner is not sure of, and
 /// locates its error.
 fn decode_line_serde(
@@ -578,6 +642,15 @@ fn decode_line_serde(
             },
             Err(e) => json_error(e),
         });
+    }
+    // What Codex's reader rejects (it parses each line into a `serde_json::Value`) that
+    // skipping over values would let through: nesting of 128 levels or more, and lone
+    // surrogate escapes. A number beyond f64 is not among them: Codex builds serde_json
+    // with `arbitrary_precision`, which keeps such numbers as text.
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+        if !e.to_string().starts_with("number out of range") {
+            return Err(json_error(e));
+        }
     }
     let env: RawEnvelope<'_> = match serde_json::from_str(text) {
         Ok(env) => env,
@@ -820,6 +893,45 @@ mod tests {
             let got = entries(input.as_bytes());
             assert_eq!(got, [format!("1@0 bad {kind}")], "line {line}");
         }
+    }
+
+    #[test]
+    fn codex_rejects_what_its_value_parse_rejects_and_so_do_we() {
+        let deep = |n: usize| {
+            format!(
+                "{{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{{\"x\":{}1{}}}}}\n",
+                "[".repeat(n),
+                "]".repeat(n)
+            )
+        };
+        // The envelope and payload objects are two levels: 125 more make 127, the limit.
+        assert_eq!(entries(deep(125).as_bytes()), ["1@0 rec a None None"]);
+        assert_eq!(entries(deep(126).as_bytes()), ["1@0 bad invalid_json"]);
+        for lone in [r"\ud800", r"\uDC00", r"x\ud83dy"] {
+            let line = format!(
+                "{{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{{\"s\":\"{lone}\"}}}}\n"
+            );
+            assert_eq!(entries(line.as_bytes()), ["1@0 bad invalid_json"], "{lone}");
+        }
+        let pair = "{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{\"s\":\"\\ud83d\\ude00\"}}\n";
+        assert_eq!(entries(pair.as_bytes()), ["1@0 rec a None None"]);
+        // Codex's serde_json keeps numbers as text (`arbitrary_precision`): 1e400 is fine.
+        let big = "{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{\"n\":1e400}}\n";
+        assert_eq!(entries(big.as_bytes()), ["1@0 rec a None None"]);
+    }
+
+    #[test]
+    fn a_repeated_envelope_key_keeps_its_last_value() {
+        let line = "{\"timestamp\":5,\"type\":\"a\",\"timestamp\":\"t\",\"payload\":{}}\n";
+        assert_eq!(entries(line.as_bytes()), ["1@0 rec a None None"]);
+    }
+
+    #[test]
+    fn unicode_white_space_lines_are_blank() {
+        assert_eq!(
+            entries("\u{b}\n\u{a0} \n".as_bytes()),
+            ["1@0 blank", "2@2 blank"]
+        );
     }
 
     #[test]

@@ -54,8 +54,9 @@ pub(crate) fn scan(line: &[u8]) -> Option<Parts> {
     Scanner { b: line, i: 0 }.envelope()
 }
 
-/// Deeper nesting than this is left to serde (which has no limit when skipping values).
-const MAX_DEPTH: usize = 512;
+/// Deeper nesting than this is left to serde, which checks Codex's limit (a line nested 128
+/// levels deep fails `serde_json::Value`'s recursion limit). Real rollouts nest far less.
+const MAX_DEPTH: usize = 64;
 
 struct Scanner<'a> {
     b: &'a [u8],
