@@ -163,6 +163,8 @@ pub struct Record<'a> {
     pub payload: &'a RawValue,
     pub metadata: Option<&'a RawValue>,
     payload_type: Option<Cow<'a, str>>,
+    /// The payload re-serialized without repeated keys, made only when a view needs it.
+    deduplicated: std::cell::OnceCell<Box<str>>,
 }
 
 impl<'a> Record<'a> {
@@ -174,8 +176,21 @@ impl<'a> Record<'a> {
     }
 
     /// Parse the payload into a typed view. Errors are returned, never panics.
-    pub fn parse_payload<T: Deserialize<'a>>(&self) -> serde_json::Result<T> {
-        serde_json::from_str(self.payload.get())
+    ///
+    /// A payload that repeats a key is read as Codex reads it, through a `Value`: the last
+    /// value wins (typed views derived by serde would reject the repeat).
+    pub fn parse_payload<'s, T: Deserialize<'s>>(&'s self) -> serde_json::Result<T> {
+        match serde_json::from_str(self.payload.get()) {
+            Err(e) if e.to_string().starts_with("duplicate field") => {
+                let text = self.deduplicated.get_or_init(|| {
+                    serde_json::from_str::<serde_json::Value>(self.payload.get())
+                        .map(|v| v.to_string().into_boxed_str())
+                        .unwrap_or_default()
+                });
+                serde_json::from_str(text)
+            }
+            r => r,
+        }
     }
 
     /// The line length in bytes, without line ending.
@@ -275,11 +290,38 @@ impl<'de> Deserialize<'de> for RawEnvelope<'de> {
     }
 }
 
-/// Only the payload's `type`.
-#[derive(Deserialize)]
+/// Only the payload's `type`; a repeated `type` keeps its last value, as in the `Value`
+/// Codex reads (a derived struct would reject it). A non-string `type` reads as none.
 struct PayloadHead<'a> {
-    #[serde(borrow, default, rename = "type")]
     type_: Option<Cow<'a, str>>,
+}
+
+impl<'de> Deserialize<'de> for PayloadHead<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = PayloadHead<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut type_ = None;
+                while let Some(key) = m.next_key::<Cow<'de, str>>()? {
+                    if key == "type" {
+                        let v: &'de RawValue = m.next_value()?;
+                        type_ = json_str(v.get());
+                    } else {
+                        m.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                Ok(PayloadHead { type_ })
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 /// The streaming decoder. It reads into one buffer of its own and decodes every line where
@@ -647,16 +689,56 @@ fn decode_line_serde(
     // skipping over values would let through: nesting of 128 levels or more, and lone
     // surrogate escapes. A number beyond f64 is not among them: Codex builds serde_json
     // with `arbitrary_precision`, which keeps such numbers as text.
-    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        if !e.to_string().starts_with("number out of range") {
-            return Err(json_error(e));
-        }
-    }
+    codex_value_check(text)?;
     let env: RawEnvelope<'_> = match serde_json::from_str(text) {
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
     envelope_record(text, pos, env, PeekedType::Slow, peek_payload_type)
+}
+
+/// Parse the line as Codex does, into a `serde_json::Value`, and fail where it fails. Codex
+/// builds serde_json with `arbitrary_precision`, so a number beyond f64 is no error there;
+/// ours stops at such a number, so each one is replaced by `0` in a copy and the check goes
+/// on (at most a few dozen times: beyond that the line is given the benefit of the doubt).
+fn codex_value_check(text: &str) -> Result<(), DecodeError> {
+    const MAX_RETRIES: usize = 32;
+    let mut owned: Option<String> = None;
+    // Bytes the replacements took out, all before any later error: columns map back.
+    let mut removed = 0;
+    for _ in 0..MAX_RETRIES {
+        let cur = owned.as_deref().unwrap_or(text);
+        let e = match serde_json::from_str::<serde_json::Value>(cur) {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        };
+        if !e.to_string().starts_with("number out of range") {
+            return Err(match json_error(e) {
+                DecodeError::Json { col, msg } => DecodeError::Json {
+                    col: col + removed,
+                    msg,
+                },
+                other => other,
+            });
+        }
+        // The error's column is the last byte of the number: walk back to its start.
+        let end = e.column().min(cur.len());
+        let b = cur.as_bytes();
+        let start = b[..end]
+            .iter()
+            .rposition(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+            .map_or(0, |i| i + 1);
+        if start >= end {
+            return Ok(());
+        }
+        removed += end - start - 1;
+        let mut next = String::with_capacity(cur.len());
+        next.push_str(&cur[..start]);
+        next.push('0');
+        next.push_str(&cur[end..]);
+        owned = Some(next);
+    }
+    Ok(())
 }
 
 /// What is known of the payload's `type` before serde is asked.
@@ -744,6 +826,7 @@ fn envelope_record<'a>(
         payload,
         metadata: env.metadata,
         payload_type,
+        deduplicated: std::cell::OnceCell::new(),
     })
 }
 
@@ -918,6 +1001,40 @@ mod tests {
         // Codex's serde_json keeps numbers as text (`arbitrary_precision`): 1e400 is fine.
         let big = "{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{\"n\":1e400}}\n";
         assert_eq!(entries(big.as_bytes()), ["1@0 rec a None None"]);
+    }
+
+    #[test]
+    fn a_number_beyond_f64_does_not_hide_a_later_defect() {
+        let lone =
+            "{\"timestamp\":\"t\",\"type\":\"x\",\"payload\":{},\"n\":1e400,\"s\":\"\\ud800\"}\n";
+        assert_eq!(entries(lone.as_bytes()), ["1@0 bad invalid_json"]);
+        let deep = format!(
+            "{{\"timestamp\":\"t\",\"type\":\"x\",\"payload\":{{}},\"n\":-1e400,\"a\":{}{}}}\n",
+            "[".repeat(127),
+            "]".repeat(127)
+        );
+        assert_eq!(entries(deep.as_bytes()), ["1@0 bad invalid_json"]);
+        let fine = "{\"timestamp\":\"t\",\"type\":\"x\",\"payload\":{\"a\":1e400,\"b\":2E+999}}\n";
+        assert_eq!(entries(fine.as_bytes()), ["1@0 rec x None None"]);
+    }
+
+    #[test]
+    fn a_repeated_payload_key_keeps_its_last_value() {
+        let line = r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","type":"function_call","call_id":"c1","call_id":"c2"}}"#;
+        let mut d = Decoder::new(line.as_bytes());
+        match d.next().unwrap().unwrap() {
+            Entry::Record(r) => {
+                assert_eq!(r.payload_type(), Some("function_call"));
+                #[derive(Deserialize)]
+                struct Call<'a> {
+                    #[serde(borrow)]
+                    call_id: Cow<'a, str>,
+                }
+                let c: Call<'_> = r.parse_payload().unwrap();
+                assert_eq!(c.call_id, "c2");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -419,8 +419,11 @@ impl Scanner<'_> {
         }
         Some(if slow {
             PayloadType::Slow
-        } else if count != 1 {
-            // None, or a duplicate key (an error for serde, so no type).
+        } else if count > 1 {
+            // A repeated `type`: the last one counts (as in the `Value` Codex reads); serde
+            // decides.
+            PayloadType::Slow
+        } else if count == 0 {
             PayloadType::Absent
         } else {
             let (s, e) = found?;
@@ -793,9 +796,9 @@ mod tests {
         assert!(scan(br#"{"type":"a","type":"b","payload":{}}"#).is_none());
         // escaped envelope key
         assert!(scan(br#"{"typ\u0065":"a","payload":{}}"#).is_none());
-        // duplicate payload type: valid, but no type
+        // duplicate payload type: valid, the last one counts, serde reads it
         let p = scan(br#"{"payload":{"type":"a","type":"b"}}"#).unwrap();
-        assert_eq!(p.payload_type, PayloadType::Absent);
+        assert_eq!(p.payload_type, PayloadType::Slow);
         // escaped payload key or type value: serde reads it
         let p = scan(br#"{"payload":{"t\u0079pe":"a"}}"#).unwrap();
         assert_eq!(p.payload_type, PayloadType::Slow);
