@@ -237,9 +237,63 @@ pub struct StreamInfo {
     pub no_final_newline: bool,
 }
 
+/// The raw values of some named keys of a JSON object, read as the `serde_json::Value`
+/// Codex reads a line into reads them: a key given twice keeps its last value (a derived
+/// struct would reject the repeat), and `null` reads as absent.
+struct RawFields<'a, const N: usize> {
+    values: [Option<&'a RawValue>; N],
+}
+
+impl<'a, const N: usize> RawFields<'a, N> {
+    fn parse(json: &'a str, keys: &'static [&'static str; N]) -> serde_json::Result<Self> {
+        use serde::de::DeserializeSeed;
+        let mut de = serde_json::Deserializer::from_str(json);
+        let fields = Keys(keys).deserialize(&mut de)?;
+        de.end()?;
+        Ok(fields)
+    }
+}
+
+/// The keys [`RawFields`] collects (serde's seed and visitor for it).
+struct Keys<const N: usize>(&'static [&'static str; N]);
+
+impl<'de, const N: usize> serde::de::DeserializeSeed<'de> for Keys<N> {
+    type Value = RawFields<'de, N>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, const N: usize> serde::de::Visitor<'de> for Keys<N> {
+    type Value = RawFields<'de, N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+        let mut values = [None; N];
+        while let Some(key) = m.next_key::<Cow<'de, str>>()? {
+            match self.0.iter().position(|k| *k == key) {
+                Some(i) => {
+                    let v: &'de RawValue = m.next_value()?;
+                    values[i] = (v.get() != "null").then_some(v);
+                }
+                None => {
+                    m.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(RawFields { values })
+    }
+}
+
+/// The envelope keys, in [`RawEnvelope`]'s order.
+const ENVELOPE_KEYS: &[&str; 5] = &["timestamp", "ordinal", "type", "payload", "metadata"];
+
 /// The envelope as serde sees it. Every field is optional here so that each missing or
-/// mistyped one gets its own located error. A key given twice keeps its last value, as the
-/// `serde_json::Value` Codex reads a line into does (a derived struct would reject it).
+/// mistyped one gets its own located error.
 struct RawEnvelope<'a> {
     timestamp: Option<&'a RawValue>,
     ordinal: Option<&'a RawValue>,
@@ -248,80 +302,24 @@ struct RawEnvelope<'a> {
     metadata: Option<&'a RawValue>,
 }
 
-impl<'de> Deserialize<'de> for RawEnvelope<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = RawEnvelope<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut env = RawEnvelope {
-                    timestamp: None,
-                    ordinal: None,
-                    type_: None,
-                    payload: None,
-                    metadata: None,
-                };
-                while let Some(key) = m.next_key::<Cow<'de, str>>()? {
-                    let slot = match key.as_ref() {
-                        "timestamp" => &mut env.timestamp,
-                        "ordinal" => &mut env.ordinal,
-                        "type" => &mut env.type_,
-                        "payload" => &mut env.payload,
-                        "metadata" => &mut env.metadata,
-                        _ => {
-                            m.next_value::<serde::de::IgnoredAny>()?;
-                            continue;
-                        }
-                    };
-                    let v: &'de RawValue = m.next_value()?;
-                    // `null` reads as absent, as `Option` does.
-                    *slot = (v.get() != "null").then_some(v);
-                }
-                Ok(env)
-            }
-        }
-        d.deserialize_map(Visit)
+impl<'a> RawEnvelope<'a> {
+    fn parse(line: &'a str) -> serde_json::Result<Self> {
+        let [timestamp, ordinal, type_, payload, metadata] =
+            RawFields::parse(line, ENVELOPE_KEYS)?.values;
+        Ok(RawEnvelope {
+            timestamp,
+            ordinal,
+            type_,
+            payload,
+            metadata,
+        })
     }
 }
 
-/// Only the payload's `type`; a repeated `type` keeps its last value, as in the `Value`
-/// Codex reads (a derived struct would reject it). A non-string `type` reads as none.
-struct PayloadHead<'a> {
-    type_: Option<Cow<'a, str>>,
-}
-
-impl<'de> Deserialize<'de> for PayloadHead<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = PayloadHead<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut type_ = None;
-                while let Some(key) = m.next_key::<Cow<'de, str>>()? {
-                    if key == "type" {
-                        let v: &'de RawValue = m.next_value()?;
-                        type_ = json_str(v.get());
-                    } else {
-                        m.next_value::<serde::de::IgnoredAny>()?;
-                    }
-                }
-                Ok(PayloadHead { type_ })
-            }
-        }
-        d.deserialize_map(Visit)
-    }
+/// The payload's `type` (the last one, when repeated); a non-string reads as none.
+fn payload_head(payload: &RawValue) -> Option<Cow<'_, str>> {
+    let [t] = RawFields::parse(payload.get(), &["type"]).ok()?.values;
+    json_str(t?.get())
 }
 
 /// The streaming decoder. It reads into one buffer of its own and decodes every line where
@@ -690,7 +688,7 @@ fn decode_line_serde(
     // surrogate escapes. A number beyond f64 is not among them: Codex builds serde_json
     // with `arbitrary_precision`, which keeps such numbers as text.
     codex_value_check(text)?;
-    let env: RawEnvelope<'_> = match serde_json::from_str(text) {
+    let env = match RawEnvelope::parse(text) {
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
@@ -810,10 +808,7 @@ fn envelope_record<'a>(
         match peeked {
             PeekedType::Plain(t) => Some(fold_alias(Cow::Borrowed(t))),
             PeekedType::Absent => None,
-            PeekedType::Slow => serde_json::from_str::<PayloadHead<'_>>(payload.get())
-                .ok()
-                .and_then(|h| h.type_)
-                .map(fold_alias),
+            PeekedType::Slow => payload_head(payload).map(fold_alias),
         }
     };
     Ok(Record {
