@@ -489,63 +489,52 @@ fn pair(
         let row = settle(c, out, ev, &place);
         rows.push(row);
     }
-    for o in servers {
-        let Some(out) = outputs[o].take() else {
-            continue;
-        };
-        let (turn_index, turn_id) = place(out.line);
-        rows.push((
-            out.line,
-            Call {
-                turn_index,
-                turn_id,
-                call_id: out.call_id,
-                kind: out.kind,
-                name: None,
-                namespace: None,
-                status: CallStatus::Ok,
-                call_line: Some(out.line),
-                output_line: Some(out.line),
-                called_at: Some(out.timestamp.clone()),
-                answered_at: Some(out.timestamp),
-                duration_ms: None,
-                exit_code: None,
-                arguments: None,
-                output: Some(out.text.text),
-                inherited: out.inherited,
-            },
-        ));
-    }
-    for o in orphans {
-        let Some(out) = outputs[o].take() else {
-            continue;
-        };
-        let (exit_code, duration_ms) = parse_output_text(&out.text.text);
-        let (turn_index, turn_id) = place(out.line);
-        rows.push((
-            out.line,
-            Call {
-                turn_index,
-                turn_id,
-                call_id: out.call_id,
-                kind: out.kind,
-                name: None,
-                namespace: None,
-                status: CallStatus::Orphan,
-                call_line: None,
-                output_line: Some(out.line),
-                called_at: None,
-                answered_at: Some(out.timestamp),
-                duration_ms,
-                exit_code,
-                arguments: None,
-                output: Some(out.text.text),
-                inherited: out.inherited,
-            },
-        ));
+    // Rows of an output alone: a server-side tool search (its own call) or an orphan.
+    let lone = [(servers, CallStatus::Ok), (orphans, CallStatus::Orphan)];
+    for (indexes, status) in lone {
+        for o in indexes {
+            let Some(out) = outputs[o].take() else {
+                continue;
+            };
+            rows.push((out.line, output_only_row(out, status, &place)));
+        }
     }
     rows.sort_by_key(|(line, _)| *line);
     rows.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The row of an output with no call: `Ok` for a server-side tool search, which is its own
+/// call (answered where it stands); `Orphan` otherwise (its exit code read from its text).
+fn output_only_row(
+    out: OutputItem,
+    status: CallStatus,
+    place: &impl Fn(u64) -> (Option<u64>, Option<String>),
+) -> Call {
+    let (turn_index, turn_id) = place(out.line);
+    let server = status != CallStatus::Orphan;
+    let (exit_code, duration_ms) = if server {
+        (None, None)
+    } else {
+        parse_output_text(&out.text.text)
+    };
+    Call {
+        turn_index,
+        turn_id,
+        call_id: out.call_id,
+        kind: out.kind,
+        name: None,
+        namespace: None,
+        status,
+        call_line: server.then_some(out.line),
+        output_line: Some(out.line),
+        called_at: server.then(|| out.timestamp.clone()),
+        answered_at: Some(out.timestamp),
+        duration_ms,
+        exit_code,
+        arguments: None,
+        output: Some(out.text.text),
+        inherited: out.inherited,
+    }
 }
 
 /// Decide one call's row from its output and the other outcome sources.
