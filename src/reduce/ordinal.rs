@@ -114,6 +114,20 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// A `start` error with no ordinal to compare: Codex cannot even begin reading the file
+    /// as paginated (unreadable head, unknown `history_mode`).
+    fn unreadable_start(pos: Pos, message: String) -> Problem {
+        Problem {
+            kind: ProblemKind::Start,
+            severity: Severity::Error,
+            line: pos.line,
+            byte_offset: pos.offset,
+            expected: None,
+            found: None,
+            message,
+        }
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -351,19 +365,14 @@ impl OrdinalReducer {
         self.history_mode = Some(mode.to_string());
         if let Some(info) = meta.filter(|_| !matches!(mode, "legacy" | "paginated")) {
             let pos = self.meta_pos.unwrap_or_default();
-            self.problems.push(Problem {
-                kind: ProblemKind::Start,
-                severity: Severity::Error,
-                line: pos.line,
-                byte_offset: pos.offset,
-                expected: None,
-                found: None,
-                message: format!(
+            self.problems.push(Problem::unreadable_start(
+                pos,
+                format!(
                     "history_mode {:?} is unknown: Codex refuses to load this rollout at all \
                      (its ordinals are checked as legacy)",
                     info.mode()
                 ),
-            });
+            ));
         }
         if mode == "paginated" {
             let info = meta.cloned().unwrap_or_default();
@@ -726,15 +735,7 @@ impl Reducer for OrdinalReducer {
         if let (Some((pos, why)), true) =
             (self.head.take(), matches!(self.mode, Mode::Paginated(_)))
         {
-            self.problems.push(Problem {
-                kind: ProblemKind::Start,
-                severity: Severity::Error,
-                line: pos.line,
-                byte_offset: pos.offset,
-                expected: None,
-                found: None,
-                message: why,
-            });
+            self.problems.push(Problem::unreadable_start(pos, why));
         }
         let deny_gap = self.opts.deny_gap;
         let (paginated, expected_first, next_on_resume) = match &mut self.mode {
