@@ -22,6 +22,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 mod scan;
+pub mod select;
 
 /// The UTF-8 byte order mark. Codex's reader fails on it (openai/codex#28139).
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -163,6 +164,9 @@ pub struct Record<'a> {
     pub payload: &'a RawValue,
     pub metadata: Option<&'a RawValue>,
     payload_type: Option<Cow<'a, str>>,
+    /// Every top-level payload member, as the scanner found them (spans of `raw`); `None`
+    /// where the serde path decoded the line or a key held an escape.
+    fields: Option<&'a [scan::Field]>,
     /// The payload re-serialized without repeated keys, made only when a view needs it.
     deduplicated: std::cell::OnceCell<Box<str>>,
 }
@@ -191,6 +195,30 @@ impl<'a> Record<'a> {
             }
             r => r,
         }
+    }
+
+    /// The raw JSON text of a few top-level payload fields, found without parsing the
+    /// rest (see [`select::fields`]); the last of a repeated key wins.
+    pub fn payload_fields<const N: usize>(&self, keys: [&str; N]) -> [Option<&'a str>; N] {
+        let Some(fields) = self.fields else {
+            return select::fields(self.payload.get(), keys).unwrap_or([None; N]);
+        };
+        // The scanner noted every member: no need to walk the payload again.
+        let raw = self.raw;
+        let mut out = [None; N];
+        for f in fields {
+            let key = &raw[f.key.0..f.key.1];
+            if let Some(k) = keys.iter().position(|k| *k == key) {
+                out[k] = Some(&raw[f.value.0..f.value.1]);
+            }
+        }
+        out
+    }
+
+    /// The raw JSON text of one top-level payload field (see [`Record::payload_fields`]).
+    pub fn payload_field(&self, key: &str) -> Option<&'a str> {
+        let [v] = self.payload_fields([key]);
+        v
     }
 
     /// The line length in bytes, without line ending.
@@ -341,6 +369,8 @@ pub struct Decoder<R> {
     done: bool,
     /// Whether record payloads get their `type` peeked.
     peek_payload_type: bool,
+    /// The current record's payload members (see [`Record::payload_fields`]).
+    fields: Vec<scan::Field>,
 }
 
 impl<R: BufRead> Decoder<R> {
@@ -356,6 +386,7 @@ impl<R: BufRead> Decoder<R> {
             info: StreamInfo::default(),
             done: false,
             peek_payload_type: true,
+            fields: Vec::new(),
         }
     }
 
@@ -511,6 +542,7 @@ impl<R: BufRead> Decoder<R> {
             offset,
             &mut self.info,
             self.peek_payload_type,
+            &mut self.fields,
         )))
     }
 
@@ -565,6 +597,7 @@ fn line_entry<'a>(
     offset: u64,
     info: &mut StreamInfo,
     peek_payload_type: bool,
+    fields: &'a mut Vec<scan::Field>,
 ) -> Entry<'a> {
     info.lines += 1;
     if !newline {
@@ -589,7 +622,7 @@ fn line_entry<'a>(
         return Entry::Blank(pos);
     }
     let torn = !newline;
-    match decode_line(bytes, pos, peek_payload_type) {
+    match decode_indexed(bytes, pos, peek_payload_type, Some(fields)) {
         Ok(rec) => Entry::Record(rec),
         Err(error) => Entry::Bad(BadLine {
             pos,
@@ -610,7 +643,28 @@ pub fn decode_line(
     pos: Pos,
     peek_payload_type: bool,
 ) -> Result<Record<'_>, DecodeError> {
-    if let Some(p) = scan::scan(bytes).filter(|_| !maybe_surrogate_escape(bytes)) {
+    decode_indexed(bytes, pos, peek_payload_type, None)
+}
+
+/// [`decode_line`], keeping the payload's top-level members in `index` (a list reused from
+/// line to line) so that [`Record::payload_fields`] needs no second look at the payload.
+fn decode_indexed<'a>(
+    bytes: &'a [u8],
+    pos: Pos,
+    peek_payload_type: bool,
+    mut index: Option<&'a mut Vec<scan::Field>>,
+) -> Result<Record<'a>, DecodeError> {
+    let mut scratch = Vec::new();
+    let list = match index {
+        Some(ref mut list) => list,
+        None => &mut scratch,
+    };
+    let parts = scan::scan(bytes, list).filter(|_| !maybe_surrogate_escape(bytes));
+    if let Some(p) = parts {
+        let fields = match index {
+            Some(list) if p.fields_complete => Some(&list[..]),
+            _ => None,
+        };
         // SAFETY: `scan` accepts only valid UTF-8 (it checks every stretch of a string that
         // holds non-ASCII bytes, and admits nothing but ASCII outside strings).
         let text = unsafe { std::str::from_utf8_unchecked(bytes) };
@@ -632,6 +686,7 @@ pub fn decode_line(
             },
             payload_type,
             peek_payload_type,
+            fields,
         );
     }
     decode_line_serde(bytes, pos, peek_payload_type)
@@ -692,7 +747,7 @@ fn decode_line_serde(
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
-    envelope_record(text, pos, env, PeekedType::Slow, peek_payload_type)
+    envelope_record(text, pos, env, PeekedType::Slow, peek_payload_type, None)
 }
 
 /// Parse the line as Codex does, into a `serde_json::Value`, and fail where it fails. Codex
@@ -772,6 +827,7 @@ fn envelope_record<'a>(
     env: RawEnvelope<'a>,
     peeked: PeekedType<'a>,
     peek_payload_type: bool,
+    fields: Option<&'a [scan::Field]>,
 ) -> Result<Record<'a>, DecodeError> {
     let timestamp = match env.timestamp {
         None => return Err(DecodeError::TimestampMissing),
@@ -821,6 +877,7 @@ fn envelope_record<'a>(
         payload,
         metadata: env.metadata,
         payload_type,
+        fields,
         deduplicated: std::cell::OnceCell::new(),
     })
 }
@@ -1317,6 +1374,45 @@ mod tests {
                 check(&m);
             }
         }
+    }
+
+    #[test]
+    fn payload_fields_hold_what_serde_reads_whoever_found_them() {
+        // Through the decoder (the scanner's index), through `decode_line` (the walker),
+        // and for lines with an escaped or repeated key: the same values as a `Value` read.
+        let mut lines = testdata_lines();
+        lines.push(
+            br#"{"timestamp":"t","type":"x","payload":{"a":1,"a":{"b":[2]},"c":"d"}}"#.to_vec(),
+        );
+        lines.push(br#"{"timestamp":"t","type":"x","payload":{"\u0061":1,"c":"d"}}"#.to_vec());
+        let mut checked = 0;
+        for line in &lines {
+            let Ok(serde_json::Value::Object(env)) =
+                serde_json::from_slice::<serde_json::Value>(line)
+            else {
+                continue;
+            };
+            let Some(serde_json::Value::Object(payload)) = env.get("payload") else {
+                continue;
+            };
+            let mut text = line.clone();
+            text.push(b'\n');
+            let mut dec = Decoder::new(&text[..]);
+            let Some(Ok(Entry::Record(indexed))) = dec.next() else {
+                continue;
+            };
+            let walked = decode_line(line, Pos::default(), true).unwrap();
+            for (k, v) in payload {
+                for rec in [&indexed, &walked] {
+                    let raw = rec.payload_field(k).unwrap();
+                    let got: serde_json::Value = serde_json::from_str(raw).unwrap();
+                    assert_eq!(&got, v, "{k} in {}", String::from_utf8_lossy(line));
+                }
+                checked += 1;
+            }
+            assert_eq!(indexed.payload_field("no such key"), None);
+        }
+        assert!(checked > 1000, "only {checked} fields checked");
     }
 
     #[test]

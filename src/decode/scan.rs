@@ -36,6 +36,14 @@ pub(crate) enum PayloadType {
     Slow,
 }
 
+/// One top-level member of the payload object: its key's contents (between the quotes, free
+/// of escapes) and its value, as spans of the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Field {
+    pub key: Span,
+    pub value: Span,
+}
+
 /// The envelope as serde's `RawEnvelope` would see it: the raw JSON of each known field,
 /// `None` when absent or `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,12 +54,21 @@ pub(crate) struct Parts {
     pub payload: Option<Span>,
     pub metadata: Option<Span>,
     pub payload_type: PayloadType,
+    /// `fields` holds every top-level member of the payload, in order (no key escaped).
+    pub fields_complete: bool,
 }
 
 /// Check `line` and find its envelope; `None` when the serde path must decide.
-/// On `Some`, the whole line is valid UTF-8 and valid JSON.
-pub(crate) fn scan(line: &[u8]) -> Option<Parts> {
-    Scanner { b: line, i: 0 }.envelope()
+/// On `Some`, the whole line is valid UTF-8 and valid JSON, and `fields` holds the payload's
+/// top-level members (complete when `Parts::fields_complete`).
+pub(crate) fn scan(line: &[u8], fields: &mut Vec<Field>) -> Option<Parts> {
+    fields.clear();
+    Scanner {
+        b: line,
+        i: 0,
+        fields,
+    }
+    .envelope()
 }
 
 /// Deeper nesting than this is left to serde, which checks Codex's limit (a line nested 128
@@ -61,6 +78,7 @@ const MAX_DEPTH: usize = 64;
 struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
+    fields: &'a mut Vec<Field>,
 }
 
 #[inline(always)]
@@ -383,8 +401,9 @@ impl Scanner<'_> {
         }
     }
 
-    /// The payload object (`i` at its `{`): every member checked, its top-level `type` noted.
-    fn payload(&mut self) -> Option<PayloadType> {
+    /// The payload object (`i` at its `{`): every member checked and noted in `fields`, its
+    /// top-level `type` found. The flag: every member was noted (no key held an escape).
+    fn payload(&mut self) -> Option<(PayloadType, bool)> {
         self.i += 1;
         self.ws();
         let mut found: Option<Span> = None;
@@ -392,7 +411,7 @@ impl Scanner<'_> {
         let mut slow = false;
         if self.peek()? == b'}' {
             self.i += 1;
-            return Some(PayloadType::Absent);
+            return Some((PayloadType::Absent, true));
         }
         loop {
             let ((ks, ke), escaped) = self.key()?;
@@ -400,9 +419,15 @@ impl Scanner<'_> {
             self.value()?;
             if escaped {
                 slow = true;
-            } else if &self.b[ks..ke] == b"type" {
-                count += 1;
-                found = Some((start, self.i));
+            } else {
+                self.fields.push(Field {
+                    key: (ks, ke),
+                    value: (start, self.i),
+                });
+                if &self.b[ks..ke] == b"type" {
+                    count += 1;
+                    found = Some((start, self.i));
+                }
             }
             self.ws();
             match self.peek()? {
@@ -417,7 +442,7 @@ impl Scanner<'_> {
                 _ => return None,
             }
         }
-        Some(if slow {
+        let ptype = if slow {
             PayloadType::Slow
         } else if count > 1 {
             // A repeated `type`: the last one counts (as in the `Value` Codex reads); serde
@@ -435,7 +460,8 @@ impl Scanner<'_> {
             } else {
                 PayloadType::Plain((s + 1, e - 1))
             }
-        })
+        };
+        Some((ptype, !slow))
     }
 
     fn envelope(mut self) -> Option<Parts> {
@@ -448,6 +474,7 @@ impl Scanner<'_> {
             payload: None,
             metadata: None,
             payload_type: PayloadType::Absent,
+            fields_complete: false,
         };
         let mut seen = [false; 5];
         if self.peek()? == b'}' {
@@ -470,7 +497,9 @@ impl Scanner<'_> {
                 let start = self.i;
                 let mut ptype = PayloadType::Absent;
                 if field == Some(3) && self.peek()? == b'{' {
-                    ptype = self.payload()?;
+                    let (t, complete) = self.payload()?;
+                    ptype = t;
+                    parts.fields_complete = complete;
                 } else {
                     self.value()?;
                 }
@@ -674,6 +703,11 @@ fn chunk16(b: &[u8], i: usize) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scanner without the caller's field list.
+    fn scan(line: &[u8]) -> Option<Parts> {
+        super::scan(line, &mut Vec::new())
+    }
 
     /// What serde_json says about a line (valid JSON object or not).
     fn serde_ok(s: &str) -> bool {

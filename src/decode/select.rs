@@ -1,0 +1,227 @@
+//! Picking a few fields out of a JSON object the decoder has already accepted, without
+//! parsing the rest.
+//!
+//! A reducer that needs one field of a payload (the `model` of a `turn_context`, the
+//! `info` of a `token_count`) would otherwise have serde walk, and often build, every other
+//! field: `turn_context` policies became `Value`s, and `stats` spent more instructions in
+//! such typed reads than in checking every line. [`fields`] walks the object once, skipping
+//! values by their delimiters only, and hands back the raw text of the wanted ones.
+//!
+//! Only ever called on text that is valid JSON (every decoded record's payload is: the
+//! decoder checked the whole line), so skipping needs no validation. On text that is not
+//! valid JSON it returns `None` or arbitrary spans; it never panics.
+
+use std::borrow::Cow;
+
+/// The raw JSON text of each of `keys` in the object `obj`, or `None` for a key that is
+/// absent. A repeated key gives its last value, as Codex reads a repeated key. `None` as a
+/// whole when `obj` is not an object.
+pub fn fields<'a, const N: usize>(obj: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    let b = obj.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut out = [None; N];
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        // A key.
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, i)?;
+        let raw_key = &obj[i + 1..key_end - 1];
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = value_end(b, start)?;
+        let key = unescape_key(raw_key);
+        if let Some(k) = keys.iter().position(|k| *k == key) {
+            out[k] = Some(&obj[start..end]);
+        }
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// The text of a raw JSON string value (its escapes resolved), `None` for any other value.
+pub fn str_value(raw: &str) -> Option<Cow<'_, str>> {
+    if raw.len() < 2 || !raw.starts_with('"') {
+        return None;
+    }
+    let inner = &raw[1..raw.len() - 1];
+    if !inner.contains('\\') {
+        return Some(Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+}
+
+fn unescape_key(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('\\') {
+        return Cow::Borrowed(raw);
+    }
+    // An escaped key is rare; resolve it the way serde would.
+    serde_json::from_str::<String>(&format!("\"{raw}\""))
+        .map(Cow::Owned)
+        .unwrap_or(Cow::Borrowed(raw))
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(c) = b.get(i) {
+        if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The index just past the string starting at `b[i] == '"'`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        let k = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[k] == b'"' {
+            return Some(k + 1);
+        }
+        j = k + 2;
+    }
+}
+
+/// The index just past the value starting at `b[i]`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while let Some(&c) = b.get(j) {
+                match c {
+                    b'"' => {
+                        j = string_end(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => {
+            let mut j = i;
+            while let Some(c) = b.get(j) {
+                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                    break;
+                }
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_the_wanted_fields_and_skips_every_kind_of_value() {
+        let obj = r#" { "a" : [1, {"model": "no"}, "]}"], "s": "x\"}\\", "model":"gpt-5",
+            "n": -1.5e3, "t": true, "z": null, "o": {"k": [[]]}, "last": {} } "#;
+        let [model, n, o, last, missing] =
+            fields(obj, ["model", "n", "o", "last", "missing"]).unwrap();
+        assert_eq!(model, Some(r#""gpt-5""#));
+        assert_eq!(n, Some("-1.5e3"));
+        assert_eq!(o, Some(r#"{"k": [[]]}"#));
+        assert_eq!(last, Some("{}"));
+        assert_eq!(missing, None);
+    }
+
+    #[test]
+    fn a_repeated_key_gives_its_last_value_as_codex_reads_it() {
+        let [m] = fields(r#"{"model":"a","model":"b"}"#, ["model"]).unwrap();
+        assert_eq!(m, Some(r#""b""#));
+    }
+
+    #[test]
+    fn an_escaped_key_is_matched_by_its_text() {
+        let [m] = fields(r#"{"mod\u0065l":"a"}"#, ["model"]).unwrap();
+        assert_eq!(m, Some(r#""a""#));
+    }
+
+    #[test]
+    fn only_objects_have_fields() {
+        assert!(fields("[1]", ["a"]).is_none());
+        assert!(fields(r#""{}""#, ["a"]).is_none());
+        assert_eq!(fields("{}", ["a"]), Some([None]));
+    }
+
+    #[test]
+    fn broken_text_never_panics() {
+        for t in [
+            "{",
+            "{\"",
+            "{\"a\"",
+            "{\"a\":",
+            "{\"a\":\"\\",
+            "{\"a\":[",
+            "{\"a\":1,",
+            "{\"a\"1}",
+            "{\"a\":}",
+            "{]",
+            "{\"a\":]]]}",
+        ] {
+            let _ = fields(t, ["a"]);
+        }
+    }
+
+    #[test]
+    fn agrees_with_serde_on_every_field_of_real_payloads() {
+        // Every top-level field of every payload in testdata, located by the walker, holds
+        // the same value serde reads there (last one wins for a repeated key).
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real");
+        let mut checked = 0;
+        for entry in walkdir::WalkDir::new(root) {
+            let entry = entry.unwrap();
+            if entry.path().extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            for line in text.lines() {
+                let Ok(serde_json::Value::Object(env)) = serde_json::from_str(line) else {
+                    continue;
+                };
+                let Some(payload) = env.get("payload") else {
+                    continue;
+                };
+                let payload_text = payload.to_string();
+                let serde_json::Value::Object(p) = payload else {
+                    continue;
+                };
+                for (k, v) in p {
+                    let [raw] = fields(&payload_text, [k.as_str()]).unwrap();
+                    let got: serde_json::Value = serde_json::from_str(raw.unwrap()).unwrap();
+                    assert_eq!(&got, v, "{k}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} fields checked");
+    }
+}
