@@ -147,6 +147,20 @@ pub struct TokenCountInfo {
     pub last_token_usage: Option<Usage>,
 }
 
+impl TokenCountInfo {
+    /// `token_count.info` from its raw JSON text, read as [`TokenCount`] reads it.
+    pub fn from_raw(raw: &str) -> Option<TokenCountInfo> {
+        lenient_info(&mut serde_json::Deserializer::from_str(raw)).ok()?
+    }
+}
+
+impl Usage {
+    /// A usage block from its raw JSON text, read as the typed views read one.
+    pub fn from_raw(raw: &str) -> Option<Usage> {
+        lenient_usage(&mut serde_json::Deserializer::from_str(raw)).ok()?
+    }
+}
+
 /// `token_usage_record` payload (Codex 0.171+: one per model response).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]

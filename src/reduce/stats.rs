@@ -10,8 +10,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
-use crate::model::TurnContext;
+use crate::decode::{select, BadLine, Kind, Pos, Record, StreamInfo};
 use crate::reduce::session::SessionTracker;
 use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
 use crate::reduce::turns::TurnLog;
@@ -63,7 +62,9 @@ pub struct StatsReducer {
     stats: FileStats,
     /// The same segmentation `turns` prints, so the counts always agree.
     turns: TurnLog,
-    usage: UsageAccount<UsageKey>,
+    /// Usage by key, and by line for the lines the turn log calls early (it needs their
+    /// usage to place the implicit first turn; one account serves both).
+    usage: UsageAccount<(UsageKey, Option<u64>)>,
     model: Option<String>,
 }
 
@@ -102,13 +103,13 @@ impl Reducer for StatsReducer {
                 rec.payload_type().unwrap_or("(none)"),
             ),
             Kind::TurnContext => {
-                if let Ok(tc) = rec.parse_payload::<TurnContext<'_>>() {
-                    if let Some(m) = tc.model {
-                        if self.stats.first_model.is_none() {
-                            self.stats.first_model = Some(m.to_string());
-                        }
-                        self.model = Some(m.into_owned());
+                // Only `model` is read: picked out without parsing the rest (the
+                // policies would become `Value`s), as `TurnContext` reads it.
+                if let Some(m) = rec.payload_field("model").and_then(select::str_value) {
+                    if self.stats.first_model.is_none() {
+                        self.stats.first_model = Some(m.to_string());
                     }
+                    self.model = Some(m.into_owned());
                 }
             }
             _ => {}
@@ -117,10 +118,14 @@ impl Reducer for StatsReducer {
         if carries_usage(rec) {
             let zone = self.zone;
             let model = &self.model;
+            let early = self.turns.is_early_usage(rec.pos.line);
             self.usage
-                .feed(rec, session.provenance(), session.own_id(), || UsageKey {
-                    day: time::parse_ms(&rec.timestamp).and_then(|ms| zone.day(ms)),
-                    model: model.clone(),
+                .feed(rec, session.provenance(), session.own_id(), || {
+                    let key = UsageKey {
+                        day: time::parse_ms(&rec.timestamp).and_then(|ms| zone.day(ms)),
+                        model: model.clone(),
+                    };
+                    (key, early.then_some(rec.pos.line))
                 });
         }
     }
@@ -140,10 +145,16 @@ impl Reducer for StatsReducer {
         self.stats.lines = info.lines;
         self.stats.bytes = info.bytes;
         self.stats.bom = info.bom;
-        let counts = self.turns.count();
+        let mut early = BTreeMap::new();
+        for ((key, line), t) in self.usage.finish() {
+            if let Some(line) = line {
+                early.insert(line, t);
+            }
+            *self.stats.usage.entry(key).or_default() += t;
+        }
+        let counts = self.turns.count(&early);
         self.stats.turns = counts.turns;
         self.stats.tool_calls = counts.tool_calls;
-        self.stats.usage = self.usage.finish();
         self.stats.tokens = crate::reduce::tokens::sum(self.stats.usage.values());
         self.stats
     }

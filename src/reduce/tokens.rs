@@ -20,8 +20,8 @@ use std::ops::AddAssign;
 
 use serde::Serialize;
 
-use crate::decode::{Kind, Record};
-use crate::model::{TokenCount, TokenUsageRecord, Usage};
+use crate::decode::{select, Kind, Record};
+use crate::model::{TokenCountInfo, TokenUsageRecord, Usage};
 use crate::reduce::session::Provenance;
 
 /// Token totals. `cache_write_input_tokens` appears only where some usage had it.
@@ -162,8 +162,15 @@ impl<K: Ord + Clone> UsageAccount<K> {
     ) {
         match rec.kind {
             Kind::TokenUsageRecord => {
-                let Ok(r) = rec.parse_payload::<TokenUsageRecord<'_>>() else {
-                    return;
+                // The three fields read, picked out without parsing the rest; each read as
+                // `TokenUsageRecord` reads it.
+                let [thread_id, usage, thread_usage] =
+                    rec.payload_fields(["thread_id", "usage", "thread_token_usage"]);
+                let r = TokenUsageRecord {
+                    thread_id: thread_id.and_then(select::str_value),
+                    turn_id: None,
+                    usage: usage.and_then(Usage::from_raw),
+                    thread_token_usage: thread_usage.and_then(Usage::from_raw),
                 };
                 let prev_thread = match r.thread_token_usage {
                     Some(t) => self.prev_thread_total.replace(t),
@@ -188,10 +195,10 @@ impl<K: Ord + Clone> UsageAccount<K> {
                 *self.from_records.entry(key()).or_default() += inc;
             }
             Kind::EventMsg if rec.payload_type() == Some("token_count") => {
-                let Ok(tc) = rec.parse_payload::<TokenCount>() else {
+                let Some(info) = rec.payload_field("info").and_then(TokenCountInfo::from_raw)
+                else {
                     return;
                 };
-                let Some(info) = tc.info else { return };
                 let inc = match (info.total_token_usage, info.last_token_usage) {
                     (Some(total), last) => {
                         if self.prev_total == Some(total) {

@@ -234,8 +234,8 @@ pub struct TurnLog {
     /// Usage-carrying records seen before any turn start or activity: where an implicit
     /// turn would begin if one of them adds usage.
     early_usage: Vec<Mark>,
-    /// Own usage by line (counting: only the lines of `early_usage`; the rest under
-    /// `u64::MAX`).
+    /// Own usage by line (full detail only: a counting log is handed the usage of its
+    /// early lines by its owner, who accounts usage anyway; see [`TurnLog::count`]).
     usage: UsageAccount<u64>,
     last: Option<At>,
     /// A `task_started` has been seen: typed user messages no longer decide a count.
@@ -381,13 +381,11 @@ impl TurnLog {
             if early {
                 self.early_usage.push(Mark::of(rec, session));
             }
-            let key = if full || early {
-                rec.pos.line
-            } else {
-                u64::MAX
-            };
-            self.usage
-                .feed(rec, session.provenance(), session.own_id(), || key);
+            if full {
+                let line = rec.pos.line;
+                self.usage
+                    .feed(rec, session.provenance(), session.own_id(), || line);
+            }
         }
         self.last = Some((rec.pos.line, rec.ordinal));
     }
@@ -620,12 +618,20 @@ impl TurnLog {
         (Some(pending.unwrap_or(first).line), n)
     }
 
+    /// Whether the usage-carrying record just recorded at `line` came before any turn
+    /// start or activity: only such a record's usage can begin the implicit first turn.
+    /// A counting log's owner keys that record's usage by its line for [`TurnLog::count`].
+    pub fn is_early_usage(&self, line: u64) -> bool {
+        self.early_usage.last().is_some_and(|m| m.line == line)
+    }
+
     /// The number of turns (what `turns` prints for the file) and of call rows.
-    pub fn count(mut self) -> Counts {
+    /// `early_usage`: the file's own usage (as [`UsageAccount::finish`] gives it) of the
+    /// records [`TurnLog::is_early_usage`] named, by line; other lines may be absent.
+    pub fn count(self, early_usage: &BTreeMap<u64, Tokens>) -> Counts {
         let tool_calls = self.call_lines().count() as u64;
-        let usage = std::mem::take(&mut self.usage).finish();
         let (first, n) = self.first_start();
-        let implicit = self.implicit_start(first, &usage).is_some();
+        let implicit = self.implicit_start(first, early_usage).is_some();
         Counts {
             turns: n + u64::from(implicit),
             tool_calls,
@@ -1114,25 +1120,10 @@ mod tests {
     fn files_without_events_use_real_user_response_messages() {
         let t = turns(&[META, &user_item("one"), &user_item("two")]);
         assert_eq!(statuses(&t), ["unknown", "unknown"]);
-        let mut log = TurnLog::counting();
-        let mut session = SessionTracker::new();
-        for (i, l) in [META.to_string(), user_item("one"), user_item("two")]
-            .iter()
-            .enumerate()
-        {
-            let rec = crate::decode::decode_line(
-                l.as_bytes(),
-                crate::decode::Pos {
-                    line: i as u64 + 1,
-                    offset: 0,
-                },
-                true,
-            )
-            .unwrap();
-            session.observe(&rec);
-            log.record(&rec, &session);
-        }
-        assert_eq!(log.count().turns, 2);
+        assert_eq!(
+            count(&[META, &user_item("one"), &user_item("two")]).turns,
+            2
+        );
     }
 
     #[test]
@@ -1232,9 +1223,12 @@ mod tests {
         assert_eq!(statuses(&t), ["open"]);
     }
 
+    /// What `stats` counts: a counting log, handed the usage of its early lines as the
+    /// stats reducer hands it.
     fn count(lines: &[&str]) -> Counts {
         let text = lines.join("\n") + "\n";
         let mut log = TurnLog::counting();
+        let mut usage: UsageAccount<Option<u64>> = UsageAccount::new();
         let mut session = SessionTracker::new();
         for (i, l) in text.lines().enumerate() {
             let rec = crate::decode::decode_line(
@@ -1248,8 +1242,17 @@ mod tests {
             .unwrap();
             session.observe(&rec);
             log.record(&rec, &session);
+            if carries_usage(&rec) {
+                let early = log.is_early_usage(rec.pos.line).then_some(rec.pos.line);
+                usage.feed(&rec, session.provenance(), session.own_id(), || early);
+            }
         }
-        log.count()
+        let early: BTreeMap<u64, Tokens> = usage
+            .finish()
+            .into_iter()
+            .filter_map(|(line, t)| Some((line?, t)))
+            .collect();
+        log.count(&early)
     }
 
     fn token_count(ts: u32, total: u64, last: u64) -> String {
