@@ -296,8 +296,15 @@ impl TurnLog {
             Kind::EventMsg => match rec.payload_type() {
                 Some("task_started") => {
                     self.task_started_seen = true;
-                    let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
-                    self.start(rec, session, TurnSource::TaskStarted, ev.turn_id());
+                    // Counting needs where turns start, not their ids.
+                    let turn_id = if full {
+                        rec.parse_payload::<TurnEvent<'_>>()
+                            .unwrap_or_default()
+                            .turn_id()
+                    } else {
+                        None
+                    };
+                    self.start(rec, session, TurnSource::TaskStarted, turn_id);
                 }
                 Some("user_message") => {
                     self.active(rec, session);
