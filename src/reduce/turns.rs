@@ -46,7 +46,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::decode::{Kind, Record, StreamInfo};
+use crate::decode::{select, Kind, Record, StreamInfo};
 use crate::model::{self, ItemCompleted, Message, TurnContext, TurnEvent};
 use crate::reduce::calls::server_search_output;
 use crate::reduce::session::SessionTracker;
@@ -941,12 +941,11 @@ pub fn is_real_user_message(rec: &Record<'_>) -> bool {
     if rec.kind != Kind::ResponseItem || rec.payload_type() != Some("message") {
         return false;
     }
-    // Cheap pre-filter before a full parse of the content. A `\u` escape could spell
-    // `user` (`"\u0075ser"`), so a payload with one is always parsed.
-    let raw = rec.payload.get().as_bytes();
-    if memchr::memmem::find(raw, b"\"user\"").is_none()
-        && memchr::memmem::find(raw, b"\\u").is_none()
-    {
+    // Only a `role: user` message needs its content parsed; the role is looked up in the
+    // record's member index (escapes resolved, the last of a repeated key winning, as in
+    // the full parse).
+    let role = rec.payload_field("role").and_then(select::str_value);
+    if role.as_deref() != Some("user") {
         return false;
     }
     rec.parse_payload::<Message<'_>>()
