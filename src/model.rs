@@ -11,6 +11,8 @@ use serde::{de, Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::decode::{select, Record};
+
 /// `session_meta` payload (the fields rollscope reads). Every field is read on its own:
 /// one mistyped field is absent, it never takes the others with it.
 #[derive(Debug, Default, Deserialize)]
@@ -72,7 +74,41 @@ pub struct TurnContext<'a> {
     pub collaboration_mode: Option<Value>,
 }
 
-impl TurnContext<'_> {
+impl<'a> TurnContext<'a> {
+    /// Read from the record's payload members, each field as the derived reader reads it;
+    /// the members rollscope does not read are never parsed.
+    pub fn from_record(rec: &Record<'a>) -> Option<TurnContext<'a>> {
+        let [turn_id, model, cwd, approval, sandbox, effort, reasoning, collaboration] = rec
+            .payload_fields([
+                "turn_id",
+                "model",
+                "cwd",
+                "approval_policy",
+                "sandbox_policy",
+                "effort",
+                "reasoning_effort",
+                "collaboration_mode",
+            ]);
+        // `Option<Value>`: `null` is absent; a value a `Value` cannot hold fails the whole
+        // view, as in the derived reader.
+        fn value(raw: Option<&str>) -> Option<Option<Value>> {
+            match raw {
+                None | Some("null") => Some(None),
+                Some(r) => serde_json::from_str(r).ok().map(Some),
+            }
+        }
+        Some(TurnContext {
+            turn_id: turn_id.and_then(select::str_value),
+            model: model.and_then(select::str_value),
+            cwd: cwd.and_then(select::str_value),
+            approval_policy: value(approval)?,
+            sandbox_policy: value(sandbox)?,
+            effort: effort.and_then(select::str_value),
+            reasoning_effort: reasoning.and_then(select::str_value),
+            collaboration_mode: value(collaboration)?,
+        })
+    }
+
     /// The reasoning effort, wherever this version put it.
     pub fn effort(&self) -> Option<String> {
         if let Some(e) = self.effort.as_deref().or(self.reasoning_effort.as_deref()) {

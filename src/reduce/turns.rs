@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::decode::{select, Kind, Record, StreamInfo};
-use crate::model::{self, ItemCompleted, Message, TurnContext, TurnEvent};
+use crate::model::{self, Message, ToolOutcome, TurnContext, TurnEvent};
 use crate::reduce::calls::server_search_output;
 use crate::reduce::session::SessionTracker;
 use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
@@ -366,7 +366,7 @@ impl TurnLog {
             Kind::TurnContext => {
                 self.active(rec, session);
                 if full {
-                    if let Ok(tc) = rec.parse_payload::<TurnContext<'_>>() {
+                    if let Some(tc) = TurnContext::from_record(rec) {
                         self.settings.push(Settings {
                             line: rec.pos.line,
                             turn_id: tc.turn_id.as_deref().map(str::to_string),
@@ -493,10 +493,20 @@ impl TurnLog {
     }
 
     fn item_completed(&mut self, rec: &Record<'_>) {
-        let Ok(ic) = rec.parse_payload::<ItemCompleted<'_>>() else {
+        // Only message items matter here: the item's type is looked up first, and the
+        // (often large) tool items are never parsed.
+        let Some(item) = rec.payload_field("item") else {
             return;
         };
-        let Some(item) = ic.item() else { return };
+        let kind = select::fields(item, ["type"])
+            .and_then(|[t]| t)
+            .and_then(select::str_value);
+        if !matches!(kind.as_deref(), Some("UserMessage" | "AgentMessage")) {
+            return;
+        }
+        let Ok(item) = serde_json::from_str::<ToolOutcome<'_>>(item) else {
+            return;
+        };
         match item.type_.as_deref() {
             Some("UserMessage") => self.user(rec.pos.line, item.content_text()),
             Some("AgentMessage") => {
