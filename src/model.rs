@@ -925,6 +925,159 @@ pub struct ToolItem<'a> {
     pub revised_prompt: Option<Cow<'a, str>>,
 }
 
+impl<'a> ToolItem<'a> {
+    /// Read a payload already checked as a JSON object (a decoded record's), as serde
+    /// would, in one pass that skips the values it does not need instead of parsing them.
+    /// `None` where it is not sure to agree with serde (an escaped key, a repeated field,
+    /// anything unexpected): ask serde then.
+    pub fn read_fast(payload: &'a str) -> Option<ToolItem<'a>> {
+        let mut item = ToolItem::default();
+        let mut seen = 0u16;
+        for_each_field(payload, |key, value| {
+            let slot = match key {
+                "type" => 0,
+                "call_id" => 1,
+                "id" => 2,
+                "name" => 3,
+                "namespace" => 4,
+                "arguments" => 5,
+                "input" => 6,
+                "action" => 7,
+                "status" => 8,
+                "output" => 9,
+                "tools" => 10,
+                "revised_prompt" => 11,
+                _ => return true,
+            };
+            if seen & (1 << slot) != 0 {
+                // serde rejects the repeat; `parse_payload` then keeps the last.
+                return false;
+            }
+            seen |= 1 << slot;
+            let raw = (value != "null").then(|| trusted_raw(value));
+            let text = || raw.and_then(raw_str);
+            match slot {
+                0 => item.type_ = text(),
+                1 => item.call_id = text(),
+                2 => item.id = text(),
+                3 => item.name = text(),
+                4 => item.namespace = text(),
+                5 => item.arguments = raw,
+                6 => item.input = raw,
+                7 => item.action = raw,
+                8 => item.status = text(),
+                9 => item.output = raw,
+                10 => item.tools = raw,
+                _ => item.revised_prompt = text(),
+            }
+            true
+        })?;
+        Some(item)
+    }
+}
+
+/// Borrow JSON text a record's payload holds (so already checked) as a [`RawValue`].
+fn trusted_raw(json: &str) -> &RawValue {
+    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str` (serde_json makes its own
+    // borrowed raw values with this cast); the text is a value of a decoded, valid line.
+    unsafe { &*(json as *const str as *const RawValue) }
+}
+
+/// Call `f(key, raw value)` for each member of a JSON object known to be valid, in order,
+/// until it returns `false`. `None` when `f` stopped, a key has an escape (serde would
+/// unescape it before matching), or the text is not as expected.
+pub fn for_each_field<'a>(obj: &'a str, mut f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
+    let b = obj.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(());
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, i)?;
+        let key = &obj[i + 1..key_end - 1];
+        if key.contains('\\') {
+            return None;
+        }
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = value_end(b, start)?;
+        if !f(key, &obj[start..end]) {
+            return None;
+        }
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The end (past the closing quote) of the JSON string opening at `b[i]`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut at = i + 1;
+    loop {
+        let q = at + memchr::memchr(b'"', b.get(at..)?)?;
+        // Escaped when an odd run of backslashes precedes it.
+        let run = b[at..q].iter().rev().take_while(|&&c| c == b'\\').count();
+        if run % 2 == 0 {
+            return Some(q + 1);
+        }
+        at = q + 1;
+    }
+}
+
+/// The end of the JSON value starting at `b[i]`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut at = i;
+            loop {
+                match *b.get(at)? {
+                    b'"' => {
+                        at = string_end(b, at)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(at + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        _ => {
+            let n = b[i..]
+                .iter()
+                .position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))?;
+            (n > 0).then_some(i + n)
+        }
+    }
+}
+
 /// The text of a tool output and, when the writer recorded one, its `success` flag.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OutputText {

@@ -35,7 +35,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::decode::{Kind, Record, StreamInfo};
-use crate::model::{self, raw_text, ItemCompleted, OutputText, ToolItem, ToolOutcome};
+use crate::model::{self, raw_text, ItemCompleted, ToolItem, ToolOutcome};
 use crate::reduce::session::SessionTracker;
 use crate::reduce::turns::{TurnLog, Turns};
 use crate::reduce::Reducer;
@@ -61,9 +61,34 @@ impl CallStatus {
     }
 }
 
+/// A row's `arguments` or `output` text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text {
+    /// The text itself.
+    Owned(String),
+    /// `len` bytes at `offset` of the file ([`FileReport::file`](crate::reduce::FileReport)):
+    /// a JSON string, quotes included, escaped exactly as serde_json escapes its text
+    /// ([`is_canonical_json_string`]), so these bytes are the row's field as written. Read
+    /// again when the row is written: a file's large texts are not held until its end.
+    InFile { offset: u64, len: usize },
+}
+
+impl Text {
+    /// The text, when it is held.
+    pub fn owned(&self) -> Option<&str> {
+        match self {
+            Text::Owned(s) => Some(s),
+            Text::InFile { .. } => None,
+        }
+    }
+}
+
+/// Texts shorter than this are held: reading them again would cost more than they weigh.
+const IN_FILE_MIN: usize = 256;
+
 /// One call, or one output without a call (NDJSON schema: `docs/calls.md`; the command adds
-/// path and session ids).
-#[derive(Debug, Clone, Serialize)]
+/// path and session ids and writes it).
+#[derive(Debug, Clone)]
 pub struct Call {
     /// The turn the call (or orphan output) falls in, 1-based; null before the first turn.
     pub turn_index: Option<u64>,
@@ -80,8 +105,8 @@ pub struct Call {
     pub answered_at: Option<String>,
     pub duration_ms: Option<u64>,
     pub exit_code: Option<i64>,
-    pub arguments: Option<String>,
-    pub output: Option<String>,
+    pub arguments: Option<Text>,
+    pub output: Option<Text>,
     /// The call was copied from a parent session (fork, sub-agent).
     pub inherited: bool,
 }
@@ -94,24 +119,14 @@ struct CallItem {
     call_id: Option<String>,
     name: Option<String>,
     namespace: Option<String>,
-    arguments: Option<String>,
+    arguments: Option<Text>,
+    /// `apply_patch`, as a tool of its own or (0.36) run through the shell tool.
+    is_patch: bool,
     own_status: Option<String>,
     inherited: bool,
 }
 
 impl CallItem {
-    /// `apply_patch`, as a tool of its own or (0.36) run through the shell tool.
-    fn is_patch(&self) -> bool {
-        if self.name.as_deref() == Some("apply_patch") {
-            return true;
-        }
-        matches!(self.kind.as_str(), "function_call" | "local_shell_call")
-            && self
-                .arguments
-                .as_deref()
-                .is_some_and(|a| a.contains("apply_patch"))
-    }
-
     /// Kinds that carry their own outcome instead of an output.
     fn has_own_status(&self) -> bool {
         matches!(
@@ -127,7 +142,11 @@ struct OutputItem {
     timestamp: String,
     kind: String,
     call_id: Option<String>,
-    text: OutputText,
+    text: Text,
+    /// The output object's `success` flag (some writers).
+    success: Option<bool>,
+    /// What the text's head says.
+    facts: OutputFacts,
     /// A `tool_search_output` with `execution: "server"`.
     server: bool,
     inherited: bool,
@@ -278,10 +297,142 @@ fn seconds_to_ms(s: f64) -> Option<u64> {
     (s.is_finite() && s >= 0.0).then(|| (s * 1000.0).round() as u64)
 }
 
-/// The output says the patch was not applied.
-fn patch_failed(text: &str, is_patch: bool) -> bool {
-    let t = text.trim_start();
-    t.starts_with("apply_patch verification failed") || (is_patch && t.starts_with("error:"))
+/// What an output text's head says: its header ([`parse_output_meta`]) and whether it
+/// reports a failed patch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct OutputFacts {
+    meta: OutputMeta,
+    /// Starts with `apply_patch verification failed` (any call).
+    verification_failed: bool,
+    /// Starts with `error:` (a failure when the call is an `apply_patch`).
+    error_prefix: bool,
+}
+
+impl OutputFacts {
+    fn of(text: &str) -> OutputFacts {
+        let t = text.trim_start();
+        OutputFacts {
+            meta: parse_output_meta(text),
+            verification_failed: t.starts_with("apply_patch verification failed"),
+            error_prefix: t.starts_with("error:"),
+        }
+    }
+
+    /// The output says the patch was not applied.
+    fn patch_failed(&self, is_patch: bool) -> bool {
+        self.verification_failed || (is_patch && self.error_prefix)
+    }
+
+    /// The facts of the text of `raw`, a canonical JSON string
+    /// ([`is_canonical_json_string`]), read from its first few KiB when they decide them
+    /// (the usual case: a header of a few lines), else from the whole text.
+    fn of_json_string(raw: &str) -> OutputFacts {
+        const HEAD: usize = 4096;
+        let unescape = |json: &str| serde_json::from_str::<String>(json).unwrap_or_default();
+        let inner = &raw[1..raw.len() - 1];
+        if inner.len() > HEAD {
+            let head = unescape(&format!("\"{}\"", &inner[..escape_safe_cut(inner, HEAD)]));
+            if let Some(facts) = OutputFacts::of_head(&head) {
+                return facts;
+            }
+        }
+        OutputFacts::of(&unescape(raw))
+    }
+
+    /// The facts of a text from its beginning `head`, when that is enough: the header
+    /// ends (`Output:`) or twelve lines (all [`parse_output_meta`] reads) are complete
+    /// within it, and the text does not start with `{` (a JSON output is read whole).
+    fn of_head(head: &str) -> Option<OutputFacts> {
+        let t = head.trim_start();
+        if t.len() < 64 || t.starts_with('{') {
+            return None;
+        }
+        let mut end = 0;
+        let mut decided = false;
+        for (n, line) in t.split_inclusive('\n').enumerate() {
+            if !line.ends_with('\n') {
+                break;
+            }
+            end += line.len();
+            if line.trim_end() == "Output:" || n + 1 == 12 {
+                decided = true;
+                break;
+            }
+        }
+        decided.then(|| OutputFacts {
+            meta: parse_output_meta(&t[..end]),
+            verification_failed: t.starts_with("apply_patch verification failed"),
+            error_prefix: t.starts_with("error:"),
+        })
+    }
+}
+
+/// The largest cut at most `max` bytes into the inside of a canonical JSON string that
+/// splits neither an escape nor a character.
+fn escape_safe_cut(inner: &str, max: usize) -> usize {
+    let b = inner.as_bytes();
+    let mut cut = max.min(b.len());
+    let mut at = 0;
+    while let Some(k) = memchr::memchr(b'\\', &b[at..cut]) {
+        let i = at + k;
+        let len = if b.get(i + 1) == Some(&b'u') { 6 } else { 2 };
+        if i + len > cut {
+            cut = i;
+            break;
+        }
+        at = i + len;
+    }
+    while !inner.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    cut
+}
+
+/// Is `raw` one JSON string, quotes included, escaped exactly as serde_json escapes its
+/// text (so that serde_json would write these very bytes)? serde_json escapes `"` and `\`,
+/// writes `\b \f \n \r \t` for those controls and `\u00xx` (lowercase) for the other
+/// controls, and nothing else: no `\/`, no `\u` for other characters, UTF-8 as is. Raw
+/// controls, an unescaped quote inside, or invalid UTF-8 are no JSON string at all.
+pub fn is_canonical_json_string(raw: &[u8]) -> bool {
+    canonical_escapes(raw) && raw.iter().all(|&c| c >= 0x20) && std::str::from_utf8(raw).is_ok()
+}
+
+/// [`is_canonical_json_string`] for a string of a decoded line (valid UTF-8, no raw
+/// controls): only its escapes are looked at.
+fn canonical_escapes(raw: &[u8]) -> bool {
+    let [b'"', inner @ .., b'"'] = raw else {
+        return false;
+    };
+    let mut at = 0;
+    while let Some(k) = memchr::memchr2(b'\\', b'"', &inner[at..]) {
+        let i = at + k;
+        if inner[i] == b'"' {
+            return false;
+        }
+        match inner.get(i + 1) {
+            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => at = i + 2,
+            Some(b'u') => {
+                let ok = match inner.get(i + 2..i + 6) {
+                    Some([b'0', b'0', hi @ (b'0' | b'1'), lo]) => {
+                        let lo = match lo {
+                            b'0'..=b'9' => lo - b'0',
+                            b'a'..=b'f' => lo - b'a' + 10,
+                            _ => return false,
+                        };
+                        let c = (hi - b'0') * 16 + lo;
+                        !matches!(c, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return false;
+                }
+                at = i + 6;
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Which calls an output can answer (Codex's `remove_orphan_outputs`):
@@ -315,6 +466,9 @@ fn output_fit(output_kind: &str) -> Option<Fit> {
 /// The `calls` reducer.
 #[derive(Debug, Default)]
 pub struct CallsReducer {
+    /// The input is a plain file that the output layer reads again: large texts are
+    /// held as where they lie ([`Text::InFile`]).
+    in_file: bool,
     log: TurnLog,
     calls: Vec<CallItem>,
     outputs: Vec<OutputItem>,
@@ -331,34 +485,55 @@ impl CallsReducer {
         if !is_call && !model::is_output_type(t) {
             return;
         }
-        let item: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+        let item: ToolItem<'_> = ToolItem::read_fast(rec.payload.get())
+            .unwrap_or_else(|| rec.parse_payload().unwrap_or_default());
         let call_id = item.call_id.as_deref().map(str::to_string);
         if is_call {
-            let arguments = item
-                .arguments
-                .or(item.input)
-                .or(item.action)
-                .map(|r| raw_text(r).into_owned())
-                .or_else(|| item.revised_prompt.as_deref().map(str::to_string));
+            let raw = item.arguments.or(item.input).or(item.action);
+            let name = item.name.as_deref().map(str::to_string);
+            let (arguments, mentions_patch) = match raw {
+                Some(r) => match self.in_file(rec, r) {
+                    Some(text) => (Some(text), json_string_mentions(r.get(), "apply_patch")),
+                    None => {
+                        let a = raw_text(r).into_owned();
+                        let m = a.contains("apply_patch");
+                        (Some(Text::Owned(a)), m)
+                    }
+                },
+                None => match item.revised_prompt.as_deref() {
+                    Some(p) => (Some(Text::Owned(p.to_string())), p.contains("apply_patch")),
+                    None => (None, false),
+                },
+            };
+            let is_patch = name.as_deref() == Some("apply_patch")
+                || (matches!(t, "function_call" | "local_shell_call") && mentions_patch);
             self.calls.push(CallItem {
                 line: rec.pos.line,
                 timestamp: rec.timestamp.to_string(),
                 kind: t.to_string(),
                 call_id,
-                name: item.name.as_deref().map(str::to_string),
+                name,
                 namespace: item.namespace.as_deref().map(str::to_string),
                 arguments,
+                is_patch,
                 own_status: item.status.as_deref().map(str::to_string),
                 inherited: session.is_inherited(),
             });
         } else {
-            let text = match (item.output, item.tools) {
-                (Some(o), _) => model::output_text(o),
-                (None, Some(tools)) => OutputText {
-                    text: raw_text(tools).into_owned(),
-                    success: None,
+            let (text, success, facts) = match (item.output, item.tools) {
+                (Some(o), _) => match self.in_file(rec, o) {
+                    Some(text) => (text, None, OutputFacts::of_json_string(o.get())),
+                    None => {
+                        let o = model::output_text(o);
+                        let facts = OutputFacts::of(&o.text);
+                        (Text::Owned(o.text), o.success, facts)
+                    }
                 },
-                (None, None) => OutputText::default(),
+                (None, tools) => {
+                    let text = tools.map(|r| raw_text(r).into_owned()).unwrap_or_default();
+                    let facts = OutputFacts::of(&text);
+                    (Text::Owned(text), None, facts)
+                }
             };
             self.outputs.push(OutputItem {
                 line: rec.pos.line,
@@ -366,10 +541,26 @@ impl CallsReducer {
                 kind: t.to_string(),
                 call_id,
                 text,
+                success,
+                facts,
                 server: server_search_output(rec).is_some(),
                 inherited: session.is_inherited(),
             });
         }
+    }
+
+    /// Where a large JSON string value of `rec` lies in the file, when the file can be
+    /// read again there and its bytes are the row's field as written.
+    fn in_file(&self, rec: &Record<'_>, value: &RawValue) -> Option<Text> {
+        let raw = value.get();
+        if !self.in_file || raw.len() < IN_FILE_MIN || !canonical_escapes(raw.as_bytes()) {
+            return None;
+        }
+        let offset = rec.stream_offset_of(raw)?;
+        Some(Text::InFile {
+            offset,
+            len: raw.len(),
+        })
     }
 
     fn event(&mut self, rec: &Record<'_>) {
@@ -435,6 +626,27 @@ impl Reducer for CallsReducer {
         let turns = self.log.finish();
         pair(self.calls, self.outputs, &self.evidence, &turns)
     }
+
+    fn reread_file(&mut self) -> bool {
+        self.in_file = true;
+        true
+    }
+}
+
+/// Does the text of `raw`, a canonical JSON string, contain `word` (ASCII letters and `_`,
+/// which such a string never escapes)? Only a match that touches an escape (`\u001a`
+/// before `pply…`) needs the text itself.
+fn json_string_mentions(raw: &str, word: &str) -> bool {
+    if !raw.contains(word) {
+        return false;
+    }
+    !raw.contains("\\u") || raw_text(trusted(raw)).contains(word)
+}
+
+/// A JSON value of a decoded record as a [`RawValue`] again.
+fn trusted(json: &str) -> &RawValue {
+    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`; `json` came from one.
+    unsafe { &*(json as *const str as *const RawValue) }
 }
 
 fn pair(
@@ -515,7 +727,7 @@ fn output_only_row(
     let (exit_code, duration_ms) = if server {
         (None, None)
     } else {
-        parse_output_text(&out.text.text)
+        (out.facts.meta.exit_code, out.facts.meta.duration_ms)
     };
     Call {
         turn_index,
@@ -532,7 +744,7 @@ fn output_only_row(
         duration_ms,
         exit_code,
         arguments: None,
-        output: Some(out.text.text),
+        output: Some(out.text),
         inherited: out.inherited,
     }
 }
@@ -545,11 +757,7 @@ fn settle(
     place: &impl Fn(u64) -> (Option<u64>, Option<String>),
 ) -> (u64, Call) {
     let (turn_index, turn_id) = place(c.line);
-    let is_patch = c.is_patch();
-    let text_meta = out
-        .as_ref()
-        .map(|o| parse_output_meta(&o.text.text))
-        .unwrap_or_default();
+    let text_meta = out.as_ref().map(|o| o.facts.meta).unwrap_or_default();
     let proofs: Vec<&Proof> = ev.map(|e| e.ranked().collect()).unwrap_or_default();
     let exit_code = proofs
         .iter()
@@ -568,9 +776,9 @@ fn settle(
     } else {
         let failed = exit_code.is_some_and(|code| code != 0)
             || proofs.iter().any(|p| p.failed)
-            || out.as_ref().is_some_and(|o| {
-                o.text.success == Some(false) || patch_failed(&o.text.text, is_patch)
-            });
+            || out
+                .as_ref()
+                .is_some_and(|o| o.success == Some(false) || o.facts.patch_failed(c.is_patch));
         // An output saying the process is still running proves no outcome.
         let known = (out.is_some() && !text_meta.running) || proofs.iter().any(|p| p.settled);
         if failed {
@@ -604,7 +812,7 @@ fn settle(
         duration_ms,
         exit_code,
         arguments: c.arguments,
-        output: out.map(|o| o.text.text),
+        output: out.map(|o| o.text),
         inherited: c.inherited,
     };
     (line, call)
@@ -703,7 +911,7 @@ mod tests {
         assert_eq!(c[0].output, None);
         assert_eq!(c[1].status, CallStatus::Orphan);
         assert_eq!(c[1].kind, "function_call_output");
-        assert_eq!(c[1].output.as_deref(), Some("hi"));
+        assert_eq!(c[1].output.as_ref().and_then(Text::owned), Some("hi"));
     }
 
     #[test]
@@ -716,7 +924,7 @@ mod tests {
         ]);
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["ok", "orphan"]);
-        assert_eq!(c[0].output.as_deref(), Some("first"));
+        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some("first"));
     }
 
     #[test]
@@ -820,12 +1028,12 @@ mod tests {
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["ok", "error", "unknown", "ok"]);
         assert_eq!(
-            c[0].arguments.as_deref(),
+            c[0].arguments.as_ref().and_then(Text::owned),
             Some(r#"{"type":"search","query":"q"}"#)
         );
         assert_eq!(c[3].namespace.as_deref(), Some("mcp__w"));
         assert_eq!(
-            c[3].output.as_deref(),
+            c[3].output.as_ref().and_then(Text::owned),
             Some("Wall time: 0.0030 seconds\nOutput:\nSunny")
         );
         assert_eq!(c[3].duration_ms, Some(3));
@@ -871,8 +1079,8 @@ mod tests {
             ["ok", "ok", "unknown", "orphan", "orphan", "orphan"],
             "{c:#?}"
         );
-        assert_eq!(c[0].output.as_deref(), Some("first"));
-        assert_eq!(c[1].output.as_deref(), Some("second"));
+        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some("first"));
+        assert_eq!(c[1].output.as_ref().and_then(Text::owned), Some("second"));
         assert_eq!(c[3].kind, "custom_tool_call_output");
         assert_eq!(c[5].call_id.as_deref(), Some("other"));
     }
@@ -899,7 +1107,7 @@ mod tests {
         assert_eq!(c[0].kind, "tool_search_output");
         assert_eq!((c[0].call_line, c[0].output_line), (Some(1), Some(1)));
         assert_eq!(
-            c[0].output.as_deref(),
+            c[0].output.as_ref().and_then(Text::owned),
             Some(r#"[{"type":"namespace","name":"mcp__w"}]"#)
         );
         assert_eq!(c[0].name, None);
@@ -939,7 +1147,7 @@ mod tests {
         assert_eq!((c[0].exit_code, c[0].duration_ms), (None, None));
         // The output is still shown, and when it was written.
         assert_eq!(c[0].output_line, Some(2));
-        assert_eq!(c[0].output.as_deref(), Some(running));
+        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some(running));
 
         // A later end event or item proves the outcome.
         let c = calls(&[
@@ -972,7 +1180,10 @@ mod tests {
         ]);
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["unknown", "orphan", "orphan"]);
-        assert_eq!(c[0].arguments.as_deref(), Some(r#"{"a":1}"#));
-        assert_eq!(c[2].output.as_deref(), Some("boom"));
+        assert_eq!(
+            c[0].arguments.as_ref().and_then(Text::owned),
+            Some(r#"{"a":1}"#)
+        );
+        assert_eq!(c[2].output.as_ref().and_then(Text::owned), Some("boom"));
     }
 }
