@@ -1240,6 +1240,72 @@ impl ToolOutcome<'_> {
 mod tests {
     use super::*;
 
+    /// `ToolItem::read_fast` reads what serde reads, or declines.
+    fn fast_agrees(payload: &str) -> bool {
+        let line = format!(r#"{{"timestamp":"t","type":"response_item","payload":{payload}}}"#);
+        let rec = crate::decode::decode_line(line.as_bytes(), Default::default(), true).unwrap();
+        let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+        match ToolItem::read_fast(rec.payload.get()) {
+            Some(fast) => {
+                assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{payload}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn the_fast_tool_item_reader_agrees_with_serde_or_declines() {
+        // Read in one pass: every shape of value, white space, nesting, escapes in values.
+        for p in [
+            r#"{"type":"function_call","name":"shell","arguments":"{\"a\":\"\\\"}\"}","call_id":"c"}"#,
+            r#"{ "type" : "function_call_output" , "call_id" : "c" , "output" : [ {"type":"input_text","text":"a]}\"["} ] }"#,
+            r#"{"type":"local_shell_call","action":{"command":["a","}"],"n":[1,{"x":[]}]},"status":null,"id":5}"#,
+            r#"{"type":"x","call_id":null,"name":true,"namespace":-1.5e3,"output":{"content":"c","success":false}}"#,
+            r#"{"type":"function_call","extra":{"call_id":"nested, not ours"},"extra":1,"call_id":"top"}"#,
+            r#"{}"#,
+        ] {
+            assert!(fast_agrees(p), "declined {p}");
+        }
+        // Declined, left to serde: a key with an escape, a field of ours repeated.
+        for p in [
+            r#"{"type":"function_call","call\u005fid":"c"}"#,
+            r#"{"type":"function_call","call_id":"a","call_id":"b"}"#,
+        ] {
+            assert!(!fast_agrees(p), "read {p}");
+        }
+    }
+
+    #[test]
+    fn the_fast_tool_item_reader_agrees_with_serde_on_every_testdata_payload() {
+        fn walk(dir: &std::path::Path, n: &mut usize) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, n);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    for line in std::fs::read(&p).unwrap().split(|&b| b == b'\n') {
+                        let Ok(rec) = crate::decode::decode_line(line, Default::default(), true)
+                        else {
+                            continue;
+                        };
+                        let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+                        if let Some(fast) = ToolItem::read_fast(rec.payload.get()) {
+                            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{}", p.display());
+                            *n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut n = 0;
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+            &mut n,
+        );
+        assert!(n > 1000, "only {n} payloads read");
+    }
+
     fn msg(json: &str) -> Message<'_> {
         serde_json::from_str(json).unwrap()
     }

@@ -862,6 +862,212 @@ mod tests {
         ))
     }
 
+    // Rows are final only at the end of the file: each of these later lines changes a row
+    // that an earlier line seemed to settle (`docs/calls.md`, "When a row is final").
+
+    #[test]
+    fn a_richer_source_after_the_output_still_decides_the_row() {
+        let c = calls(&[
+            &fc("a", "exec_command", "{}"),
+            &fco(
+                "a",
+                "Process exited with code 0\nWall time: 1 seconds\nOutput:\nfine\n",
+            ),
+            &fc("b", "exec_command", "{}"),
+            &fco("b", "Process exited with code 0\nOutput:\n"),
+            &event(
+                r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"a","status":"failed","exit_code":3}}"#,
+            ),
+        ]);
+        assert_eq!(c[0].status, CallStatus::Error);
+        assert_eq!((c[0].exit_code, c[0].duration_ms), (Some(3), Some(1000)));
+        assert_eq!(c[0].output_line, Some(2));
+        assert_eq!(c[1].status, CallStatus::Ok);
+    }
+
+    #[test]
+    fn a_duplicate_output_changes_nothing_even_when_it_says_otherwise() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &fco("a", "Exit code: 0\nOutput:\n"),
+            &fco("a", "Exit code: 9\nOutput:\n"),
+        ]);
+        assert_eq!(c.len(), 1);
+        assert_eq!((c[0].status, c[0].exit_code), (CallStatus::Ok, Some(0)));
+        assert_eq!(c[0].output_line, Some(2));
+    }
+
+    #[test]
+    fn an_unanswered_call_keeps_its_place_before_later_answered_calls() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &fc("b", "shell", "{}"),
+            &fco("b", "Exit code: 0\nOutput:\n"),
+            &fc("c", "shell", "{}"),
+            &fco("c", "Exit code: 1\nOutput:\n"),
+        ]);
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| {
+                (
+                    c.call_id.as_deref().unwrap(),
+                    c.status.as_str(),
+                    c.call_line,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a", "unknown", Some(1)),
+                ("b", "ok", Some(2)),
+                ("c", "error", Some(4))
+            ]
+        );
+    }
+
+    #[test]
+    fn an_output_before_its_call_answers_it_so_orphans_are_known_only_at_the_end() {
+        let c = calls(&[
+            &fco("a", "Exit code: 0\nOutput:\n"),
+            &fco("lost", "x"),
+            &fc("a", "shell", "{}"),
+        ]);
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| (c.status.as_str(), c.call_line, c.output_line))
+            .collect();
+        // Rows in line order: the orphan (line 2), then the call (line 3) answered by line 1.
+        assert_eq!(got, [("orphan", None, Some(2)), ("ok", Some(3), Some(1))]);
+    }
+
+    #[test]
+    fn large_texts_of_a_plain_file_are_where_they_lie_and_read_back_exactly() {
+        use std::io::Write;
+        let big = "Exit code: 0\nWall time: 2 seconds\nOutput:\n".to_string()
+            + &"line \"quoted\" \\ tab\t é\n".repeat(400);
+        let lines = [
+            fc(
+                "a",
+                "shell",
+                &format!(r#"{{"command":"apply_patch {}"}}"#, "x".repeat(300)),
+            ),
+            fco("a", &big),
+            fco("orphan", &big),
+        ];
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+        let r = crate::reduce::reduce_source(
+            &Source::File(f.path().to_path_buf()),
+            &ReadOptions::default(),
+            CallsReducer::new(),
+        );
+        let file = r.file.expect("kept open");
+        let rows = r.output.unwrap();
+        let read = |t: &Option<Text>| match t {
+            Some(Text::InFile { offset, len }) => {
+                let mut buf = Vec::new();
+                file.read_at(*offset, *len, &mut buf).unwrap();
+                assert!(is_canonical_json_string(&buf));
+                serde_json::from_slice::<String>(&buf).unwrap()
+            }
+            other => panic!("held: {other:?}"),
+        };
+        assert_eq!(read(&rows[0].output), big);
+        assert!(read(&rows[0].arguments).starts_with(r#"{"command":"apply_patch xxx"#));
+        assert_eq!(read(&rows[1].output), big);
+        // What the head of the text says was read without the rest of it.
+        assert_eq!(
+            (rows[0].exit_code, rows[0].duration_ms),
+            (Some(0), Some(2000))
+        );
+        assert_eq!(
+            (rows[1].exit_code, rows[1].status),
+            (Some(0), CallStatus::Orphan)
+        );
+    }
+
+    #[test]
+    fn canonical_json_strings_are_exactly_what_serde_writes() {
+        // Every string of up to three of these pieces: canonical exactly when serde_json
+        // writes its text back to the same bytes.
+        let pieces = [
+            "a", "é", "\u{7f}", "/", r"\/", r"\n", r"\u000a", r"\u001f", r"\u001F", r"\u0000",
+            r"\u00e9", r"\u0041", r"\t", r"\b", r"\f", r"\r", r#"\""#, r"\\", "\u{2028}",
+        ];
+        let mut n = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let raw = format!("\"{a}{b}{c}\"");
+                    let text: String = serde_json::from_str(&raw).unwrap();
+                    let same = serde_json::to_string(&text).unwrap() == raw;
+                    assert_eq!(is_canonical_json_string(raw.as_bytes()), same, "{raw}");
+                    n += usize::from(same);
+                }
+            }
+        }
+        assert!(n > 1000);
+        for bad in ["", "\"", "\"a\"b\"", "\"\u{1}\"", "a", "\"\\\""] {
+            assert!(!is_canonical_json_string(bad.as_bytes()), "{bad:?}");
+        }
+        assert!(!is_canonical_json_string(b"\"\xff\""));
+    }
+
+    #[test]
+    fn the_head_of_an_output_says_what_the_whole_text_says() {
+        let headers = [
+            "Exit code: 2\nWall time: 1.5 seconds\nOutput:\n",
+            "Chunk ID: 1\nWall time: 0.2 seconds\nProcess running with session ID 4\nOutput:\n",
+            "apply_patch verification failed: no\n",
+            "  \n error: bad\n",
+            "",
+        ];
+        let bodies = [
+            "x\n",
+            "é\\\"\t\u{1}\n",
+            "{\"json\": 1}\n",
+            "a very long line ",
+        ];
+        for h in headers {
+            for body in bodies {
+                for pad in [4000, 4090, 4095, 4096, 4100, 9000] {
+                    let text = format!("{h}{}", body.repeat(pad / body.len() + 1));
+                    let raw = serde_json::to_string(&text).unwrap();
+                    assert_eq!(OutputFacts::of_json_string(&raw), OutputFacts::of(&text));
+                }
+            }
+        }
+        // A 0.36 JSON output is read whole, whatever its length.
+        let json = format!(
+            r#"{{"output":"{}","metadata":{{"exit_code":1,"duration_seconds":0.5}}}}"#,
+            "y".repeat(5000)
+        );
+        let raw = serde_json::to_string(&json).unwrap();
+        let facts = OutputFacts::of_json_string(&raw);
+        assert_eq!(
+            (facts.meta.exit_code, facts.meta.duration_ms),
+            (Some(1), Some(500))
+        );
+    }
+
+    #[test]
+    fn a_word_only_an_escape_spells_is_not_mentioned() {
+        assert!(json_string_mentions(
+            r#""apply_patch <<EOF""#,
+            "apply_patch"
+        ));
+        assert!(json_string_mentions(
+            r#""\u0001 apply_patch""#,
+            "apply_patch"
+        ));
+        assert!(!json_string_mentions(
+            r#""\u001apply_patch""#,
+            "apply_patch"
+        ));
+        assert!(!json_string_mentions(r#""ls -la""#, "apply_patch"));
+    }
+
     #[test]
     fn three_historical_output_formats() {
         // 0.36: a JSON string with metadata.
