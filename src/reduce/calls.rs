@@ -566,7 +566,9 @@ impl CallsReducer {
     fn event(&mut self, rec: &Record<'_>) {
         match rec.payload_type() {
             Some("item_completed") => {
-                let Ok(ic) = rec.parse_payload::<ItemCompleted<'_>>() else {
+                let Some(ic) = ItemCompleted::read_fast(rec.payload.get())
+                    .or_else(|| rec.parse_payload::<ItemCompleted<'_>>().ok())
+                else {
                     return;
                 };
                 let Some(item) = ic.item() else { return };
@@ -585,7 +587,9 @@ impl CallsReducer {
                 self.evidence.entry(id.to_string()).or_default().item = Some(p);
             }
             Some(t @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end")) => {
-                let Ok(o) = rec.parse_payload::<ToolOutcome<'_>>() else {
+                let Some(o) = ToolOutcome::read_fast(rec.payload.get())
+                    .or_else(|| rec.parse_payload::<ToolOutcome<'_>>().ok())
+                else {
                     return;
                 };
                 let Some(id) = o.call_id.as_deref() else {
