@@ -167,6 +167,8 @@ pub struct Record<'a> {
     /// Every top-level payload member, as the scanner found them (spans of `raw`); `None`
     /// where the serde path decoded the line or a key held an escape.
     fields: Option<&'a [scan::Field]>,
+    /// Where `raw` starts in the decoded stream (`pos.offset`, past a BOM on line 1).
+    raw_offset: u64,
     /// The payload re-serialized without repeated keys, made only when a view needs it.
     deduplicated: std::cell::OnceCell<Box<str>>,
 }
@@ -219,6 +221,16 @@ impl<'a> Record<'a> {
     pub fn payload_field(&self, key: &str) -> Option<&'a str> {
         let [v] = self.payload_fields([key]);
         v
+    }
+
+    /// Where `part`, a slice of this record's line (`raw`, or a value borrowed from it such
+    /// as `payload`), starts in the decoded stream; `None` for text from elsewhere (a
+    /// payload [`parse_payload`](Self::parse_payload) re-serialized to drop repeated keys).
+    pub fn stream_offset_of(&self, part: &str) -> Option<u64> {
+        let base = self.raw.as_ptr() as usize;
+        let at = part.as_ptr() as usize;
+        (at >= base && at + part.len() <= base + self.raw.len())
+            .then(|| self.raw_offset + (at - base) as u64)
     }
 
     /// The line length in bytes, without line ending.
@@ -623,7 +635,10 @@ fn line_entry<'a>(
     }
     let torn = !newline;
     match decode_indexed(bytes, pos, peek_payload_type, Some(fields)) {
-        Ok(rec) => Entry::Record(rec),
+        Ok(mut rec) => {
+            rec.raw_offset += start as u64;
+            Entry::Record(rec)
+        }
         Err(error) => Entry::Bad(BadLine {
             pos,
             ordinal_hint: ordinal_hint(bytes),
@@ -878,6 +893,7 @@ fn envelope_record<'a>(
         metadata: env.metadata,
         payload_type,
         fields,
+        raw_offset: pos.offset,
         deduplicated: std::cell::OnceCell::new(),
     })
 }
@@ -991,6 +1007,24 @@ mod tests {
                 format!("3@{} rec event_msg Some(\"task_started\") None", first + 1),
             ]
         );
+    }
+
+    #[test]
+    fn stream_offsets_of_values_point_into_the_stream() {
+        // A BOM and a CRLF line before: the payload's offset is where its bytes are.
+        let input = format!("\u{feff}{GOOD}\r\n{GOOD}\n");
+        let bytes = input.as_bytes();
+        let mut d = Decoder::new(bytes);
+        let mut seen = 0;
+        while let Some(Ok(e)) = d.next() {
+            let Entry::Record(r) = e else { continue };
+            let p = r.payload.get();
+            let at = r.stream_offset_of(p).unwrap() as usize;
+            assert_eq!(&bytes[at..at + p.len()], p.as_bytes());
+            assert_eq!(r.stream_offset_of("elsewhere"), None);
+            seen += 1;
+        }
+        assert_eq!(seen, 2);
     }
 
     #[test]

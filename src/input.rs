@@ -239,14 +239,33 @@ pub fn open(source: &Source) -> io::Result<Stream> {
     }
 }
 
+/// Open a source, and for a plain (not compressed) file a second handle on it: the decoded
+/// stream's offsets are then the file's own, so a part of a line can be read again later.
+pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<File>)> {
+    match source {
+        Source::Stdin => Ok((wrap(Box::new(io::stdin()))?, None)),
+        Source::File(p) => {
+            let f = File::open(p)?;
+            let again = f.try_clone()?;
+            let (stream, zstd) = wrap_detect(Box::new(f))?;
+            Ok((stream, (!zstd).then_some(again)))
+        }
+    }
+}
+
 /// Open anything readable (used by tests and by `open`).
 pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
+    wrap_detect(inner).map(|(s, _)| s)
+}
+
+/// [`wrap`], saying whether the stream was zstd.
+fn wrap_detect(inner: Box<dyn Read + Send>) -> io::Result<(Stream, bool)> {
     let mut rdr = PooledReader::new(inner);
     if is_zstd(&mut rdr)? {
         let dec = zstd::stream::read::Decoder::with_buffer(rdr)?;
-        Ok(Box::new(PooledReader::new(dec)))
+        Ok((Box::new(PooledReader::new(dec)), true))
     } else {
-        Ok(Box::new(rdr))
+        Ok((Box::new(rdr), false))
     }
 }
 

@@ -975,6 +975,64 @@ pub struct ToolItem<'a> {
     pub revised_prompt: Option<Cow<'a, str>>,
 }
 
+impl<'a> ToolItem<'a> {
+    /// Read a payload already checked as a JSON object (a decoded record's), as serde
+    /// would, in one pass that skips the values it does not need instead of parsing them.
+    /// `None` where it is not sure to agree with serde (an escaped key, a repeated field,
+    /// anything unexpected): ask serde then.
+    pub fn read_fast(payload: &'a str) -> Option<ToolItem<'a>> {
+        let mut item = ToolItem::default();
+        let mut seen = 0u16;
+        select::members(payload, |key, value| {
+            let slot = match key {
+                "type" => 0,
+                "call_id" => 1,
+                "id" => 2,
+                "name" => 3,
+                "namespace" => 4,
+                "arguments" => 5,
+                "input" => 6,
+                "action" => 7,
+                "status" => 8,
+                "output" => 9,
+                "tools" => 10,
+                "revised_prompt" => 11,
+                _ => return true,
+            };
+            if seen & (1 << slot) != 0 {
+                // serde rejects the repeat; `parse_payload` then keeps the last.
+                return false;
+            }
+            seen |= 1 << slot;
+            let raw = (value != "null").then(|| trusted_raw(value));
+            let text = || raw.and_then(raw_str);
+            match slot {
+                0 => item.type_ = text(),
+                1 => item.call_id = text(),
+                2 => item.id = text(),
+                3 => item.name = text(),
+                4 => item.namespace = text(),
+                5 => item.arguments = raw,
+                6 => item.input = raw,
+                7 => item.action = raw,
+                8 => item.status = text(),
+                9 => item.output = raw,
+                10 => item.tools = raw,
+                _ => item.revised_prompt = text(),
+            }
+            true
+        })?;
+        Some(item)
+    }
+}
+
+/// Borrow JSON text a record's payload holds (so already checked) as a [`RawValue`].
+fn trusted_raw(json: &str) -> &RawValue {
+    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str` (serde_json makes its own
+    // borrowed raw values with this cast); the text is a value of a decoded, valid line.
+    unsafe { &*(json as *const str as *const RawValue) }
+}
+
 /// The text of a tool output and, when the writer recorded one, its `success` flag.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OutputText {
@@ -1029,25 +1087,11 @@ fn value_output_text(v: &Value) -> OutputText {
     }
 }
 
-/// `event_msg/item_completed` (paginated history, 0.171+).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct ItemCompleted<'a> {
-    #[serde(borrow, deserialize_with = "lenient_str")]
-    pub turn_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub item: Option<&'a RawValue>,
-    #[serde(deserialize_with = "lenient_opt_u64")]
-    pub started_at_ms: Option<u64>,
-    #[serde(deserialize_with = "lenient_opt_u64")]
-    pub completed_at_ms: Option<u64>,
-}
-
-impl<'a> ItemCompleted<'a> {
-    /// The completed item, when it is an object.
-    pub fn item(&self) -> Option<ToolOutcome<'a>> {
-        serde_json::from_str(self.item?.get()).ok()
-    }
+/// Read one field's raw value with the function serde would use for it.
+macro_rules! with_serde {
+    ($value:expr, $f:ident) => {
+        $f(&mut serde_json::Deserializer::from_str($value)).ok()
+    };
 }
 
 /// What proves a tool's outcome: an `item_completed` item (`CommandExecution`, `FileChange`,
@@ -1085,7 +1129,61 @@ pub struct ToolOutcome<'a> {
     pub content: Option<&'a RawValue>,
 }
 
-impl ToolOutcome<'_> {
+impl<'a> ToolOutcome<'a> {
+    /// [`ToolItem::read_fast`] for this view: what serde reads, or `None` to ask serde.
+    pub fn read_fast(payload: &'a str) -> Option<ToolOutcome<'a>> {
+        let mut v = ToolOutcome::default();
+        let mut seen = 0u16;
+        select::members(payload, |key, value| {
+            let slot = match key {
+                "type" => 0,
+                "id" => 1,
+                "call_id" => 2,
+                "status" => 3,
+                "exit_code" => 4,
+                "duration" => 5,
+                "duration_ms" => 6,
+                "error" => 7,
+                "result" => 8,
+                "success" => 9,
+                "content" => 10,
+                _ => return true,
+            };
+            if seen & (1 << slot) != 0 {
+                return false;
+            }
+            seen |= 1 << slot;
+            let raw = (value != "null").then(|| trusted_raw(value));
+            let ok = match slot {
+                0 => with_serde!(value, lenient_str).map(|x| v.type_ = x),
+                1 => with_serde!(value, lenient_str).map(|x| v.id = x),
+                2 => with_serde!(value, lenient_str).map(|x| v.call_id = x),
+                3 => with_serde!(value, lenient_str).map(|x| v.status = x),
+                4 => with_serde!(value, lenient_opt_i64).map(|x| v.exit_code = x),
+                5 => {
+                    v.duration = raw;
+                    Some(())
+                }
+                6 => with_serde!(value, lenient_opt_u64).map(|x| v.duration_ms = x),
+                7 => {
+                    v.error = raw;
+                    Some(())
+                }
+                8 => {
+                    v.result = raw;
+                    Some(())
+                }
+                9 => with_serde!(value, lenient_bool).map(|x| v.success = x),
+                _ => {
+                    v.content = raw;
+                    Some(())
+                }
+            };
+            ok.is_some()
+        })?;
+        Some(v)
+    }
+
     /// `duration` (`{secs, nanos}`) or `duration_ms`, in whole milliseconds (rounded).
     pub fn duration_ms(&self) -> Option<u64> {
         if let Some(ms) = self.duration_ms {
@@ -1133,9 +1231,160 @@ impl ToolOutcome<'_> {
     }
 }
 
+/// `event_msg/item_completed` (paginated history, 0.171+).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ItemCompleted<'a> {
+    #[serde(borrow, deserialize_with = "lenient_str")]
+    pub turn_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub item: Option<&'a RawValue>,
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub started_at_ms: Option<u64>,
+    #[serde(deserialize_with = "lenient_opt_u64")]
+    pub completed_at_ms: Option<u64>,
+}
+
+impl<'a> ItemCompleted<'a> {
+    /// The completed item, when it is an object.
+    pub fn item(&self) -> Option<ToolOutcome<'a>> {
+        let item = self.item?.get();
+        ToolOutcome::read_fast(item).or_else(|| serde_json::from_str(item).ok())
+    }
+
+    /// [`ToolItem::read_fast`] for this view: what serde reads, or `None` to ask serde.
+    pub fn read_fast(payload: &'a str) -> Option<ItemCompleted<'a>> {
+        let mut v = ItemCompleted::default();
+        let mut seen = 0u8;
+        let mut failed = false;
+        select::members(payload, |key, value| {
+            let slot = match key {
+                "turn_id" => 0,
+                "item" => 1,
+                "started_at_ms" => 2,
+                "completed_at_ms" => 3,
+                _ => return true,
+            };
+            if seen & (1 << slot) != 0 {
+                return false;
+            }
+            seen |= 1 << slot;
+            let ok = match slot {
+                0 => with_serde!(value, lenient_str).map(|x| v.turn_id = x),
+                1 => {
+                    v.item = (value != "null").then(|| trusted_raw(value));
+                    Some(())
+                }
+                2 => with_serde!(value, lenient_opt_u64).map(|x| v.started_at_ms = x),
+                _ => with_serde!(value, lenient_opt_u64).map(|x| v.completed_at_ms = x),
+            };
+            failed |= ok.is_none();
+            ok.is_some()
+        })?;
+        (!failed).then_some(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ToolItem::read_fast` reads what serde reads, or declines.
+    fn fast_agrees(payload: &str) -> bool {
+        let line = format!(r#"{{"timestamp":"t","type":"response_item","payload":{payload}}}"#);
+        let rec = crate::decode::decode_line(line.as_bytes(), Default::default(), true).unwrap();
+        let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+        match ToolItem::read_fast(rec.payload.get()) {
+            Some(fast) => {
+                assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{payload}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn the_fast_tool_item_reader_agrees_with_serde_or_declines() {
+        // Read in one pass: every shape of value, white space, nesting, escapes in values.
+        for p in [
+            r#"{"type":"function_call","name":"shell","arguments":"{\"a\":\"\\\"}\"}","call_id":"c"}"#,
+            r#"{ "type" : "function_call_output" , "call_id" : "c" , "output" : [ {"type":"input_text","text":"a]}\"["} ] }"#,
+            r#"{"type":"local_shell_call","action":{"command":["a","}"],"n":[1,{"x":[]}]},"status":null,"id":5}"#,
+            r#"{"type":"x","call_id":null,"name":true,"namespace":-1.5e3,"output":{"content":"c","success":false}}"#,
+            r#"{"type":"function_call","extra":{"call_id":"nested, not ours"},"extra":1,"call_id":"top"}"#,
+            r#"{}"#,
+        ] {
+            assert!(fast_agrees(p), "declined {p}");
+        }
+        // The outcome views too, numbers and flags read leniently as serde reads them.
+        for p in [
+            r#"{"type":"exec_command_end","call_id":"c","exit_code":"7","duration":{"secs":1,"nanos":2},"aggregated_output":"x\"}","success":"yes"}"#,
+            r#"{"type":"CommandExecution","id":"c","exit_code":-2.0,"duration_ms":null,"error":null,"result":{"Ok":{}}}"#,
+        ] {
+            let fast = ToolOutcome::read_fast(p).unwrap();
+            let slow: ToolOutcome<'_> = serde_json::from_str(p).unwrap();
+            assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        }
+        let p = r#"{"type":"item_completed","turn_id":5,"item":{"type":"CommandExecution","id":"c","status":"completed"},"started_at_ms":"3","completed_at_ms":9}"#;
+        let fast = ItemCompleted::read_fast(p).unwrap();
+        let slow: ItemCompleted<'_> = serde_json::from_str(p).unwrap();
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        assert_eq!(format!("{:?}", fast.item()), format!("{:?}", slow.item()));
+        assert!(ToolOutcome::read_fast(r#"{"id":"a","id":"b"}"#).is_none());
+        // Declined, left to serde: a key with an escape, a field of ours repeated.
+        for p in [
+            r#"{"type":"function_call","call\u005fid":"c"}"#,
+            r#"{"type":"function_call","call_id":"a","call_id":"b"}"#,
+        ] {
+            assert!(!fast_agrees(p), "read {p}");
+        }
+    }
+
+    #[test]
+    fn the_fast_readers_agree_with_serde_on_every_testdata_payload() {
+        fn walk(dir: &std::path::Path, n: &mut usize) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, n);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    for line in std::fs::read(&p).unwrap().split(|&b| b == b'\n') {
+                        let Ok(rec) = crate::decode::decode_line(line, Default::default(), true)
+                        else {
+                            continue;
+                        };
+                        let payload = rec.payload.get();
+                        let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+                        if let Some(fast) = ToolItem::read_fast(payload) {
+                            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{}", p.display());
+                            *n += 1;
+                        }
+                        let slow = rec.parse_payload::<ToolOutcome<'_>>().ok();
+                        if let Some(fast) = ToolOutcome::read_fast(payload) {
+                            assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
+                        }
+                        let slow = rec.parse_payload::<ItemCompleted<'_>>().ok();
+                        if let Some(fast) = ItemCompleted::read_fast(payload) {
+                            let items = (
+                                fast.item().map(|i| format!("{i:?}")),
+                                slow.as_ref()
+                                    .and_then(|s| s.item())
+                                    .map(|i| format!("{i:?}")),
+                            );
+                            assert_eq!(items.0, items.1);
+                            assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
+                        }
+                    }
+                }
+            }
+        }
+        let mut n = 0;
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+            &mut n,
+        );
+        assert!(n > 1000, "only {n} payloads read");
+    }
 
     fn msg(json: &str) -> Message<'_> {
         serde_json::from_str(json).unwrap()

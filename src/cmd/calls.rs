@@ -1,8 +1,10 @@
 //! `rollscope calls`: glue from args to the calls reducer and the row schema in
 //! `docs/calls.md`.
 
+use std::borrow::Cow;
+use std::io;
+
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::{CallStatusArg, CallsArgs};
@@ -12,17 +14,119 @@ use crate::cmd::{Context, UsageError};
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
-use crate::reduce::calls::{Call, CallStatus, CallsReducer};
-use crate::reduce::{drive, FileReport};
+use crate::reduce::calls::{is_canonical_json_string, Call, CallStatus, CallsReducer, Text};
+use crate::reduce::session::SessionInfo;
+use crate::reduce::{drive, FileReport, SourceFile};
 
-/// One call row: the file's identity, then the call.
-#[derive(Serialize)]
-struct Row<'a> {
-    path: &'a str,
-    session_id: Option<&'a str>,
-    thread_id: Option<&'a str>,
-    #[serde(flatten)]
-    call: &'a Call,
+/// Write one row (`docs/calls.md`: the file's identity, then the call) as compact JSON, as
+/// serde_json would write it; texts held in the file are copied from it.
+fn write_row(
+    buf: &mut Vec<u8>,
+    path: &str,
+    session: &SessionInfo,
+    c: &Call,
+    file: Option<&SourceFile>,
+) -> io::Result<()> {
+    fn key(buf: &mut Vec<u8>, k: &str) {
+        buf.push(if buf.is_empty() { b'{' } else { b',' });
+        buf.push(b'"');
+        buf.extend_from_slice(k.as_bytes());
+        buf.extend_from_slice(b"\":");
+    }
+    fn string(buf: &mut Vec<u8>, k: &str, v: Option<&str>) {
+        key(buf, k);
+        match v {
+            // Writing to a Vec cannot fail.
+            Some(v) => serde_json::to_writer(&mut *buf, v).unwrap_or(()),
+            None => buf.extend_from_slice(b"null"),
+        }
+    }
+    fn number(buf: &mut Vec<u8>, k: &str, v: Option<impl ToString>) {
+        key(buf, k);
+        match v {
+            Some(v) => buf.extend_from_slice(v.to_string().as_bytes()),
+            None => buf.extend_from_slice(b"null"),
+        }
+    }
+    fn text(
+        buf: &mut Vec<u8>,
+        k: &str,
+        v: Option<&Text>,
+        file: Option<&SourceFile>,
+    ) -> io::Result<()> {
+        match v {
+            Some(Text::InFile { offset, len }) => {
+                key(buf, k);
+                let from = buf.len();
+                read_text(file, *offset, *len, buf)?;
+                if !is_canonical_json_string(&buf[from..]) {
+                    return Err(changed());
+                }
+                Ok(())
+            }
+            v => {
+                string(buf, k, v.and_then(Text::owned));
+                Ok(())
+            }
+        }
+    }
+    buf.clear();
+    string(buf, "path", Some(path));
+    string(buf, "session_id", session.session_id.as_deref());
+    string(buf, "thread_id", session.thread_id.as_deref());
+    number(buf, "turn_index", c.turn_index);
+    string(buf, "turn_id", c.turn_id.as_deref());
+    string(buf, "call_id", c.call_id.as_deref());
+    string(buf, "kind", Some(&c.kind));
+    string(buf, "name", c.name.as_deref());
+    string(buf, "namespace", c.namespace.as_deref());
+    string(buf, "status", Some(c.status.as_str()));
+    number(buf, "call_line", c.call_line);
+    number(buf, "output_line", c.output_line);
+    string(buf, "called_at", c.called_at.as_deref());
+    string(buf, "answered_at", c.answered_at.as_deref());
+    number(buf, "duration_ms", c.duration_ms);
+    number(buf, "exit_code", c.exit_code);
+    text(buf, "arguments", c.arguments.as_ref(), file)?;
+    text(buf, "output", c.output.as_ref(), file)?;
+    key(buf, "inherited");
+    buf.extend_from_slice(if c.inherited { b"true}" } else { b"false}" });
+    Ok(())
+}
+
+/// Append the JSON string at `offset` of the file.
+fn read_text(
+    file: Option<&SourceFile>,
+    offset: u64,
+    len: usize,
+    buf: &mut Vec<u8>,
+) -> io::Result<()> {
+    let file = file.ok_or_else(|| io::Error::other("text of a file that is no longer open"))?;
+    file.read_at(offset, len, buf).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => changed(),
+        _ => e,
+    })
+}
+
+fn changed() -> io::Error {
+    io::Error::other("the file changed while it was read (a text is no longer where it was)")
+}
+
+/// A row's text, for the table.
+fn text_of<'a>(t: Option<&'a Text>, file: Option<&SourceFile>) -> io::Result<Option<Cow<'a, str>>> {
+    match t {
+        None => Ok(None),
+        Some(Text::Owned(s)) => Ok(Some(Cow::Borrowed(s))),
+        Some(Text::InFile { offset, len }) => {
+            let mut buf = Vec::with_capacity(*len);
+            read_text(file, *offset, *len, &mut buf)?;
+            if !is_canonical_json_string(&buf) {
+                return Err(changed());
+            }
+            let s: String = serde_json::from_slice(&buf).map_err(|_| changed())?;
+            Ok(Some(Cow::Owned(s)))
+        }
+    }
 }
 
 /// The row filters.
@@ -145,7 +249,13 @@ fn columns(many_files: bool) -> Vec<Column> {
     c
 }
 
-fn cells(path: &str, many: bool, c: &Call) -> Vec<Cell> {
+fn cells(
+    path: &str,
+    many: bool,
+    c: &Call,
+    arguments: Option<&str>,
+    output: Option<&str>,
+) -> Vec<Cell> {
     let mut v = Vec::new();
     if many {
         v.push(Cell::path(path, 28));
@@ -160,7 +270,7 @@ fn cells(path: &str, many: bool, c: &Call) -> Vec<Cell> {
         (None, Some(n)) => Cell::cut(n, 36),
         (None, None) => Cell::cut(&c.kind, 36).tone(Tone::Dim),
     };
-    let output = c.output.as_deref().map(|o| {
+    let output = output.map(|o| {
         let shown = match serde_json::from_str::<Value>(o.trim_start()) {
             Ok(Value::Object(obj)) => match obj.get("output").and_then(Value::as_str) {
                 Some(inner) => inner.to_string(),
@@ -182,7 +292,7 @@ fn cells(path: &str, many: bool, c: &Call) -> Vec<Cell> {
         },
         duration_cell(c.duration_ms),
         time_cell(c.called_at.as_deref().or(c.answered_at.as_deref())),
-        match c.arguments.as_deref() {
+        match arguments {
             Some(a) => Cell::cut(&brief_arguments(a), 40),
             None => Cell::opt(None::<&str>),
         },
@@ -197,6 +307,7 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, RunError> {
     let many = cx.sources.len() > 1;
     let mut out = Out::new(cx.format, cx.color, columns(many));
     let mut counts = [0u64; 4];
+    let mut json = Vec::new();
     let sources = std::mem::take(&mut cx.sources);
     drive(
         &sources,
@@ -210,15 +321,32 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, RunError> {
                 return Ok(());
             };
             let path = r.source.display();
+            let file = r.file.as_ref();
             for c in calls.iter().filter(|c| filter.keeps(c)) {
-                counts[c.status as usize] += 1;
-                let row = Row {
-                    path: &path,
-                    session_id: r.session.session_id.as_deref(),
-                    thread_id: r.session.thread_id.as_deref(),
-                    call: c,
+                // Texts held in the file are read first: failing that ends this file's
+                // rows (an error of its own), while a failing stdout ends the run.
+                let texts = if out.is_table() {
+                    text_of(c.arguments.as_ref(), file)
+                        .and_then(|a| Ok(Some((a, text_of(c.output.as_ref(), file)?))))
+                } else {
+                    write_row(&mut json, &path, &r.session, c, file).map(|()| None)
                 };
-                out.row(&row, || cells(&path, many, c))?;
+                let texts = match texts {
+                    Ok(t) => t,
+                    Err(e) => {
+                        let cause = format!("read error: {}", crate::input::io_cause(&e));
+                        cx.diag.error(&path, &cause);
+                        cx.status = cx.status.merge(ExitStatus::Error);
+                        break;
+                    }
+                };
+                counts[c.status as usize] += 1;
+                match texts {
+                    Some((a, o)) => {
+                        out.row_json(b"", || cells(&path, many, c, a.as_deref(), o.as_deref()))?
+                    }
+                    None => out.row_json(&json, Vec::new)?,
+                }
             }
             Ok(())
         },

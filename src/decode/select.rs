@@ -13,41 +13,68 @@
 
 use std::borrow::Cow;
 
+use serde_json::value::RawValue;
+
 /// The raw JSON text of each of `keys` in the object `obj`, or `None` for a key that is
-/// absent. A repeated key gives its last value, as Codex reads a repeated key. `None` as a
-/// whole when `obj` is not an object.
+/// absent. A repeated key gives its last value, as Codex reads a repeated key; an escaped
+/// key is matched by its text. `None` as a whole when `obj` is not an object.
 pub fn fields<'a, const N: usize>(obj: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    let mut out = [None; N];
+    let plain = members(obj, |key, value| {
+        if let Some(k) = keys.iter().position(|k| *k == key) {
+            out[k] = Some(value);
+        }
+        true
+    });
+    if plain.is_some() {
+        return Some(out);
+    }
+    // An escaped key (or text that is not an object): let serde resolve the keys.
+    let map: Vec<(String, &'a RawValue)> = serde_json::from_str::<RawMembers<'a>>(obj).ok()?.0;
+    let mut out = [None; N];
+    for (key, value) in map {
+        if let Some(k) = keys.iter().position(|k| *k == key) {
+            out[k] = Some(value.get());
+        }
+    }
+    Some(out)
+}
+
+/// Call `f(key, raw value)` for each member of a JSON object known to be valid, in order,
+/// until it returns `false`. `None` when `f` stopped, a key has an escape (serde would
+/// unescape it before matching), or the text is not an object.
+pub fn members<'a>(obj: &'a str, mut f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
     let b = obj.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
     }
-    let mut out = [None; N];
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return Some(out);
+        return Some(());
     }
     loop {
-        // A key.
         if b.get(i) != Some(&b'"') {
             return None;
         }
         let key_end = string_end(b, i)?;
-        let raw_key = &obj[i + 1..key_end - 1];
+        let key = &obj[i + 1..key_end - 1];
+        if key.contains('\\') {
+            return None;
+        }
         i = skip_ws(b, key_end);
         if b.get(i) != Some(&b':') {
             return None;
         }
         let start = skip_ws(b, i + 1);
         let end = value_end(b, start)?;
-        let key = unescape_key(raw_key);
-        if let Some(k) = keys.iter().position(|k| *k == key) {
-            out[k] = Some(&obj[start..end]);
+        if !f(key, &obj[start..end]) {
+            return None;
         }
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(out),
+            Some(b'}') => return Some(()),
             _ => return None,
         }
     }
@@ -65,73 +92,84 @@ pub fn str_value(raw: &str) -> Option<Cow<'_, str>> {
     serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
 }
 
-fn unescape_key(raw: &str) -> Cow<'_, str> {
-    if !raw.contains('\\') {
-        return Cow::Borrowed(raw);
+/// An object's members in order, keys unescaped, values raw (the slow path of [`fields`]).
+struct RawMembers<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> serde::Deserialize<'de> for RawMembers<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawMembers<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::new();
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                    v.push(entry);
+                }
+                Ok(RawMembers(v))
+            }
+        }
+        d.deserialize_map(V)
     }
-    // An escaped key is rare; resolve it the way serde would.
-    serde_json::from_str::<String>(&format!("\"{raw}\""))
-        .map(Cow::Owned)
-        .unwrap_or(Cow::Borrowed(raw))
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(c) = b.get(i) {
-        if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
-            break;
-        }
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }
     i
 }
 
-/// The index just past the string starting at `b[i] == '"'`.
+/// The end (past the closing quote) of the JSON string opening at `b[i]`. Only quotes are
+/// searched for: backslashes (a `\n` every line of a tool output) do not stop the search.
 fn string_end(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
+    let mut at = i + 1;
     loop {
-        let k = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
-        if b[k] == b'"' {
-            return Some(k + 1);
+        let q = at + memchr::memchr(b'"', b.get(at..)?)?;
+        // Escaped when an odd run of backslashes precedes it.
+        let run = b[at..q].iter().rev().take_while(|&&c| c == b'\\').count();
+        if run % 2 == 0 {
+            return Some(q + 1);
         }
-        j = k + 2;
+        at = q + 1;
     }
 }
 
-/// The index just past the value starting at `b[i]`.
+/// The end of the JSON value starting at `b[i]`.
 fn value_end(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => string_end(b, i),
         b'{' | b'[' => {
             let mut depth = 0usize;
-            let mut j = i;
-            while let Some(&c) = b.get(j) {
-                match c {
+            let mut at = i;
+            loop {
+                match *b.get(at)? {
                     b'"' => {
-                        j = string_end(b, j)?;
+                        at = string_end(b, at)?;
                         continue;
                     }
                     b'{' | b'[' => depth += 1,
                     b'}' | b']' => {
-                        depth -= 1;
+                        depth = depth.checked_sub(1)?;
                         if depth == 0 {
-                            return Some(j + 1);
+                            return Some(at + 1);
                         }
                     }
                     _ => {}
                 }
-                j += 1;
+                at += 1;
             }
-            None
         }
         _ => {
-            let mut j = i;
-            while let Some(c) = b.get(j) {
-                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                    break;
-                }
-                j += 1;
-            }
-            (j > i).then_some(j)
+            let n = b[i..]
+                .iter()
+                .position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))?;
+            (n > 0).then_some(i + n)
         }
     }
 }

@@ -135,6 +135,24 @@ impl Out {
         }
     }
 
+    /// One row already written as compact JSON (one object, no newline), for a command
+    /// that writes its rows itself. `cells` is only called for tables.
+    pub fn row_json(&mut self, json: &[u8], cells: impl FnOnce() -> Vec<Cell>) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Ndjson(w) => {
+                w.write_all(json)?;
+                w.write_all(b"\n")?;
+                w.flush()
+            }
+            Sink::Json { w, first } => {
+                w.write_all(if *first { b"[\n" } else { b",\n" })?;
+                *first = false;
+                w.write_all(json)
+            }
+            Sink::Table { .. } | Sink::Lines(_) => self.row(&(), cells),
+        }
+    }
+
     /// A closing row shown only in tables (a totals line, say).
     pub fn footer(&mut self, cells: Vec<Cell>) {
         if let Sink::Table { t, .. } = &mut self.sink {

@@ -35,7 +35,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::decode::{Kind, Record, StreamInfo};
-use crate::model::{self, raw_text, ItemCompleted, OutputText, ToolItem, ToolOutcome};
+use crate::model::{self, raw_text, ItemCompleted, ToolItem, ToolOutcome};
 use crate::reduce::session::SessionTracker;
 use crate::reduce::turns::{TurnLog, Turns};
 use crate::reduce::Reducer;
@@ -61,9 +61,34 @@ impl CallStatus {
     }
 }
 
+/// A row's `arguments` or `output` text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text {
+    /// The text itself.
+    Owned(String),
+    /// `len` bytes at `offset` of the file ([`FileReport::file`](crate::reduce::FileReport)):
+    /// a JSON string, quotes included, escaped exactly as serde_json escapes its text
+    /// ([`is_canonical_json_string`]), so these bytes are the row's field as written. Read
+    /// again when the row is written: a file's large texts are not held until its end.
+    InFile { offset: u64, len: usize },
+}
+
+impl Text {
+    /// The text, when it is held.
+    pub fn owned(&self) -> Option<&str> {
+        match self {
+            Text::Owned(s) => Some(s),
+            Text::InFile { .. } => None,
+        }
+    }
+}
+
+/// Texts shorter than this are held: reading them again would cost more than they weigh.
+const IN_FILE_MIN: usize = 256;
+
 /// One call, or one output without a call (NDJSON schema: `docs/calls.md`; the command adds
-/// path and session ids).
-#[derive(Debug, Clone, Serialize)]
+/// path and session ids and writes it).
+#[derive(Debug, Clone)]
 pub struct Call {
     /// The turn the call (or orphan output) falls in, 1-based; null before the first turn.
     pub turn_index: Option<u64>,
@@ -80,8 +105,8 @@ pub struct Call {
     pub answered_at: Option<String>,
     pub duration_ms: Option<u64>,
     pub exit_code: Option<i64>,
-    pub arguments: Option<String>,
-    pub output: Option<String>,
+    pub arguments: Option<Text>,
+    pub output: Option<Text>,
     /// The call was copied from a parent session (fork, sub-agent).
     pub inherited: bool,
 }
@@ -94,24 +119,14 @@ struct CallItem {
     call_id: Option<String>,
     name: Option<String>,
     namespace: Option<String>,
-    arguments: Option<String>,
+    arguments: Option<Text>,
+    /// `apply_patch`, as a tool of its own or (0.36) run through the shell tool.
+    is_patch: bool,
     own_status: Option<String>,
     inherited: bool,
 }
 
 impl CallItem {
-    /// `apply_patch`, as a tool of its own or (0.36) run through the shell tool.
-    fn is_patch(&self) -> bool {
-        if self.name.as_deref() == Some("apply_patch") {
-            return true;
-        }
-        matches!(self.kind.as_str(), "function_call" | "local_shell_call")
-            && self
-                .arguments
-                .as_deref()
-                .is_some_and(|a| a.contains("apply_patch"))
-    }
-
     /// Kinds that carry their own outcome instead of an output.
     fn has_own_status(&self) -> bool {
         matches!(
@@ -127,7 +142,11 @@ struct OutputItem {
     timestamp: String,
     kind: String,
     call_id: Option<String>,
-    text: OutputText,
+    text: Text,
+    /// The output object's `success` flag (some writers).
+    success: Option<bool>,
+    /// What the text's head says.
+    facts: OutputFacts,
     /// A `tool_search_output` with `execution: "server"`.
     server: bool,
     inherited: bool,
@@ -278,10 +297,160 @@ fn seconds_to_ms(s: f64) -> Option<u64> {
     (s.is_finite() && s >= 0.0).then(|| (s * 1000.0).round() as u64)
 }
 
-/// The output says the patch was not applied.
-fn patch_failed(text: &str, is_patch: bool) -> bool {
-    let t = text.trim_start();
-    t.starts_with("apply_patch verification failed") || (is_patch && t.starts_with("error:"))
+/// What an output text's head says: its header ([`parse_output_meta`]) and whether it
+/// reports a failed patch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct OutputFacts {
+    meta: OutputMeta,
+    /// Starts with `apply_patch verification failed` (any call).
+    verification_failed: bool,
+    /// Starts with `error:` (a failure when the call is an `apply_patch`).
+    error_prefix: bool,
+}
+
+impl OutputFacts {
+    fn of(text: &str) -> OutputFacts {
+        let t = text.trim_start();
+        OutputFacts {
+            meta: parse_output_meta(text),
+            verification_failed: t.starts_with("apply_patch verification failed"),
+            error_prefix: t.starts_with("error:"),
+        }
+    }
+
+    /// The output says the patch was not applied.
+    fn patch_failed(&self, is_patch: bool) -> bool {
+        self.verification_failed || (is_patch && self.error_prefix)
+    }
+
+    /// The facts of the text of `raw`, a canonical JSON string
+    /// ([`is_canonical_json_string`]), read from its first few KiB when they decide them
+    /// (the usual case: a header of a few lines), else from the whole text.
+    fn of_json_string(raw: &str) -> OutputFacts {
+        const HEAD: usize = 4096;
+        let unescape = |json: &str| serde_json::from_str::<String>(json).unwrap_or_default();
+        let inner = &raw[1..raw.len() - 1];
+        if inner.len() > HEAD {
+            let head = unescape(&format!("\"{}\"", &inner[..escape_safe_cut(inner, HEAD)]));
+            if let Some(facts) = OutputFacts::of_head(&head) {
+                return facts;
+            }
+        }
+        OutputFacts::of(&unescape(raw))
+    }
+
+    /// The facts of a text from its beginning `head`, when that is enough: the header
+    /// ends (`Output:`) or twelve lines (all [`parse_output_meta`] reads) are complete
+    /// within it, and the text does not start with `{` (a JSON output is read whole).
+    fn of_head(head: &str) -> Option<OutputFacts> {
+        let t = head.trim_start();
+        if t.len() < 64 || t.starts_with('{') {
+            return None;
+        }
+        let mut end = 0;
+        let mut decided = false;
+        for (n, line) in t.split_inclusive('\n').enumerate() {
+            if !line.ends_with('\n') {
+                break;
+            }
+            end += line.len();
+            if line.trim_end() == "Output:" || n + 1 == 12 {
+                decided = true;
+                break;
+            }
+        }
+        decided.then(|| OutputFacts {
+            meta: parse_output_meta(&t[..end]),
+            verification_failed: t.starts_with("apply_patch verification failed"),
+            error_prefix: t.starts_with("error:"),
+        })
+    }
+}
+
+/// The largest cut at most `max` bytes into the inside of a canonical JSON string that
+/// splits neither an escape nor a character.
+fn escape_safe_cut(inner: &str, max: usize) -> usize {
+    let b = inner.as_bytes();
+    let mut cut = max.min(b.len());
+    let mut at = 0;
+    while let Some(k) = memchr::memchr(b'\\', &b[at..cut]) {
+        let i = at + k;
+        let len = if b.get(i + 1) == Some(&b'u') { 6 } else { 2 };
+        if i + len > cut {
+            cut = i;
+            break;
+        }
+        at = i + len;
+    }
+    while !inner.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    cut
+}
+
+/// Is `raw` one JSON string, quotes included, escaped exactly as serde_json escapes its
+/// text (so that serde_json would write these very bytes)? serde_json escapes `"` and `\`,
+/// writes `\b \f \n \r \t` for those controls and `\u00xx` (lowercase) for the other
+/// controls, and nothing else: no `\/`, no `\u` for other characters, UTF-8 as is. Raw
+/// controls, an unescaped quote inside, or invalid UTF-8 are no JSON string at all.
+pub fn is_canonical_json_string(raw: &[u8]) -> bool {
+    // No early exit: the compiler checks many bytes at a time.
+    let controls = raw.iter().fold(false, |seen, &c| seen | (c < 0x20));
+    !controls && canonical_escapes_strict(raw) && std::str::from_utf8(raw).is_ok()
+}
+
+/// [`is_canonical_json_string`] for a string of a decoded line, so a valid JSON string:
+/// only `\u` and `\/` escapes can make it differ, and those are rare, so they are looked
+/// for instead of walking every escape.
+fn canonical_escapes(raw: &[u8]) -> bool {
+    if !matches!(raw, [b'"', .., b'"']) || raw.len() < 2 {
+        return false;
+    }
+    for needle in [&b"\\u"[..], &b"\\/"[..]] {
+        for i in memchr::memmem::find_iter(raw, needle) {
+            // An escape when an even run of backslashes precedes this one.
+            let run = raw[..i].iter().rev().take_while(|&&c| c == b'\\').count();
+            if run % 2 == 0 && (needle[1] == b'/' || !canonical_u_escape(&raw[i..])) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Is `e`, starting `\u`, an escape serde_json writes: `\u00xx`, lowercase, for a control
+/// character without a short form?
+fn canonical_u_escape(e: &[u8]) -> bool {
+    let Some(&[b'0', b'0', hi @ (b'0' | b'1'), lo]) = e.get(2..6) else {
+        return false;
+    };
+    let lo = match lo {
+        b'0'..=b'9' => lo - b'0',
+        b'a'..=b'f' => lo - b'a' + 10,
+        _ => return false,
+    };
+    !matches!((hi - b'0') * 16 + lo, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
+}
+
+/// The full check of [`is_canonical_json_string`] on bytes read back from a file: every
+/// escape is walked, and a quote inside must be escaped.
+fn canonical_escapes_strict(raw: &[u8]) -> bool {
+    let [b'"', inner @ .., b'"'] = raw else {
+        return false;
+    };
+    let mut at = 0;
+    while let Some(k) = memchr::memchr2(b'\\', b'"', &inner[at..]) {
+        let i = at + k;
+        if inner[i] == b'"' {
+            return false;
+        }
+        match inner.get(i + 1) {
+            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => at = i + 2,
+            Some(b'u') if canonical_u_escape(&inner[i..]) => at = i + 6,
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Which calls an output can answer (Codex's `remove_orphan_outputs`):
@@ -315,6 +484,9 @@ fn output_fit(output_kind: &str) -> Option<Fit> {
 /// The `calls` reducer.
 #[derive(Debug, Default)]
 pub struct CallsReducer {
+    /// The input is a plain file that the output layer reads again: large texts are
+    /// held as where they lie ([`Text::InFile`]).
+    in_file: bool,
     log: TurnLog,
     calls: Vec<CallItem>,
     outputs: Vec<OutputItem>,
@@ -331,34 +503,55 @@ impl CallsReducer {
         if !is_call && !model::is_output_type(t) {
             return;
         }
-        let item: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+        let item: ToolItem<'_> = ToolItem::read_fast(rec.payload.get())
+            .unwrap_or_else(|| rec.parse_payload().unwrap_or_default());
         let call_id = item.call_id.as_deref().map(str::to_string);
         if is_call {
-            let arguments = item
-                .arguments
-                .or(item.input)
-                .or(item.action)
-                .map(|r| raw_text(r).into_owned())
-                .or_else(|| item.revised_prompt.as_deref().map(str::to_string));
+            let raw = item.arguments.or(item.input).or(item.action);
+            let name = item.name.as_deref().map(str::to_string);
+            let (arguments, mentions_patch) = match raw {
+                Some(r) => match self.in_file(rec, r) {
+                    Some(text) => (Some(text), json_string_mentions(r.get(), "apply_patch")),
+                    None => {
+                        let a = raw_text(r).into_owned();
+                        let m = a.contains("apply_patch");
+                        (Some(Text::Owned(a)), m)
+                    }
+                },
+                None => match item.revised_prompt.as_deref() {
+                    Some(p) => (Some(Text::Owned(p.to_string())), p.contains("apply_patch")),
+                    None => (None, false),
+                },
+            };
+            let is_patch = name.as_deref() == Some("apply_patch")
+                || (matches!(t, "function_call" | "local_shell_call") && mentions_patch);
             self.calls.push(CallItem {
                 line: rec.pos.line,
                 timestamp: rec.timestamp.to_string(),
                 kind: t.to_string(),
                 call_id,
-                name: item.name.as_deref().map(str::to_string),
+                name,
                 namespace: item.namespace.as_deref().map(str::to_string),
                 arguments,
+                is_patch,
                 own_status: item.status.as_deref().map(str::to_string),
                 inherited: session.is_inherited(),
             });
         } else {
-            let text = match (item.output, item.tools) {
-                (Some(o), _) => model::output_text(o),
-                (None, Some(tools)) => OutputText {
-                    text: raw_text(tools).into_owned(),
-                    success: None,
+            let (text, success, facts) = match (item.output, item.tools) {
+                (Some(o), _) => match self.in_file(rec, o) {
+                    Some(text) => (text, None, OutputFacts::of_json_string(o.get())),
+                    None => {
+                        let o = model::output_text(o);
+                        let facts = OutputFacts::of(&o.text);
+                        (Text::Owned(o.text), o.success, facts)
+                    }
                 },
-                (None, None) => OutputText::default(),
+                (None, tools) => {
+                    let text = tools.map(|r| raw_text(r).into_owned()).unwrap_or_default();
+                    let facts = OutputFacts::of(&text);
+                    (Text::Owned(text), None, facts)
+                }
             };
             self.outputs.push(OutputItem {
                 line: rec.pos.line,
@@ -366,16 +559,34 @@ impl CallsReducer {
                 kind: t.to_string(),
                 call_id,
                 text,
+                success,
+                facts,
                 server: server_search_output(rec).is_some(),
                 inherited: session.is_inherited(),
             });
         }
     }
 
+    /// Where a large JSON string value of `rec` lies in the file, when the file can be
+    /// read again there and its bytes are the row's field as written.
+    fn in_file(&self, rec: &Record<'_>, value: &RawValue) -> Option<Text> {
+        let raw = value.get();
+        if !self.in_file || raw.len() < IN_FILE_MIN || !canonical_escapes(raw.as_bytes()) {
+            return None;
+        }
+        let offset = rec.stream_offset_of(raw)?;
+        Some(Text::InFile {
+            offset,
+            len: raw.len(),
+        })
+    }
+
     fn event(&mut self, rec: &Record<'_>) {
         match rec.payload_type() {
             Some("item_completed") => {
-                let Ok(ic) = rec.parse_payload::<ItemCompleted<'_>>() else {
+                let Some(ic) = ItemCompleted::read_fast(rec.payload.get())
+                    .or_else(|| rec.parse_payload::<ItemCompleted<'_>>().ok())
+                else {
                     return;
                 };
                 let Some(item) = ic.item() else { return };
@@ -394,7 +605,9 @@ impl CallsReducer {
                 self.evidence.entry(id.to_string()).or_default().item = Some(p);
             }
             Some(t @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end")) => {
-                let Ok(o) = rec.parse_payload::<ToolOutcome<'_>>() else {
+                let Some(o) = ToolOutcome::read_fast(rec.payload.get())
+                    .or_else(|| rec.parse_payload::<ToolOutcome<'_>>().ok())
+                else {
                     return;
                 };
                 let Some(id) = o.call_id.as_deref() else {
@@ -435,6 +648,27 @@ impl Reducer for CallsReducer {
         let turns = self.log.finish();
         pair(self.calls, self.outputs, &self.evidence, &turns)
     }
+
+    fn reread_file(&mut self) -> bool {
+        self.in_file = true;
+        true
+    }
+}
+
+/// Does the text of `raw`, a canonical JSON string, contain `word` (ASCII letters and `_`,
+/// which such a string never escapes)? Only a match that touches an escape (`\u001a`
+/// before `pply…`) needs the text itself.
+fn json_string_mentions(raw: &str, word: &str) -> bool {
+    if !raw.contains(word) {
+        return false;
+    }
+    !raw.contains("\\u") || raw_text(trusted(raw)).contains(word)
+}
+
+/// A JSON value of a decoded record as a [`RawValue`] again.
+fn trusted(json: &str) -> &RawValue {
+    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`; `json` came from one.
+    unsafe { &*(json as *const str as *const RawValue) }
 }
 
 fn pair(
@@ -515,7 +749,7 @@ fn output_only_row(
     let (exit_code, duration_ms) = if server {
         (None, None)
     } else {
-        parse_output_text(&out.text.text)
+        (out.facts.meta.exit_code, out.facts.meta.duration_ms)
     };
     Call {
         turn_index,
@@ -532,7 +766,7 @@ fn output_only_row(
         duration_ms,
         exit_code,
         arguments: None,
-        output: Some(out.text.text),
+        output: Some(out.text),
         inherited: out.inherited,
     }
 }
@@ -545,11 +779,7 @@ fn settle(
     place: &impl Fn(u64) -> (Option<u64>, Option<String>),
 ) -> (u64, Call) {
     let (turn_index, turn_id) = place(c.line);
-    let is_patch = c.is_patch();
-    let text_meta = out
-        .as_ref()
-        .map(|o| parse_output_meta(&o.text.text))
-        .unwrap_or_default();
+    let text_meta = out.as_ref().map(|o| o.facts.meta).unwrap_or_default();
     let proofs: Vec<&Proof> = ev.map(|e| e.ranked().collect()).unwrap_or_default();
     let exit_code = proofs
         .iter()
@@ -568,9 +798,9 @@ fn settle(
     } else {
         let failed = exit_code.is_some_and(|code| code != 0)
             || proofs.iter().any(|p| p.failed)
-            || out.as_ref().is_some_and(|o| {
-                o.text.success == Some(false) || patch_failed(&o.text.text, is_patch)
-            });
+            || out
+                .as_ref()
+                .is_some_and(|o| o.success == Some(false) || o.facts.patch_failed(c.is_patch));
         // An output saying the process is still running proves no outcome.
         let known = (out.is_some() && !text_meta.running) || proofs.iter().any(|p| p.settled);
         if failed {
@@ -604,7 +834,7 @@ fn settle(
         duration_ms,
         exit_code,
         arguments: c.arguments,
-        output: out.map(|o| o.text.text),
+        output: out.map(|o| o.text),
         inherited: c.inherited,
     };
     (line, call)
@@ -652,6 +882,214 @@ mod tests {
             r#"{{"type":"function_call_output","call_id":"{call_id}","output":{}}}"#,
             serde_json::to_string(output).unwrap()
         ))
+    }
+
+    // Rows are final only at the end of the file: each of these later lines changes a row
+    // that an earlier line seemed to settle (`docs/calls.md`, "When a row is final").
+
+    #[test]
+    fn a_richer_source_after_the_output_still_decides_the_row() {
+        let c = calls(&[
+            &fc("a", "exec_command", "{}"),
+            &fco(
+                "a",
+                "Process exited with code 0\nWall time: 1 seconds\nOutput:\nfine\n",
+            ),
+            &fc("b", "exec_command", "{}"),
+            &fco("b", "Process exited with code 0\nOutput:\n"),
+            &event(
+                r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"a","status":"failed","exit_code":3}}"#,
+            ),
+        ]);
+        assert_eq!(c[0].status, CallStatus::Error);
+        assert_eq!((c[0].exit_code, c[0].duration_ms), (Some(3), Some(1000)));
+        assert_eq!(c[0].output_line, Some(2));
+        assert_eq!(c[1].status, CallStatus::Ok);
+    }
+
+    #[test]
+    fn a_duplicate_output_changes_nothing_even_when_it_says_otherwise() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &fco("a", "Exit code: 0\nOutput:\n"),
+            &fco("a", "Exit code: 9\nOutput:\n"),
+        ]);
+        assert_eq!(c.len(), 1);
+        assert_eq!((c[0].status, c[0].exit_code), (CallStatus::Ok, Some(0)));
+        assert_eq!(c[0].output_line, Some(2));
+    }
+
+    #[test]
+    fn an_unanswered_call_keeps_its_place_before_later_answered_calls() {
+        let c = calls(&[
+            &fc("a", "shell", "{}"),
+            &fc("b", "shell", "{}"),
+            &fco("b", "Exit code: 0\nOutput:\n"),
+            &fc("c", "shell", "{}"),
+            &fco("c", "Exit code: 1\nOutput:\n"),
+        ]);
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| {
+                (
+                    c.call_id.as_deref().unwrap(),
+                    c.status.as_str(),
+                    c.call_line,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a", "unknown", Some(1)),
+                ("b", "ok", Some(2)),
+                ("c", "error", Some(4))
+            ]
+        );
+    }
+
+    #[test]
+    fn an_output_before_its_call_answers_it_so_orphans_are_known_only_at_the_end() {
+        let c = calls(&[
+            &fco("a", "Exit code: 0\nOutput:\n"),
+            &fco("lost", "x"),
+            &fc("a", "shell", "{}"),
+        ]);
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| (c.status.as_str(), c.call_line, c.output_line))
+            .collect();
+        // Rows in line order: the orphan (line 2), then the call (line 3) answered by line 1.
+        assert_eq!(got, [("orphan", None, Some(2)), ("ok", Some(3), Some(1))]);
+    }
+
+    #[test]
+    fn large_texts_of_a_plain_file_are_where_they_lie_and_read_back_exactly() {
+        use std::io::Write;
+        let big = "Exit code: 0\nWall time: 2 seconds\nOutput:\n".to_string()
+            + &"line \"quoted\" \\ tab\t é\n".repeat(400);
+        let lines = [
+            fc(
+                "a",
+                "shell",
+                &format!(r#"{{"command":"apply_patch {}"}}"#, "x".repeat(300)),
+            ),
+            fco("a", &big),
+            fco("orphan", &big),
+        ];
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+        let r = crate::reduce::reduce_source(
+            &Source::File(f.path().to_path_buf()),
+            &ReadOptions::default(),
+            CallsReducer::new(),
+        );
+        let file = r.file.expect("kept open");
+        let rows = r.output.unwrap();
+        let read = |t: &Option<Text>| match t {
+            Some(Text::InFile { offset, len }) => {
+                let mut buf = Vec::new();
+                file.read_at(*offset, *len, &mut buf).unwrap();
+                assert!(is_canonical_json_string(&buf));
+                serde_json::from_slice::<String>(&buf).unwrap()
+            }
+            other => panic!("held: {other:?}"),
+        };
+        assert_eq!(read(&rows[0].output), big);
+        assert!(read(&rows[0].arguments).starts_with(r#"{"command":"apply_patch xxx"#));
+        assert_eq!(read(&rows[1].output), big);
+        // What the head of the text says was read without the rest of it.
+        assert_eq!(
+            (rows[0].exit_code, rows[0].duration_ms),
+            (Some(0), Some(2000))
+        );
+        assert_eq!(
+            (rows[1].exit_code, rows[1].status),
+            (Some(0), CallStatus::Orphan)
+        );
+    }
+
+    #[test]
+    fn canonical_json_strings_are_exactly_what_serde_writes() {
+        // Every string of up to three of these pieces: canonical exactly when serde_json
+        // writes its text back to the same bytes.
+        let pieces = [
+            "a", "é", "\u{7f}", "/", r"\/", r"\n", r"\u000a", r"\u001f", r"\u001F", r"\u0000",
+            r"\u00e9", r"\u0041", r"\t", r"\b", r"\f", r"\r", r#"\""#, r"\\", "\u{2028}",
+        ];
+        let mut n = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let raw = format!("\"{a}{b}{c}\"");
+                    let text: String = serde_json::from_str(&raw).unwrap();
+                    let same = serde_json::to_string(&text).unwrap() == raw;
+                    assert_eq!(is_canonical_json_string(raw.as_bytes()), same, "{raw}");
+                    // The quick check of a decoded line's strings agrees.
+                    assert_eq!(canonical_escapes(raw.as_bytes()), same, "{raw}");
+                    n += usize::from(same);
+                }
+            }
+        }
+        assert!(n > 1000);
+        for bad in ["", "\"", "\"a\"b\"", "\"\u{1}\"", "a", "\"\\\""] {
+            assert!(!is_canonical_json_string(bad.as_bytes()), "{bad:?}");
+        }
+        assert!(!is_canonical_json_string(b"\"\xff\""));
+    }
+
+    #[test]
+    fn the_head_of_an_output_says_what_the_whole_text_says() {
+        let headers = [
+            "Exit code: 2\nWall time: 1.5 seconds\nOutput:\n",
+            "Chunk ID: 1\nWall time: 0.2 seconds\nProcess running with session ID 4\nOutput:\n",
+            "apply_patch verification failed: no\n",
+            "  \n error: bad\n",
+            "",
+        ];
+        let bodies = [
+            "x\n",
+            "é\\\"\t\u{1}\n",
+            "{\"json\": 1}\n",
+            "a very long line ",
+        ];
+        for h in headers {
+            for body in bodies {
+                for pad in [4000, 4090, 4095, 4096, 4100, 9000] {
+                    let text = format!("{h}{}", body.repeat(pad / body.len() + 1));
+                    let raw = serde_json::to_string(&text).unwrap();
+                    assert_eq!(OutputFacts::of_json_string(&raw), OutputFacts::of(&text));
+                }
+            }
+        }
+        // A 0.36 JSON output is read whole, whatever its length.
+        let json = format!(
+            r#"{{"output":"{}","metadata":{{"exit_code":1,"duration_seconds":0.5}}}}"#,
+            "y".repeat(5000)
+        );
+        let raw = serde_json::to_string(&json).unwrap();
+        let facts = OutputFacts::of_json_string(&raw);
+        assert_eq!(
+            (facts.meta.exit_code, facts.meta.duration_ms),
+            (Some(1), Some(500))
+        );
+    }
+
+    #[test]
+    fn a_word_only_an_escape_spells_is_not_mentioned() {
+        assert!(json_string_mentions(
+            r#""apply_patch <<EOF""#,
+            "apply_patch"
+        ));
+        assert!(json_string_mentions(
+            r#""\u0001 apply_patch""#,
+            "apply_patch"
+        ));
+        assert!(!json_string_mentions(
+            r#""\u001apply_patch""#,
+            "apply_patch"
+        ));
+        assert!(!json_string_mentions(r#""ls -la""#, "apply_patch"));
     }
 
     #[test]
@@ -703,7 +1141,7 @@ mod tests {
         assert_eq!(c[0].output, None);
         assert_eq!(c[1].status, CallStatus::Orphan);
         assert_eq!(c[1].kind, "function_call_output");
-        assert_eq!(c[1].output.as_deref(), Some("hi"));
+        assert_eq!(c[1].output.as_ref().and_then(Text::owned), Some("hi"));
     }
 
     #[test]
@@ -716,7 +1154,7 @@ mod tests {
         ]);
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["ok", "orphan"]);
-        assert_eq!(c[0].output.as_deref(), Some("first"));
+        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some("first"));
     }
 
     #[test]
@@ -820,12 +1258,12 @@ mod tests {
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["ok", "error", "unknown", "ok"]);
         assert_eq!(
-            c[0].arguments.as_deref(),
+            c[0].arguments.as_ref().and_then(Text::owned),
             Some(r#"{"type":"search","query":"q"}"#)
         );
         assert_eq!(c[3].namespace.as_deref(), Some("mcp__w"));
         assert_eq!(
-            c[3].output.as_deref(),
+            c[3].output.as_ref().and_then(Text::owned),
             Some("Wall time: 0.0030 seconds\nOutput:\nSunny")
         );
         assert_eq!(c[3].duration_ms, Some(3));
@@ -871,8 +1309,8 @@ mod tests {
             ["ok", "ok", "unknown", "orphan", "orphan", "orphan"],
             "{c:#?}"
         );
-        assert_eq!(c[0].output.as_deref(), Some("first"));
-        assert_eq!(c[1].output.as_deref(), Some("second"));
+        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some("first"));
+        assert_eq!(c[1].output.as_ref().and_then(Text::owned), Some("second"));
         assert_eq!(c[3].kind, "custom_tool_call_output");
         assert_eq!(c[5].call_id.as_deref(), Some("other"));
     }
@@ -899,7 +1337,7 @@ mod tests {
         assert_eq!(c[0].kind, "tool_search_output");
         assert_eq!((c[0].call_line, c[0].output_line), (Some(1), Some(1)));
         assert_eq!(
-            c[0].output.as_deref(),
+            c[0].output.as_ref().and_then(Text::owned),
             Some(r#"[{"type":"namespace","name":"mcp__w"}]"#)
         );
         assert_eq!(c[0].name, None);
@@ -939,7 +1377,7 @@ mod tests {
         assert_eq!((c[0].exit_code, c[0].duration_ms), (None, None));
         // The output is still shown, and when it was written.
         assert_eq!(c[0].output_line, Some(2));
-        assert_eq!(c[0].output.as_deref(), Some(running));
+        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some(running));
 
         // A later end event or item proves the outcome.
         let c = calls(&[
@@ -972,7 +1410,10 @@ mod tests {
         ]);
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["unknown", "orphan", "orphan"]);
-        assert_eq!(c[0].arguments.as_deref(), Some(r#"{"a":1}"#));
-        assert_eq!(c[2].output.as_deref(), Some("boom"));
+        assert_eq!(
+            c[0].arguments.as_ref().and_then(Text::owned),
+            Some(r#"{"a":1}"#)
+        );
+        assert_eq!(c[2].output.as_ref().and_then(Text::owned), Some("boom"));
     }
 }

@@ -36,6 +36,53 @@ pub trait Reducer: Send {
     fn blank(&mut self, _pos: Pos) {}
     /// The end of the file (or of what could be read of it).
     fn finish(self, session: &SessionTracker, info: &StreamInfo) -> Self::Output;
+    /// Called before the first entry when the input is a plain file that can be read again
+    /// at the offsets its records give ([`Record::stream_offset_of`]). Return `true` to keep
+    /// it open in the report ([`FileReport::file`]): a reducer may then hold where a large
+    /// text lies instead of the text, and the output layer reads it when it writes the row.
+    fn reread_file(&mut self) -> bool {
+        false
+    }
+}
+
+/// A plain file kept open to read parts of its lines again (see [`Reducer::reread_file`]).
+#[derive(Debug)]
+pub struct SourceFile(std::fs::File);
+
+impl SourceFile {
+    /// Append the `len` bytes at `offset` to `buf`. A file that shrank since it was read is
+    /// an error (`UnexpectedEof`).
+    pub fn read_at(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
+        let from = buf.len();
+        buf.resize(from + len, 0);
+        let r = read_exact_at(&self.0, &mut buf[from..], offset);
+        if r.is_err() {
+            buf.truncate(from);
+        }
+        r
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(f: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(f: &std::fs::File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match f.seek_read(buf, offset) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Everything one file produced.
@@ -50,6 +97,8 @@ pub struct FileReport<O> {
     pub io_error: Option<String>,
     /// `None` only when the file could not be opened at all.
     pub output: Option<O>,
+    /// The file, still open, when the reducer asked for it ([`Reducer::reread_file`]).
+    pub file: Option<SourceFile>,
 }
 
 /// How to read.
@@ -74,8 +123,20 @@ pub fn reduce_stream<R: Reducer>(
     stream: impl io::BufRead,
     source: Source,
     opts: &ReadOptions,
+    reducer: R,
+) -> FileReport<R::Output> {
+    reduce_stream_with(stream, source, None, opts, reducer)
+}
+
+/// [`reduce_stream`] of a plain file that can be read again (`file`, a second handle).
+fn reduce_stream_with<R: Reducer>(
+    stream: impl io::BufRead,
+    source: Source,
+    file: Option<std::fs::File>,
+    opts: &ReadOptions,
     mut reducer: R,
 ) -> FileReport<R::Output> {
+    let file = file.filter(|_| reducer.reread_file()).map(SourceFile);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut session = SessionTracker::new();
     let mut bad = Vec::new();
@@ -103,6 +164,7 @@ pub fn reduce_stream<R: Reducer>(
         bad,
         io_error,
         output: Some(output),
+        file,
     }
 }
 
@@ -112,8 +174,8 @@ pub fn reduce_source<R: Reducer>(
     opts: &ReadOptions,
     reducer: R,
 ) -> FileReport<R::Output> {
-    match input::open(source) {
-        Ok(stream) => reduce_stream(stream, source.clone(), opts, reducer),
+    match input::open_rereadable(source) {
+        Ok((stream, file)) => reduce_stream_with(stream, source.clone(), file, opts, reducer),
         Err(e) => FileReport {
             source: source.clone(),
             session: SessionInfo::default(),
@@ -121,6 +183,7 @@ pub fn reduce_source<R: Reducer>(
             bad: Vec::new(),
             io_error: Some(input::io_cause(&e)),
             output: None,
+            file: None,
         },
     }
 }

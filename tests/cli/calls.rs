@@ -515,3 +515,99 @@ fn bad_filters_are_usage_errors() {
         .code(2)
         .stderr(predicate::str::contains("invalid glob"));
 }
+
+/// A made-up session whose texts are large (so a plain file's are read back from it when
+/// the rows are written) and full of escapes; its identity comes only after the calls.
+fn late_identity_session() -> (String, String, String) {
+    let ts = "2026-03-01T10:00:00.000Z";
+    let args = format!(
+        r#"{{"cmd":"printf '%s' \"{}\" | tee /tmp/out/é"}}"#,
+        "a\\\\b".repeat(100)
+    );
+    let output = format!(
+        "Process exited with code 3\nWall time: 0.5 seconds\nOutput:\n{}",
+        "quote \" backslash \\ tab \t del \u{7f} ctl \u{1} é ☃ \u{2028}\n".repeat(200)
+    );
+    let item =
+        |p: String| format!(r#"{{"timestamp":"{ts}","type":"response_item","payload":{p}}}"#);
+    let lines = [
+        item(format!(
+            r#"{{"type":"function_call","name":"exec_command","arguments":{},"call_id":"c1"}}"#,
+            serde_json::to_string(&args).unwrap()
+        )),
+        // Escapes serde_json would not write (`\/`, `\u00e9`): the text is not copied as is.
+        item(format!(
+            r#"{{"type":"function_call_output","call_id":"c1","output":"{}\/\u00e9{}"}}"#,
+            serde_json::to_string(&output).unwrap().trim_matches('"'),
+            "x".repeat(300)
+        )),
+        item(format!(
+            r#"{{"type":"function_call_output","call_id":"stray","output":{}}}"#,
+            serde_json::to_string(&output).unwrap()
+        )),
+        format!(
+            r#"{{"timestamp":"{ts}","type":"session_meta","payload":{{"id":"late-thread","timestamp":"{ts}"}}}}"#
+        ),
+    ];
+    (lines.join("\n") + "\n", args, output)
+}
+
+#[test]
+fn rows_read_back_from_a_plain_file_equal_the_rows_of_the_same_bytes_on_stdin() {
+    let (text, args, output) = late_identity_session();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rollout-late.jsonl");
+    std::fs::write(&file, &text).unwrap();
+    for format in ["ndjson", "json", "table"] {
+        let from_file = rollscope()
+            .args(["calls", "--format", format, file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let from_stdin = rollscope()
+            .args(["calls", "--format", format, "-"])
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
+        assert_eq!(from_file.status.code(), Some(0), "{format}");
+        assert_eq!(from_stdin.status.code(), Some(0), "{format}");
+        let path = file.to_str().unwrap();
+        let mut expected = String::from_utf8(from_stdin.stdout).unwrap();
+        if format != "table" {
+            let quoted = serde_json::to_string(path).unwrap();
+            expected = expected.replace(r#""path":"-""#, &format!(r#""path":{quoted}"#));
+        }
+        assert_eq!(
+            String::from_utf8(from_file.stdout).unwrap(),
+            expected,
+            "{format}"
+        );
+    }
+    // The rows the spec says, whatever the input.
+    let r = calls(&file);
+    assert_eq!(r.len(), 2);
+    let keys: Vec<&str> = r[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, FIELDS);
+    // The first session_meta names the file, even when it comes after the calls.
+    for row in &r {
+        assert_eq!(row["session_id"], "late-thread");
+        assert_eq!(row["thread_id"], "late-thread");
+    }
+    assert_eq!(r[0]["status"], "error");
+    assert_eq!(r[0]["exit_code"], 3);
+    assert_eq!(r[0]["duration_ms"], 500);
+    assert_eq!(r[0]["arguments"], args.as_str());
+    assert_eq!(
+        r[0]["output"],
+        format!("{output}/é{}", "x".repeat(300)).as_str()
+    );
+    assert_eq!(
+        (r[1]["status"].as_str(), r[1]["output_line"].as_u64()),
+        (Some("orphan"), Some(3))
+    );
+    assert_eq!(r[1]["output"], output.as_str());
+}
