@@ -478,6 +478,12 @@ impl TurnLog {
             }
             return;
         }
+        // Only user and assistant messages shape turns: the others (developer
+        // instructions, often large) are never parsed.
+        let role = rec.payload_field("role").and_then(select::str_value);
+        if !matches!(role.as_deref(), Some("user" | "assistant")) {
+            return;
+        }
         let Ok(m) = rec.parse_payload::<Message<'_>>() else {
             return;
         };
