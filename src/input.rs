@@ -241,14 +241,59 @@ pub fn open(source: &Source) -> io::Result<Stream> {
 
 /// Open a source, and for a plain (not compressed) file a second handle on it: the decoded
 /// stream's offsets are then the file's own, so a part of a line can be read again later.
-pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<File>)> {
+pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> {
     match source {
         Source::Stdin => Ok((wrap(Box::new(io::stdin()))?, None)),
         Source::File(p) => {
             let f = File::open(p)?;
-            let again = f.try_clone()?;
+            let id = FileId::of(&f);
             let (stream, zstd) = wrap_detect(Box::new(f))?;
-            Ok((stream, (!zstd).then_some(again)))
+            Ok((
+                stream,
+                (!zstd).then(|| Reopen {
+                    path: p.clone(),
+                    id,
+                }),
+            ))
+        }
+    }
+}
+
+/// How to open a plain file again later and know it is the same file. The file is not kept
+/// open meanwhile: reports wait in the reorder window by the hundred, and an open file each
+/// ran into the limit on open files (256 by default on macOS).
+#[derive(Debug, Clone)]
+pub struct Reopen {
+    path: PathBuf,
+    id: Option<FileId>,
+}
+
+impl Reopen {
+    /// Open the file again; an error if another file now stands at its path.
+    pub fn open(&self) -> io::Result<File> {
+        let f = File::open(&self.path)?;
+        if self.id.is_some() && FileId::of(&f) != self.id {
+            return Err(io::Error::other("the file was replaced while it was read"));
+        }
+        Ok(f)
+    }
+}
+
+/// A file's identity (device and inode) where the platform has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+impl FileId {
+    fn of(f: &File) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            f.metadata().ok().map(|m| FileId(m.dev(), m.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = f;
+            None
         }
     }
 }
@@ -368,6 +413,33 @@ pub fn io_cause(e: &io::Error) -> String {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[test]
+    fn a_file_opened_again_must_be_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        std::fs::write(&path, "{}\n").unwrap();
+        let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
+        let reopen = reopen.expect("a plain file can be read again");
+        assert!(reopen.open().is_ok());
+        // Replaced (a new file renamed over it), as an editor or a rotation would.
+        let other = dir.path().join("other");
+        std::fs::write(&other, "{}\n").unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        if cfg!(unix) {
+            let err = reopen.open().unwrap_err();
+            assert!(err.to_string().contains("replaced"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_zstd_file_is_never_read_again_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl.zst");
+        std::fs::write(&path, zstd::encode_all(&b"{}\n"[..], 3).unwrap()).unwrap();
+        let (_, reopen) = open_rereadable(&Source::File(path)).unwrap();
+        assert!(reopen.is_none());
+    }
 
     #[test]
     fn rollout_names() {

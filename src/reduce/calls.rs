@@ -487,6 +487,8 @@ pub struct CallsReducer {
     /// The input is a plain file that the output layer reads again: large texts are
     /// held as where they lie ([`Text::InFile`]).
     in_file: bool,
+    /// Some text is held as where it lies.
+    points_into_file: bool,
     log: TurnLog,
     calls: Vec<CallItem>,
     outputs: Vec<OutputItem>,
@@ -569,12 +571,13 @@ impl CallsReducer {
 
     /// Where a large JSON string value of `rec` lies in the file, when the file can be
     /// read again there and its bytes are the row's field as written.
-    fn in_file(&self, rec: &Record<'_>, value: &RawValue) -> Option<Text> {
+    fn in_file(&mut self, rec: &Record<'_>, value: &RawValue) -> Option<Text> {
         let raw = value.get();
         if !self.in_file || raw.len() < IN_FILE_MIN || !canonical_escapes(raw.as_bytes()) {
             return None;
         }
         let offset = rec.stream_offset_of(raw)?;
+        self.points_into_file = true;
         Some(Text::InFile {
             offset,
             len: raw.len(),
@@ -652,6 +655,10 @@ impl Reducer for CallsReducer {
     fn reread_file(&mut self) -> bool {
         self.in_file = true;
         true
+    }
+
+    fn points_into_file(&self) -> bool {
+        self.points_into_file
     }
 }
 

@@ -43,19 +43,44 @@ pub trait Reducer: Send {
     fn reread_file(&mut self) -> bool {
         false
     }
+    /// Asked at the end, when [`Reducer::reread_file`] said yes: whether the output points
+    /// into the file (else the report does not offer it for reading again).
+    fn points_into_file(&self) -> bool {
+        true
+    }
 }
 
-/// A plain file kept open to read parts of its lines again (see [`Reducer::reread_file`]).
+/// A plain file whose lines can be read again in part (see [`Reducer::reread_file`]). It is
+/// opened again, once, when first read (and checked to be the same file).
 #[derive(Debug)]
-pub struct SourceFile(std::fs::File);
+pub struct SourceFile {
+    reopen: input::Reopen,
+    file: std::sync::OnceLock<Result<std::fs::File, (io::ErrorKind, String)>>,
+}
 
 impl SourceFile {
+    fn new(reopen: input::Reopen) -> SourceFile {
+        SourceFile {
+            reopen,
+            file: std::sync::OnceLock::new(),
+        }
+    }
+
     /// Append the `len` bytes at `offset` to `buf`. A file that shrank since it was read is
     /// an error (`UnexpectedEof`).
     pub fn read_at(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
+        let file = self
+            .file
+            .get_or_init(|| {
+                self.reopen
+                    .open()
+                    .map_err(|e| (e.kind(), input::io_cause(&e)))
+            })
+            .as_ref()
+            .map_err(|(kind, cause)| io::Error::new(*kind, cause.clone()))?;
         let from = buf.len();
         buf.resize(from + len, 0);
-        let r = read_exact_at(&self.0, &mut buf[from..], offset);
+        let r = read_exact_at(file, &mut buf[from..], offset);
         if r.is_err() {
             buf.truncate(from);
         }
@@ -132,11 +157,11 @@ pub fn reduce_stream<R: Reducer>(
 fn reduce_stream_with<R: Reducer>(
     stream: impl io::BufRead,
     source: Source,
-    file: Option<std::fs::File>,
+    file: Option<input::Reopen>,
     opts: &ReadOptions,
     mut reducer: R,
 ) -> FileReport<R::Output> {
-    let file = file.filter(|_| reducer.reread_file()).map(SourceFile);
+    let file = file.filter(|_| reducer.reread_file()).map(SourceFile::new);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut session = SessionTracker::new();
     let mut bad = Vec::new();
@@ -156,6 +181,7 @@ fn reduce_stream_with<R: Reducer>(
         }
     }
     let info = dec.info().clone();
+    let file = file.filter(|_| reducer.points_into_file());
     let output = reducer.finish(&session, &info);
     FileReport {
         source,
