@@ -610,7 +610,7 @@ pub fn decode_line(
     pos: Pos,
     peek_payload_type: bool,
 ) -> Result<Record<'_>, DecodeError> {
-    if let Some(p) = scan::scan(bytes).filter(|_| !maybe_surrogate_escape(bytes)) {
+    if let Some(p) = scan::scan(bytes) {
         // SAFETY: `scan` accepts only valid UTF-8 (it checks every stretch of a string that
         // holds non-ASCII bytes, and admits nothing but ASCII outside strings).
         let text = unsafe { std::str::from_utf8_unchecked(bytes) };
@@ -643,25 +643,6 @@ fn is_unicode_blank(bytes: &[u8]) -> bool {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     first.is_some_and(|&b| b != b'{')
         && std::str::from_utf8(bytes).is_ok_and(|t| t.trim().is_empty())
-}
-
-/// A `\\uD800`-`\\uDFFF` escape may stand in the line: the scanner does not pair
-/// surrogates, so serde must look (Codex rejects a lone one).
-fn maybe_surrogate_escape(bytes: &[u8]) -> bool {
-    let mut at = 0;
-    while let Some(i) = memchr::memmem::find(&bytes[at..], b"\\u") {
-        let j = at + i + 2;
-        if matches!(bytes.get(j), Some(b'd' | b'D'))
-            && matches!(
-                bytes.get(j + 1),
-                Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-            )
-        {
-            return true;
-        }
-        at = j;
-    }
-    false
 }
 
 /// The serde path of [`decode_line`]: decides every line the scanner is not sure of, and
@@ -1281,6 +1262,11 @@ mod tests {
             b"\\",
             b"\\u",
             b"\\ud800",
+            b"\\uDC00",
+            b"\\ud83d\\ude00",
+            b"\\uDBFF\\uDFFF",
+            b"\\ud800\\u0041",
+            b"\\u00e9",
             b"\\n",
             b"}",
             b"]",
