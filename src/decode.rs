@@ -615,6 +615,9 @@ pub fn decode_line(
         // holds non-ASCII bytes, and admits nothing but ASCII outside strings).
         let text = unsafe { std::str::from_utf8_unchecked(bytes) };
         let raw = |s: scan::Span| &text[s.0..s.1];
+        // A plain string's contents: its span less the quotes.
+        let plain =
+            |s: Option<scan::Span>, yes: bool| s.filter(|_| yes).map(|s| &text[s.0 + 1..s.1 - 1]);
         let payload_type = match p.payload_type {
             scan::PayloadType::Plain(s) => PeekedType::Plain(raw(s)),
             scan::PayloadType::Absent => PeekedType::Absent,
@@ -631,6 +634,10 @@ pub fn decode_line(
                 metadata: p.metadata.map(|s| raw_value(raw(s))),
             },
             payload_type,
+            Plain {
+                timestamp: plain(p.timestamp, p.plain_timestamp),
+                type_: plain(p.type_, p.plain_type),
+            },
             peek_payload_type,
         );
     }
@@ -673,7 +680,14 @@ fn decode_line_serde(
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
-    envelope_record(text, pos, env, PeekedType::Slow, peek_payload_type)
+    envelope_record(
+        text,
+        pos,
+        env,
+        PeekedType::Slow,
+        Plain::default(),
+        peek_payload_type,
+    )
 }
 
 /// Parse the line as Codex does, into a `serde_json::Value`, and fail where it fails. Codex
@@ -730,6 +744,14 @@ enum PeekedType<'a> {
     Slow,
 }
 
+/// The envelope's string fields already known to be plain strings (no escapes), by their
+/// contents; `None` where not known.
+#[derive(Default)]
+struct Plain<'a> {
+    timestamp: Option<&'a str>,
+    type_: Option<&'a str>,
+}
+
 /// Borrow valid JSON text as a [`RawValue`] without parsing it again.
 fn raw_value(json: &str) -> &RawValue {
     // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`, and serde_json makes its own
@@ -752,11 +774,13 @@ fn envelope_record<'a>(
     pos: Pos,
     env: RawEnvelope<'a>,
     peeked: PeekedType<'a>,
+    plain: Plain<'a>,
     peek_payload_type: bool,
 ) -> Result<Record<'a>, DecodeError> {
-    let timestamp = match env.timestamp {
-        None => return Err(DecodeError::TimestampMissing),
-        Some(raw) => match json_str(raw.get()) {
+    let timestamp = match (plain.timestamp, env.timestamp) {
+        (Some(s), _) => Cow::Borrowed(s),
+        (None, None) => return Err(DecodeError::TimestampMissing),
+        (None, Some(raw)) => match json_str(raw.get()) {
             Some(s) => s,
             None if raw.get() == "null" => return Err(DecodeError::TimestampMissing),
             None => return Err(DecodeError::TimestampNotString),
@@ -773,9 +797,10 @@ fn envelope_record<'a>(
             }
         }
     };
-    let type_name = match env.type_ {
-        None => return Err(DecodeError::TypeMissing),
-        Some(raw) => json_str(raw.get()).ok_or(DecodeError::TypeNotString)?,
+    let type_name = match (plain.type_, env.type_) {
+        (Some(s), _) => Cow::Borrowed(s),
+        (None, None) => return Err(DecodeError::TypeMissing),
+        (None, Some(raw)) => json_str(raw.get()).ok_or(DecodeError::TypeNotString)?,
     };
     let payload = match env.payload {
         None => return Err(DecodeError::PayloadMissing),

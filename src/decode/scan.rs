@@ -48,6 +48,10 @@ pub(crate) struct Parts {
     pub payload: Option<Span>,
     pub metadata: Option<Span>,
     pub payload_type: PayloadType,
+    /// `timestamp` is a string without escapes (its contents are its span less the quotes).
+    pub plain_timestamp: bool,
+    /// `type` is a string without escapes.
+    pub plain_type: bool,
 }
 
 /// Check `line` and find its envelope; `None` when the serde path must decide.
@@ -451,6 +455,8 @@ impl Scanner<'_> {
             payload: None,
             metadata: None,
             payload_type: PayloadType::Absent,
+            plain_timestamp: false,
+            plain_type: false,
         };
         let mut seen = [false; 5];
         if self.peek()? == b'}' {
@@ -472,8 +478,12 @@ impl Scanner<'_> {
                 };
                 let start = self.i;
                 let mut ptype = PayloadType::Absent;
+                let mut plain = false;
                 if field == Some(3) && self.peek()? == b'{' {
                     ptype = self.payload()?;
+                } else if self.peek()? == b'"' {
+                    self.i += 1;
+                    plain = !self.string()?;
                 } else {
                     self.value()?;
                 }
@@ -486,9 +496,15 @@ impl Scanner<'_> {
                     seen[f] = true;
                     let v = (&self.b[start..self.i] != b"null").then_some(span);
                     match f {
-                        0 => parts.timestamp = v,
+                        0 => {
+                            parts.timestamp = v;
+                            parts.plain_timestamp = plain;
+                        }
                         1 => parts.ordinal = v,
-                        2 => parts.type_ = v,
+                        2 => {
+                            parts.type_ = v;
+                            parts.plain_type = plain;
+                        }
                         3 => {
                             parts.payload = v;
                             parts.payload_type = ptype;
