@@ -936,6 +936,58 @@ mod tests {
     }
 
     #[test]
+    fn the_plain_and_the_vector_string_paths_agree() {
+        // The CPU running the tests takes the AVX2 path; the SSE2 (and plain Rust) one must
+        // say the same about every string, and stop at the same byte.
+        let alphabet: &[&str] = &[
+            "a",
+            "\\",
+            "\"",
+            "n",
+            "u",
+            "t",
+            "b",
+            "/",
+            "q",
+            "\u{1}",
+            "é",
+            r"\ud83d\ude00",
+            r"\udc00",
+            r"\ud800",
+            r"\u00e9",
+            r"\uZZ",
+            "\u{7f}",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..30_000 {
+            let mut s = "\"".to_string() + &"p".repeat(next(70));
+            for _ in 0..next(200) {
+                s.push_str(alphabet[next(alphabet.len())]);
+            }
+            s.push_str("\"}");
+            let b = s.as_bytes();
+            let mut plain = Scanner { b, i: 1 };
+            let want = plain.long_string_with::<false>(1, 1);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                let mut vector = Scanner { b, i: 1 };
+                // SAFETY: the CPU has AVX2.
+                let got = unsafe { vector.long_string_avx2(1, 1) };
+                assert_eq!((got, vector.i), (want, plain.i), "{s:?}");
+            }
+            // And both as serde reads the string.
+            let serde = serde_json::from_slice::<String>(&b[..b.len() - 1]).is_ok();
+            assert_eq!(want.is_some() && plain.i == b.len() - 1, serde, "{s:?}");
+        }
+    }
+
+    #[test]
     fn invalid_utf8_inside_a_string_is_not_accepted() {
         let mut line = b"{\"a\":\"".to_vec();
         line.extend_from_slice(&[b'x'; 40]);
