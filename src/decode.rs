@@ -674,7 +674,7 @@ fn decode_indexed<'a>(
         Some(ref mut list) => list,
         None => &mut scratch,
     };
-    let parts = scan::scan(bytes, list).filter(|_| !maybe_surrogate_escape(bytes));
+    let parts = scan::scan(bytes, list);
     if let Some(p) = parts {
         let fields = match index {
             Some(list) if p.fields_complete => Some(&list[..]),
@@ -684,6 +684,9 @@ fn decode_indexed<'a>(
         // holds non-ASCII bytes, and admits nothing but ASCII outside strings).
         let text = unsafe { std::str::from_utf8_unchecked(bytes) };
         let raw = |s: scan::Span| &text[s.0..s.1];
+        // A plain string's contents: its span less the quotes.
+        let plain =
+            |s: Option<scan::Span>, yes: bool| s.filter(|_| yes).map(|s| &text[s.0 + 1..s.1 - 1]);
         let payload_type = match p.payload_type {
             scan::PayloadType::Plain(s) => PeekedType::Plain(raw(s)),
             scan::PayloadType::Absent => PeekedType::Absent,
@@ -700,6 +703,10 @@ fn decode_indexed<'a>(
                 metadata: p.metadata.map(|s| raw_value(raw(s))),
             },
             payload_type,
+            Plain {
+                timestamp: plain(p.timestamp, p.plain_timestamp),
+                type_: plain(p.type_, p.plain_type),
+            },
             peek_payload_type,
             fields,
         );
@@ -713,25 +720,6 @@ fn is_unicode_blank(bytes: &[u8]) -> bool {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     first.is_some_and(|&b| b != b'{')
         && std::str::from_utf8(bytes).is_ok_and(|t| t.trim().is_empty())
-}
-
-/// A `\\uD800`-`\\uDFFF` escape may stand in the line: the scanner does not pair
-/// surrogates, so serde must look (Codex rejects a lone one).
-fn maybe_surrogate_escape(bytes: &[u8]) -> bool {
-    let mut at = 0;
-    while let Some(i) = memchr::memmem::find(&bytes[at..], b"\\u") {
-        let j = at + i + 2;
-        if matches!(bytes.get(j), Some(b'd' | b'D'))
-            && matches!(
-                bytes.get(j + 1),
-                Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-            )
-        {
-            return true;
-        }
-        at = j;
-    }
-    false
 }
 
 /// The serde path of [`decode_line`]: decides every line the scanner is not sure of, and
@@ -762,7 +750,15 @@ fn decode_line_serde(
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
-    envelope_record(text, pos, env, PeekedType::Slow, peek_payload_type, None)
+    envelope_record(
+        text,
+        pos,
+        env,
+        PeekedType::Slow,
+        Plain::default(),
+        peek_payload_type,
+        None,
+    )
 }
 
 /// Parse the line as Codex does, into a `serde_json::Value`, and fail where it fails. Codex
@@ -819,6 +815,14 @@ enum PeekedType<'a> {
     Slow,
 }
 
+/// The envelope's string fields already known to be plain strings (no escapes), by their
+/// contents; `None` where not known.
+#[derive(Default)]
+struct Plain<'a> {
+    timestamp: Option<&'a str>,
+    type_: Option<&'a str>,
+}
+
 /// Borrow valid JSON text as a [`RawValue`] without parsing it again.
 fn raw_value(json: &str) -> &RawValue {
     // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`, and serde_json makes its own
@@ -841,12 +845,14 @@ fn envelope_record<'a>(
     pos: Pos,
     env: RawEnvelope<'a>,
     peeked: PeekedType<'a>,
+    plain: Plain<'a>,
     peek_payload_type: bool,
     fields: Option<&'a [scan::Field]>,
 ) -> Result<Record<'a>, DecodeError> {
-    let timestamp = match env.timestamp {
-        None => return Err(DecodeError::TimestampMissing),
-        Some(raw) => match json_str(raw.get()) {
+    let timestamp = match (plain.timestamp, env.timestamp) {
+        (Some(s), _) => Cow::Borrowed(s),
+        (None, None) => return Err(DecodeError::TimestampMissing),
+        (None, Some(raw)) => match json_str(raw.get()) {
             Some(s) => s,
             None if raw.get() == "null" => return Err(DecodeError::TimestampMissing),
             None => return Err(DecodeError::TimestampNotString),
@@ -863,9 +869,10 @@ fn envelope_record<'a>(
             }
         }
     };
-    let type_name = match env.type_ {
-        None => return Err(DecodeError::TypeMissing),
-        Some(raw) => json_str(raw.get()).ok_or(DecodeError::TypeNotString)?,
+    let type_name = match (plain.type_, env.type_) {
+        (Some(s), _) => Cow::Borrowed(s),
+        (None, None) => return Err(DecodeError::TypeMissing),
+        (None, Some(raw)) => json_str(raw.get()).ok_or(DecodeError::TypeNotString)?,
     };
     let payload = match env.payload {
         None => return Err(DecodeError::PayloadMissing),
@@ -1372,6 +1379,11 @@ mod tests {
             b"\\",
             b"\\u",
             b"\\ud800",
+            b"\\uDC00",
+            b"\\ud83d\\ude00",
+            b"\\uDBFF\\uDFFF",
+            b"\\ud800\\u0041",
+            b"\\u00e9",
             b"\\n",
             b"}",
             b"]",

@@ -306,7 +306,7 @@ pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
 /// [`wrap`], saying whether the stream was zstd.
 fn wrap_detect(inner: Box<dyn Read + Send>) -> io::Result<(Stream, bool)> {
     let mut rdr = PooledReader::new(inner);
-    if is_zstd(&mut rdr)? {
+    if is_zstd(rdr.peek_head()?) {
         let dec = zstd::stream::read::Decoder::with_buffer(rdr)?;
         Ok((Box::new(PooledReader::new(dec)), true))
     } else {
@@ -357,11 +357,39 @@ impl<R> Drop for PooledReader<R> {
     }
 }
 
+impl<R: Read> PooledReader<R> {
+    /// The first bytes of the stream, enough to tell zstd (fewer at its end, or when the
+    /// source gives fewer at once). Only these few are buffered: the decoder's large reads
+    /// then go straight from the source into its own buffer, instead of through this one.
+    fn peek_head(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.filled {
+            self.filled = self.inner.read(&mut self.buf[..ZSTD_MAGIC.len()])?;
+            self.pos = 0;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+}
+
+/// A read at least this large bypasses the buffer (once what it holds is handed out).
+const DIRECT_READ: usize = 16 * 1024;
+
 impl<R: Read> Read for PooledReader<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         // A large read with nothing buffered goes straight to the source, as BufReader's.
-        if self.pos == self.filled && out.len() >= self.buf.len() {
-            return self.inner.read(out);
+        // (The decoder reads 64 KiB and more at a time: copying every byte through this
+        // buffer too cost 3% of `stats`' instructions.)
+        if out.len() >= DIRECT_READ {
+            if self.pos == self.filled {
+                return self.inner.read(out);
+            }
+            // The few peeked bytes, then straight from the source in the same call. A failed
+            // read consumed nothing: the next call meets the failure again.
+            let n = self.filled - self.pos;
+            if n < out.len() / 2 {
+                out[..n].copy_from_slice(&self.buf[self.pos..self.filled]);
+                self.pos = self.filled;
+                return Ok(n + self.inner.read(&mut out[n..]).unwrap_or(0));
+            }
         }
         let avail = self.fill_buf()?;
         let n = avail.len().min(out.len());
@@ -389,15 +417,14 @@ impl<R: Read> BufRead for PooledReader<R> {
 /// skippable frame (`5? 2A 4D 18`, which a zstd stream may start with). A pipe may hand
 /// over fewer than four bytes in its first read; a JSON rollout never starts with either
 /// pair of first bytes, so two matching bytes are decisive.
-fn is_zstd(rdr: &mut impl BufRead) -> io::Result<bool> {
-    let buf = rdr.fill_buf()?;
-    let n = buf.len().min(ZSTD_MAGIC.len());
+fn is_zstd(head: &[u8]) -> bool {
+    let n = head.len().min(ZSTD_MAGIC.len());
     if n < 2 {
-        return Ok(false);
+        return false;
     }
-    let frame = buf[..n] == ZSTD_MAGIC[..n];
-    let skippable = buf[0] & 0xF0 == 0x50 && buf[1..n] == SKIPPABLE_MAGIC_TAIL[..n - 1];
-    Ok(frame || skippable)
+    let frame = head[..n] == ZSTD_MAGIC[..n];
+    let skippable = head[0] & 0xF0 == 0x50 && head[1..n] == SKIPPABLE_MAGIC_TAIL[..n - 1];
+    frame || skippable
 }
 
 /// A short cause for an I/O error, without Rust's "(os error N)" suffix.
