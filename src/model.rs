@@ -792,6 +792,81 @@ impl Message<'_> {
     }
 }
 
+/// A message's `content` as it lies in the line: the raw JSON strings of its texts (what
+/// [`Message::texts`] gives, escapes unresolved) and whether a part is an image. Read by
+/// walking the (valid) text instead of parsing it: a user message is often long
+/// scaffolding, and only the ends of its texts decide.
+#[derive(Debug, Default)]
+pub struct RawContent<'a> {
+    pub texts: Vec<&'a str>,
+    pub has_image: bool,
+}
+
+impl<'a> RawContent<'a> {
+    /// From the raw `content` member (absent: no texts).
+    pub fn of(content: Option<&'a str>) -> RawContent<'a> {
+        let mut c = RawContent::default();
+        let Some(raw) = content else { return c };
+        if raw.starts_with('"') {
+            c.texts.push(raw);
+            return c;
+        }
+        let mut texts = Vec::new();
+        let mut has_image = false;
+        let walked = select::elements(raw, |part| {
+            if let Some([type_, text]) = select::fields(part, ["type", "text"]) {
+                if let Some(t) = text.filter(|t| t.starts_with('"')) {
+                    texts.push(t);
+                }
+                has_image |= type_.and_then(select::str_value).as_deref() == Some("input_image");
+            }
+            true
+        });
+        if walked.is_some() {
+            c.texts = texts;
+            c.has_image = has_image;
+        }
+        c
+    }
+
+    /// [`Message::is_real_user_message`] for a `role: user` message with this content.
+    pub fn is_real_user_message(&self) -> bool {
+        (!self.texts.is_empty() || self.has_image)
+            && !self.texts.iter().any(|t| raw_is_contextual_fragment(t))
+    }
+
+    /// The texts, escapes resolved, joined by newlines; `None` without texts.
+    pub fn joined(&self) -> Option<String> {
+        if self.texts.is_empty() {
+            return None;
+        }
+        let texts: Vec<Cow<'_, str>> = self
+            .texts
+            .iter()
+            .map(|t| select::str_value(t).unwrap_or_default())
+            .collect();
+        Some(texts.join("\n"))
+    }
+}
+
+/// [`is_contextual_fragment`] of a raw JSON string. The check reads at most 64 characters
+/// (256 bytes) at each end of the trimmed text: where no escape lies within 256 bytes of
+/// either end (or in the whole text), the raw text's ends are the text's, and nothing is
+/// unescaped.
+fn raw_is_contextual_fragment(raw: &str) -> bool {
+    const END: usize = 256;
+    let inner = &raw[1..raw.len() - 1];
+    let t = inner.trim();
+    let b = t.as_bytes();
+    let clean = |s: &[u8]| !s.contains(&b'\\');
+    // Trimming the raw text trims the text alike when no escape is near its ends (an
+    // escaped white space, `\n`, would leave a backslash there).
+    if (b.len() > 2 * END && clean(&b[..END]) && clean(&b[b.len() - END..])) || clean(b) {
+        return is_contextual_fragment(t);
+    }
+    select::str_value(raw).is_some_and(|text| is_contextual_fragment(&text))
+}
+
 /// Response item types that are tool calls.
 pub const CALL_TYPES: &[&str] = &[
     "function_call",
@@ -1288,6 +1363,70 @@ impl<'a> ItemCompleted<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `RawContent` against the serde `Message` reader, for a message payload.
+    fn raw_content_agrees(payload: &str) {
+        let Ok(m) = serde_json::from_str::<Message<'_>>(payload) else {
+            return;
+        };
+        let [content] = select::fields(payload, ["content"]).unwrap();
+        let c = RawContent::of(content);
+        let texts = m.texts();
+        let joined = (!texts.is_empty()).then(|| texts.join("\n"));
+        assert_eq!(c.joined(), joined, "{payload}");
+        if m.role.as_deref() == Some("user") && m.type_.as_deref() == Some("message") {
+            assert_eq!(
+                c.is_real_user_message(),
+                m.is_real_user_message(),
+                "{payload}"
+            );
+        }
+    }
+
+    #[test]
+    fn raw_content_reads_messages_as_the_serde_reader_does() {
+        let long = "x".repeat(600);
+        let cases = [
+            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"<environment_context>{long}</environment_context>"}}]}}"#),
+            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"\n <environment_context>{long}</environment_context>\n"}}]}}"#),
+            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"<environment_context>\n{long}\n</environment_context>"}}]}}"#),
+            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"\u003cenvironment_context>{long}</environment_context>"}}]}}"#),
+            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"  <ENVIRONMENT_CONTEXT>{long}é</environment_context>  "}}]}}"#),
+            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"hello {long}"}},{{"type":"input_image","image_url":"data:"}}]}}"#),
+            r#"{"type":"message","role":"user","content":[{"type":"input_image","image_url":"data:"}]}"#.to_string(),
+            r#"{"type":"message","role":"user","content":[]}"#.to_string(),
+            r#"{"type":"message","role":"user","content":"typed"}"#.to_string(),
+            r#"{"type":"message","role":"user","content":{"text":"no"}}"#.to_string(),
+            r#"{"type":"message","role":"user","content":[1,"s",null,{"text":7},{"text":"a","text":"b"},{"typ\u0065":"input_image"}]}"#.to_string(),
+            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a\u00e9\n"},{"type":"output_text","text":""}]}"#.to_string(),
+            r#"{"type":"message","role":"user"}"#.to_string(),
+        ];
+        for c in &cases {
+            raw_content_agrees(c);
+        }
+        // Every message of testdata.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let mut n = 0;
+        for entry in walkdir::WalkDir::new(root) {
+            let entry = entry.unwrap();
+            if entry.path().extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+            for line in text.lines() {
+                let Ok(Value::Object(env)) = serde_json::from_str::<Value>(line) else {
+                    continue;
+                };
+                if let Some(p @ Value::Object(o)) = env.get("payload") {
+                    if o.get("type").and_then(Value::as_str) == Some("message") {
+                        raw_content_agrees(&p.to_string());
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 100, "only {n} messages");
+    }
 
     /// `ToolItem::read_fast` reads what serde reads, or declines.
     fn fast_agrees(payload: &str) -> bool {

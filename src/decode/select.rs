@@ -80,6 +80,32 @@ pub fn members<'a>(obj: &'a str, mut f: impl FnMut(&'a str, &'a str) -> bool) ->
     }
 }
 
+/// Call `f(raw element)` for each element of a JSON array known to be valid, in order,
+/// until it returns `false`. `None` when `f` stopped or the text is not an array.
+pub fn elements<'a>(arr: &'a str, mut f: impl FnMut(&'a str) -> bool) -> Option<()> {
+    let b = arr.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(());
+    }
+    loop {
+        let end = value_end(b, i)?;
+        if !f(&arr[i..end]) {
+            return None;
+        }
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b']') => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
 /// The text of a raw JSON string value (its escapes resolved), `None` for any other value.
 pub fn str_value(raw: &str) -> Option<Cow<'_, str>> {
     if raw.len() < 2 || !raw.starts_with('"') {

@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::decode::{select, Kind, Record, StreamInfo};
-use crate::model::{self, Message, ToolOutcome, TurnContext, TurnEvent};
+use crate::model::{self, RawContent, ToolOutcome, TurnContext, TurnEvent};
 use crate::reduce::calls::server_search_output;
 use crate::reduce::session::SessionTracker;
 use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
@@ -484,17 +484,15 @@ impl TurnLog {
         if !matches!(role.as_deref(), Some("user" | "assistant")) {
             return;
         }
-        let Ok(m) = rec.parse_payload::<Message<'_>>() else {
-            return;
-        };
-        if m.is_real_user_message() {
-            self.active(rec, session);
-            self.start(rec, session, TurnSource::UserResponseMessage, None);
-            self.user(rec.pos.line, join_texts(&m.texts()));
-        } else if m.role.as_deref() == Some("assistant") {
-            if let Some(t) = join_texts(&m.texts()) {
-                self.agent(rec.pos.line, t);
+        let content = RawContent::of(rec.payload_field("content"));
+        if role.as_deref() == Some("user") {
+            if content.is_real_user_message() {
+                self.active(rec, session);
+                self.start(rec, session, TurnSource::UserResponseMessage, None);
+                self.user(rec.pos.line, content.joined());
             }
+        } else if let Some(t) = content.joined() {
+            self.agent(rec.pos.line, t);
         }
     }
 
@@ -948,10 +946,6 @@ impl Turns {
     }
 }
 
-fn join_texts(texts: &[&str]) -> Option<String> {
-    (!texts.is_empty()).then(|| texts.join("\n"))
-}
-
 /// A `response_item` user message that the user typed (not contextual scaffolding).
 pub fn is_real_user_message(rec: &Record<'_>) -> bool {
     if rec.kind != Kind::ResponseItem || rec.payload_type() != Some("message") {
@@ -964,9 +958,7 @@ pub fn is_real_user_message(rec: &Record<'_>) -> bool {
     if role.as_deref() != Some("user") {
         return false;
     }
-    rec.parse_payload::<Message<'_>>()
-        .map(|m| m.is_real_user_message())
-        .unwrap_or(false)
+    RawContent::of(rec.payload_field("content")).is_real_user_message()
 }
 
 /// The `turns` reducer: one [`Turn`] per turn of the file.
