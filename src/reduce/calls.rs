@@ -497,7 +497,11 @@ pub struct CallsReducer {
 
 impl CallsReducer {
     pub fn new() -> CallsReducer {
-        CallsReducer::default()
+        CallsReducer {
+            // Rows need their turn's index and id only.
+            log: TurnLog::placing(),
+            ..CallsReducer::default()
+        }
     }
 
     fn response_item(&mut self, rec: &Record<'_>, t: &str, session: &SessionTracker) {

@@ -200,6 +200,9 @@ struct Text {
 enum Detail {
     /// Turn starts only: enough to count turns (`stats`).
     Count,
+    /// Turn bounds and ids, no texts, settings or outcomes: enough to place a line in its
+    /// turn (`calls`). [`TurnLog::finish`] gives the same turns and ids as with `Full`.
+    Ids,
     /// Everything a [`Turn`] row holds.
     Full,
 }
@@ -268,6 +271,11 @@ impl TurnLog {
         TurnLog::with_detail(Detail::Count)
     }
 
+    /// A log whose turns have their index and id right and nothing else (`calls`).
+    pub fn placing() -> TurnLog {
+        TurnLog::with_detail(Detail::Ids)
+    }
+
     fn with_detail(detail: Detail) -> TurnLog {
         TurnLog {
             detail,
@@ -292,12 +300,13 @@ impl TurnLog {
     /// Observe one record (after `session` has).
     pub fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         let full = self.detail == Detail::Full;
+        let ids = self.detail != Detail::Count;
         match rec.kind {
             Kind::EventMsg => match rec.payload_type() {
                 Some("task_started") => {
                     self.task_started_seen = true;
                     // Counting needs where turns start, not their ids.
-                    let turn_id = if full {
+                    let turn_id = if ids {
                         rec.parse_payload::<TurnEvent<'_>>()
                             .unwrap_or_default()
                             .turn_id()
@@ -314,18 +323,22 @@ impl TurnLog {
                         self.user(rec.pos.line, ev.message.map(|m| m.into_owned()));
                     }
                 }
-                Some("task_complete") if full => {
+                Some("task_complete") if ids => {
                     let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
                     let outcome = Outcome::Complete {
-                        error: ev.error_text(),
-                        last_agent_message: ev.last_agent_message.as_deref().map(str::to_string),
+                        error: ev.error_text().filter(|_| full),
+                        last_agent_message: ev
+                            .last_agent_message
+                            .as_deref()
+                            .filter(|_| full)
+                            .map(str::to_string),
                     };
                     self.terminal(rec, &ev, outcome);
                 }
-                Some("turn_aborted") if full => {
+                Some("turn_aborted") if ids => {
                     let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
                     let outcome = Outcome::Aborted {
-                        reason: ev.reason_text(),
+                        reason: ev.reason_text().filter(|_| full),
                     };
                     self.terminal(rec, &ev, outcome);
                 }
@@ -365,7 +378,21 @@ impl TurnLog {
             },
             Kind::TurnContext => {
                 self.active(rec, session);
-                if full {
+                if ids && !full {
+                    // Only its turn id places anything.
+                    self.settings.push(Settings {
+                        line: rec.pos.line,
+                        turn_id: rec
+                            .payload_field("turn_id")
+                            .and_then(select::str_value)
+                            .map(|t| t.into_owned()),
+                        model: None,
+                        effort: None,
+                        cwd: None,
+                        approval_policy: None,
+                        sandbox: None,
+                    });
+                } else if full {
                     if let Some(tc) = TurnContext::from_record(rec) {
                         self.settings.push(Settings {
                             line: rec.pos.line,
@@ -388,10 +415,15 @@ impl TurnLog {
             if early {
                 self.early_usage.push(Mark::of(rec, session));
             }
-            if full {
-                let line = rec.pos.line;
+            if ids {
+                // Placing needs only the usage that may begin the implicit turn.
+                let key = if full || early {
+                    rec.pos.line
+                } else {
+                    u64::MAX
+                };
                 self.usage
-                    .feed(rec, session.provenance(), session.own_id(), || line);
+                    .feed(rec, session.provenance(), session.own_id(), || key);
             }
         }
         self.last = Some((rec.pos.line, rec.ordinal));
@@ -465,7 +497,7 @@ impl TurnLog {
     }
 
     fn message(&mut self, rec: &Record<'_>, session: &SessionTracker) {
-        if self.detail == Detail::Count {
+        if self.detail != Detail::Full {
             // Once the writer marks turns with task_started, a typed message neither starts
             // a turn nor can be the first activity before the first one: skip the parse
             // (about a quarter of `stats`' time on a large tree).
@@ -1001,6 +1033,60 @@ mod tests {
         )
         .output
         .unwrap()
+    }
+
+    /// A reducer over a [`TurnLog`] of a chosen detail, giving each turn's place.
+    struct Places(TurnLog);
+
+    impl Reducer for Places {
+        type Output = Vec<(u64, u64, Option<String>)>;
+        fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+            self.0.record(rec, session);
+        }
+        fn finish(self, _: &SessionTracker, _: &StreamInfo) -> Self::Output {
+            let t = self.0.finish();
+            t.turns
+                .into_iter()
+                .map(|t| (t.index, t.line_start, t.turn_id))
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_placing_log_places_turns_as_the_full_log_does() {
+        // Every testdata file, and each with one line cut out (a lost task_started, a
+        // lost turn_context...): the same turns, starts and ids.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let mut files = 0;
+        for entry in walkdir::WalkDir::new(root) {
+            let entry = entry.unwrap();
+            if entry.path().extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let text = std::fs::read(entry.path()).unwrap();
+            let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+            for cut in std::iter::once(usize::MAX).chain(0..lines.len().min(40)) {
+                let input: Vec<u8> = lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != cut)
+                    .flat_map(|(_, l)| l.iter().copied().chain([b'\n']))
+                    .collect();
+                let run = |log: TurnLog| {
+                    let opts = ReadOptions::default();
+                    reduce_stream(&input[..], Source::Stdin, &opts, Places(log)).output
+                };
+                let (full, placing) = (run(TurnLog::new()), run(TurnLog::placing()));
+                assert_eq!(
+                    full,
+                    placing,
+                    "{} without line {cut}",
+                    entry.path().display()
+                );
+            }
+            files += 1;
+        }
+        assert!(files > 10);
     }
 
     fn statuses(t: &[Turn]) -> Vec<&'static str> {
