@@ -714,6 +714,13 @@ fn decode_indexed<'a>(
     decode_line_serde(bytes, pos, peek_payload_type)
 }
 
+/// The length of the JSON string at the start of `bytes` (quotes included), checked as the
+/// decoder checks every string of a line; `None` when `bytes` does not start with a valid
+/// one.
+pub fn json_string_len(bytes: &[u8]) -> Option<usize> {
+    scan::string_len(bytes)
+}
+
 /// Blank as Codex sees it (`line.trim().is_empty()`): only Unicode white space, such as a
 /// vertical tab or a no-break space. Checked only for lines that cannot be JSON objects.
 fn is_unicode_blank(bytes: &[u8]) -> bool {

@@ -77,6 +77,23 @@ pub(crate) fn scan(line: &[u8], fields: &mut Vec<Field>) -> Option<Parts> {
     .envelope()
 }
 
+/// The length of the JSON string at the start of `b` (its opening quote through its
+/// closing one), checked as every string of a line is (escapes, control characters,
+/// UTF-8, surrogate pairs); `None` when `b` does not start with one.
+pub(crate) fn string_len(b: &[u8]) -> Option<usize> {
+    if b.first() != Some(&b'"') {
+        return None;
+    }
+    let mut fields = Vec::new();
+    let mut s = Scanner {
+        b,
+        i: 1,
+        fields: &mut fields,
+    };
+    s.string()?;
+    Some(s.i)
+}
+
 /// Deeper nesting than this is left to serde, which checks Codex's limit (a line nested 128
 /// levels deep fails `serde_json::Value`'s recursion limit). Real rollouts nest far less.
 const MAX_DEPTH: usize = 64;

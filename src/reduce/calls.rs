@@ -394,9 +394,9 @@ fn escape_safe_cut(inner: &str, max: usize) -> usize {
 /// controls, and nothing else: no `\/`, no `\u` for other characters, UTF-8 as is. Raw
 /// controls, an unescaped quote inside, or invalid UTF-8 are no JSON string at all.
 pub fn is_canonical_json_string(raw: &[u8]) -> bool {
-    // No early exit: the compiler checks many bytes at a time.
-    let controls = raw.iter().fold(false, |seen, &c| seen | (c < 0x20));
-    !controls && canonical_escapes_strict(raw) && std::str::from_utf8(raw).is_ok()
+    // The decoder's string check (vectorised), then the escapes serde would write
+    // otherwise (rare, so looked for rather than walked).
+    crate::decode::json_string_len(raw) == Some(raw.len()) && canonical_escapes(raw)
 }
 
 /// [`is_canonical_json_string`] for a string of a decoded line, so a valid JSON string:
@@ -430,27 +430,6 @@ fn canonical_u_escape(e: &[u8]) -> bool {
         _ => return false,
     };
     !matches!((hi - b'0') * 16 + lo, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
-}
-
-/// The full check of [`is_canonical_json_string`] on bytes read back from a file: every
-/// escape is walked, and a quote inside must be escaped.
-fn canonical_escapes_strict(raw: &[u8]) -> bool {
-    let [b'"', inner @ .., b'"'] = raw else {
-        return false;
-    };
-    let mut at = 0;
-    while let Some(k) = memchr::memchr2(b'\\', b'"', &inner[at..]) {
-        let i = at + k;
-        if inner[i] == b'"' {
-            return false;
-        }
-        match inner.get(i + 1) {
-            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => at = i + 2,
-            Some(b'u') if canonical_u_escape(&inner[i..]) => at = i + 6,
-            _ => return false,
-        }
-    }
-    true
 }
 
 /// Which calls an output can answer (Codex's `remove_orphan_outputs`):
