@@ -721,6 +721,14 @@ pub fn json_string_len(bytes: &[u8]) -> Option<usize> {
     scan::string_len(bytes)
 }
 
+/// Whether `text` is one JSON value (white space around it allowed), checked as the decoder
+/// checks a line's values; `None` where the decoder would ask serde (nesting deeper than
+/// it scans).
+pub fn is_json(text: &str) -> Option<bool> {
+    let b = text.trim_start().as_bytes();
+    scan::value_len(b).map(|n| b[n..].iter().all(u8::is_ascii_whitespace))
+}
+
 /// Blank as Codex sees it (`line.trim().is_empty()`): only Unicode white space, such as a
 /// vertical tab or a no-break space. Checked only for lines that cannot be JSON objects.
 fn is_unicode_blank(bytes: &[u8]) -> bool {

@@ -94,6 +94,20 @@ pub(crate) fn string_len(b: &[u8]) -> Option<usize> {
     Some(s.i)
 }
 
+/// The length of the JSON value at the start of `b`, checked as a line's values are;
+/// `None` when it is not one, or is one the scanner leaves to serde (nested deeper than
+/// it goes).
+pub(crate) fn value_len(b: &[u8]) -> Option<usize> {
+    let mut fields = Vec::new();
+    let mut s = Scanner {
+        b,
+        i: 0,
+        fields: &mut fields,
+    };
+    s.value()?;
+    Some(s.i)
+}
+
 /// Deeper nesting than this is left to serde, which checks Codex's limit (a line nested 128
 /// levels deep fails `serde_json::Value`'s recursion limit). Real rollouts nest far less.
 const MAX_DEPTH: usize = 64;

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::decode::{Kind, Record, StreamInfo};
+use crate::decode::{select, Kind, Record, StreamInfo};
 use crate::model::{self, raw_text, ItemCompleted, ToolItem, ToolOutcome};
 use crate::reduce::session::SessionTracker;
 use crate::reduce::turns::{TurnLog, Turns};
@@ -229,19 +229,29 @@ pub fn parse_output_text(text: &str) -> (Option<i64>, Option<u64>) {
 pub fn parse_output_meta(text: &str) -> OutputMeta {
     let t = text.trim_start();
     if t.starts_with('{') {
-        if let Ok(v) = serde_json::from_str::<Value>(t) {
-            if let Some(meta) = v.get("metadata").filter(|m| m.is_object()) {
-                let exit = meta.get("exit_code").and_then(Value::as_i64);
-                let dur = meta
-                    .get("duration_seconds")
-                    .and_then(Value::as_f64)
-                    .and_then(seconds_to_ms);
-                return OutputMeta {
-                    exit_code: exit,
-                    duration_ms: dur,
-                    running: false,
-                };
-            }
+        // Checked by the decoder's scanner, then only `metadata` is parsed: the text (a
+        // whole command output) is never built into a `Value`. Where the scanner leaves
+        // the decision to serde, serde decides.
+        let meta = match crate::decode::is_json(t) {
+            Some(true) => select::fields(t, ["metadata"])
+                .and_then(|[m]| m)
+                .and_then(|m| serde_json::from_str::<Value>(m).ok()),
+            Some(false) => None,
+            None => serde_json::from_str::<Value>(t)
+                .ok()
+                .and_then(|mut v| v.get_mut("metadata").map(Value::take)),
+        };
+        if let Some(meta) = meta.filter(|m| m.is_object()) {
+            let exit = meta.get("exit_code").and_then(Value::as_i64);
+            let dur = meta
+                .get("duration_seconds")
+                .and_then(Value::as_f64)
+                .and_then(seconds_to_ms);
+            return OutputMeta {
+                exit_code: exit,
+                duration_ms: dur,
+                running: false,
+            };
         }
     }
     let mut m = OutputMeta::default();
