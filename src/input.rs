@@ -246,11 +246,15 @@ pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> 
         Source::Stdin => Ok((wrap(Box::new(io::stdin()))?, None)),
         Source::File(p) => {
             let f = File::open(p)?;
+            // Only a regular file can be read again where it was: a pipe or FIFO named on
+            // the command line (`<(zcat …)`) cannot be read twice, and opening a FIFO again
+            // would wait for a writer.
+            let regular = f.metadata().is_ok_and(|m| m.is_file());
             let id = FileId::of(&f);
             let (stream, zstd) = wrap_detect(Box::new(f))?;
             Ok((
                 stream,
-                (!zstd).then(|| Reopen {
+                (regular && !zstd).then(|| Reopen {
                     path: p.clone(),
                     id,
                 }),
@@ -457,6 +461,28 @@ mod tests {
             let err = reopen.open().unwrap_err();
             assert!(err.to_string().contains("replaced"), "{err}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_never_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("SKIPPED: mkfifo is not available");
+            return;
+        }
+        let writer = {
+            let path = path.clone();
+            std::thread::spawn(move || std::fs::write(path, "{}\n").unwrap())
+        };
+        let (mut stream, reopen) = open_rereadable(&Source::File(path)).unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        writer.join().unwrap();
+        assert_eq!(text, "{}\n");
+        assert!(reopen.is_none());
     }
 
     #[test]

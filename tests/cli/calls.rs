@@ -611,3 +611,49 @@ fn rows_read_back_from_a_plain_file_equal_the_rows_of_the_same_bytes_on_stdin() 
     );
     assert_eq!(r[1]["output"], output.as_str());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_on_the_command_line_gives_the_rows_of_its_file() {
+    // A pipe cannot be read twice: its texts are held, not read again where they were
+    // (which would fail, or wait for a writer that never comes).
+    // A file with an output long enough to be left in a regular file.
+    let file = real_file("0.171.0", "shell", ".jsonl");
+    let want = rollscope()
+        .args(["calls", "--format", "ndjson"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+    if !std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("SKIPPED: mkfifo is not available");
+        return;
+    }
+    let writer = {
+        let (fifo, file) = (fifo.clone(), file.clone());
+        std::thread::spawn(move || std::fs::write(fifo, std::fs::read(file).unwrap()).unwrap())
+    };
+    let got = rollscope()
+        .args(["calls", "--format", "ndjson"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    writer.join().unwrap();
+    assert_eq!(got.status.code(), Some(0));
+    let path = |p: &Path| p.display().to_string();
+    let want: Vec<Value> = ndjson(&want.stdout)
+        .into_iter()
+        .map(|mut r| {
+            r["path"] = Value::String(path(&fifo));
+            r
+        })
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(ndjson(&got.stdout), want);
+}
