@@ -721,12 +721,17 @@ pub fn json_string_len(bytes: &[u8]) -> Option<usize> {
     scan::string_len(bytes)
 }
 
-/// Whether `text` is one JSON value (white space around it allowed), checked as the decoder
-/// checks a line's values; `None` where the decoder would ask serde (nesting deeper than
-/// it scans).
+/// Whether `text` is one JSON value (JSON white space around it allowed), checked as the
+/// decoder checks a line's values, so as Codex's reader checks them (a number beyond `f64`
+/// is valid); `None` where the decoder would ask serde (nesting deeper than it scans).
 pub fn is_json(text: &str) -> Option<bool> {
-    let b = text.trim_start().as_bytes();
-    scan::value_len(b).map(|n| b[n..].iter().all(u8::is_ascii_whitespace))
+    let b = text.trim_start_matches([' ', '\t', '\n', '\r']).as_bytes();
+    // JSON's white space only (not a form feed, which `is_ascii_whitespace` allows).
+    scan::value_len(b).map(|n| {
+        b[n..]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+    })
 }
 
 /// Blank as Codex sees it (`line.trim().is_empty()`): only Unicode white space, such as a

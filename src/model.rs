@@ -89,13 +89,14 @@ impl<'a> TurnContext<'a> {
                 "reasoning_effort",
                 "collaboration_mode",
             ]);
-        // `Option<Value>`: `null` is absent; a value a `Value` cannot hold fails the whole
-        // view, as in the derived reader.
+        // `Option<Value>`: `null` is absent, and so is a value a `Value` cannot hold (a
+        // number beyond f64): each field is read on its own, as `stats` and `calls` read
+        // the one field each needs.
         fn value(raw: Option<&str>) -> Option<Option<Value>> {
-            match raw {
-                None | Some("null") => Some(None),
-                Some(r) => serde_json::from_str(r).ok().map(Some),
-            }
+            Some(
+                raw.and_then(|r| serde_json::from_str(r).ok())
+                    .filter(|v: &Value| !v.is_null()),
+            )
         }
         Some(TurnContext {
             turn_id: turn_id.and_then(select::str_value),
@@ -1331,7 +1332,6 @@ impl<'a> ItemCompleted<'a> {
     pub fn read_fast(payload: &'a str) -> Option<ItemCompleted<'a>> {
         let mut v = ItemCompleted::default();
         let mut seen = 0u8;
-        let mut failed = false;
         select::members(payload, |key, value| {
             let slot = match key {
                 "turn_id" => 0,
@@ -1344,19 +1344,17 @@ impl<'a> ItemCompleted<'a> {
                 return false;
             }
             seen |= 1 << slot;
-            let ok = match slot {
-                0 => with_serde!(value, lenient_str).map(|x| v.turn_id = x),
-                1 => {
-                    v.item = (value != "null").then(|| trusted_raw(value));
-                    Some(())
-                }
-                2 => with_serde!(value, lenient_opt_u64).map(|x| v.started_at_ms = x),
-                _ => with_serde!(value, lenient_opt_u64).map(|x| v.completed_at_ms = x),
-            };
-            failed |= ok.is_none();
-            ok.is_some()
+            // Each field on its own: one a `Value` cannot hold (a number beyond f64) is
+            // absent, and does not take the item with it (as `turns` reads the item).
+            match slot {
+                0 => v.turn_id = with_serde!(value, lenient_str).flatten(),
+                1 => v.item = (value != "null").then(|| trusted_raw(value)),
+                2 => v.started_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
+                _ => v.completed_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
+            }
+            true
         })?;
-        (!failed).then_some(v)
+        Some(v)
     }
 }
 

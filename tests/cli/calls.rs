@@ -657,3 +657,39 @@ fn a_fifo_named_on_the_command_line_gives_the_rows_of_its_file() {
     assert!(!want.is_empty());
     assert_eq!(ndjson(&got.stdout), want);
 }
+
+#[test]
+fn a_json_output_followed_by_a_form_feed_is_not_read_as_json() {
+    // A form feed is not JSON white space: the text is no JSON, its metadata proves nothing.
+    let rows = calls(&testdata(
+        "broken/calls-json-output-trailing-form-feed.jsonl",
+    ));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["status"], "ok");
+    assert_eq!(rows[0]["exit_code"], Value::Null);
+    assert_eq!(rows[0]["duration_ms"], Value::Null);
+}
+
+#[test]
+fn a_turn_context_field_beyond_f64_does_not_hide_its_other_fields() {
+    // turns, calls and stats read the turn_context field by field, and agree.
+    let file = testdata("broken/turn-context-policy-beyond-f64.jsonl");
+    let turns = rows(&["turns", "--format", "ndjson", file.to_str().unwrap()], 0);
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0]["turn_id"], "T1");
+    assert_eq!(turns[0]["model"], "gpt-x");
+    let calls = calls(&file);
+    assert_eq!(calls[0]["turn_id"], "T1");
+    let by_model = rows(
+        &[
+            "stats",
+            "--by",
+            "model",
+            "--format",
+            "ndjson",
+            file.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert_eq!(by_model[0]["group"], "gpt-x");
+}
