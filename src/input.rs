@@ -251,28 +251,36 @@ pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> 
             // would wait for a writer.
             let regular = f.metadata().is_ok_and(|m| m.is_file());
             let id = FileId::of(&f);
+            let handle = if regular { f.try_clone().ok() } else { None };
             let (stream, zstd) = wrap_detect(Box::new(f))?;
             Ok((
                 stream,
                 (regular && !zstd).then(|| Reopen {
                     path: p.clone(),
                     id,
+                    handle,
                 }),
             ))
         }
     }
 }
 
-/// How to open a plain file again later and know it is the same file. The file is not kept
-/// open meanwhile: reports wait in the reorder window by the hundred, and an open file each
-/// ran into the limit on open files (256 by default on macOS).
-#[derive(Debug, Clone)]
+/// How to read a plain file again later: a second handle on it, opened with the first (it
+/// reads the file even if it is moved or archived meanwhile), and its path and identity,
+/// to open it again when the handle is not kept (see `reduce::SourceFile`).
+#[derive(Debug)]
 pub struct Reopen {
     path: PathBuf,
     id: Option<FileId>,
+    handle: Option<File>,
 }
 
 impl Reopen {
+    /// The second handle, once.
+    pub fn take_handle(&mut self) -> Option<File> {
+        self.handle.take()
+    }
+
     /// Open the file again; an error if another file now stands at its path.
     pub fn open(&self) -> io::Result<File> {
         let f = File::open(&self.path)?;

@@ -50,20 +50,40 @@ pub trait Reducer: Send {
     }
 }
 
-/// A plain file whose lines can be read again in part (see [`Reducer::reread_file`]). It is
-/// opened again, once, when first read (and checked to be the same file).
+/// A plain file whose lines can be read again in part (see [`Reducer::reread_file`]).
+///
+/// Up to [`MAX_HELD`] of them keep the handle opened with the file, so their texts are read
+/// even if the file is moved or archived before its rows are written (as Codex archives a
+/// session). Reports wait in the reorder window by the hundred, and an open file each ran
+/// into the limit on open files (256 by default on macOS): past that many, a file is opened
+/// again by its path when first read, and must be the same file.
 #[derive(Debug)]
 pub struct SourceFile {
     reopen: input::Reopen,
+    held: bool,
     file: std::sync::OnceLock<Result<std::fs::File, (io::ErrorKind, String)>>,
 }
 
+/// How many [`SourceFile`]s keep their handle open at once.
+const MAX_HELD: usize = 8;
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
 impl SourceFile {
-    fn new(reopen: input::Reopen) -> SourceFile {
-        SourceFile {
-            reopen,
-            file: std::sync::OnceLock::new(),
+    fn new(mut reopen: input::Reopen) -> SourceFile {
+        let file = std::sync::OnceLock::new();
+        let handle = reopen.take_handle().and_then(|f| {
+            if HELD.fetch_add(1, Ordering::Relaxed) < MAX_HELD {
+                Some(f)
+            } else {
+                HELD.fetch_sub(1, Ordering::Relaxed);
+                None
+            }
+        });
+        let held = handle.is_some();
+        if let Some(f) = handle {
+            let _ = file.set(Ok(f));
         }
+        SourceFile { reopen, held, file }
     }
 
     /// Append the `len` bytes at `offset` to `buf`. A file that shrank since it was read is
@@ -85,6 +105,14 @@ impl SourceFile {
             buf.truncate(from);
         }
         r
+    }
+}
+
+impl Drop for SourceFile {
+    fn drop(&mut self) {
+        if self.held {
+            HELD.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -305,4 +333,23 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_file_is_read_again_after_it_is_moved() {
+        // As Codex archives a session while `calls` still has its rows to write.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        std::fs::write(&path, "0123456789\n").unwrap();
+        let (_, reopen) = input::open_rereadable(&Source::File(path.clone())).unwrap();
+        let file = SourceFile::new(reopen.unwrap());
+        std::fs::rename(&path, dir.path().join("archived.jsonl")).unwrap();
+        let mut buf = Vec::new();
+        file.read_at(3, 4, &mut buf).unwrap();
+        assert_eq!(buf, b"3456");
+    }
 }
