@@ -249,8 +249,9 @@ pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> 
             // Only a regular file can be read again where it was: a pipe or FIFO named on
             // the command line (`<(zcat …)`) cannot be read twice, and opening a FIFO again
             // would wait for a writer.
-            let regular = f.metadata().is_ok_and(|m| m.is_file());
-            let id = FileId::of(&f);
+            let meta = f.metadata().ok();
+            let regular = meta.as_ref().is_some_and(|m| m.is_file());
+            let id = meta.as_ref().and_then(FileId::from_meta);
             let handle = if regular { f.try_clone().ok() } else { None };
             let (stream, zstd) = wrap_detect(Box::new(f))?;
             Ok((
@@ -297,14 +298,18 @@ struct FileId(u64, u64);
 
 impl FileId {
     fn of(f: &File) -> Option<FileId> {
+        FileId::from_meta(&f.metadata().ok()?)
+    }
+
+    fn from_meta(m: &std::fs::Metadata) -> Option<FileId> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            f.metadata().ok().map(|m| FileId(m.dev(), m.ino()))
+            Some(FileId(m.dev(), m.ino()))
         }
         #[cfg(not(unix))]
         {
-            let _ = f;
+            let _ = m;
             None
         }
     }

@@ -645,6 +645,8 @@ impl Reducer for CallsReducer {
         pair(self.calls, self.outputs, &self.evidence, &turns)
     }
 
+    const MAY_REREAD: bool = true;
+
     fn reread_file(&mut self) -> bool {
         self.in_file = true;
         true

@@ -43,6 +43,9 @@ pub trait Reducer: Send {
     fn reread_file(&mut self) -> bool {
         false
     }
+    /// Whether [`Reducer::reread_file`] may say yes: only then is a second handle on each
+    /// file opened.
+    const MAY_REREAD: bool = false;
     /// Asked at the end, when [`Reducer::reread_file`] said yes: whether the output points
     /// into the file (else the report does not offer it for reading again).
     fn points_into_file(&self) -> bool {
@@ -228,7 +231,12 @@ pub fn reduce_source<R: Reducer>(
     opts: &ReadOptions,
     reducer: R,
 ) -> FileReport<R::Output> {
-    match input::open_rereadable(source) {
+    let opened = if R::MAY_REREAD {
+        input::open_rereadable(source)
+    } else {
+        input::open(source).map(|s| (s, None))
+    };
+    match opened {
         Ok((stream, file)) => reduce_stream_with(stream, source.clone(), file, opts, reducer),
         Err(e) => FileReport {
             source: source.clone(),
