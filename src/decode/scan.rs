@@ -281,7 +281,7 @@ impl Scanner<'_> {
     ) -> Option<bool> {
         // Outside strings only ASCII passes, so checking the strings that hold non-ASCII
         // bytes checks the line.
-        if non_ascii && std::str::from_utf8(&self.b[start..end]).is_err() {
+        if non_ascii && simdutf8::basic::from_utf8(&self.b[start..end]).is_err() {
             return None;
         }
         self.i = end + 1;
