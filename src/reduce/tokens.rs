@@ -99,6 +99,9 @@ pub struct UsageAccount<K: Ord + Clone> {
     prev_thread_total: Option<Usage>,
     from_counts: BTreeMap<K, Tokens>,
     prev_total: Option<Usage>,
+    /// The raw `info` of a `token_count` whose cumulative total is `prev_total`: an event
+    /// repeating it (Codex re-emits one for each rate-limit update) is skipped unparsed.
+    prev_info_raw: String,
     /// The latest own `token_count` cumulative total, and where its usage went.
     last_own_count: Option<(Usage, K)>,
 }
@@ -111,6 +114,7 @@ impl<K: Ord + Clone> Default for UsageAccount<K> {
             prev_thread_total: None,
             from_counts: BTreeMap::new(),
             prev_total: None,
+            prev_info_raw: String::new(),
             last_own_count: None,
         }
     }
@@ -195,12 +199,20 @@ impl<K: Ord + Clone> UsageAccount<K> {
                 *self.from_records.entry(key()).or_default() += inc;
             }
             Kind::EventMsg if rec.payload_type() == Some("token_count") => {
-                let Some(info) = rec.payload_field("info").and_then(TokenCountInfo::from_raw)
-                else {
+                let Some(raw) = rec.payload_field("info") else {
+                    return;
+                };
+                if self.prev_total.is_some() && raw == self.prev_info_raw {
+                    // The same info, so the same total: nothing to add (see below).
+                    return;
+                }
+                let Some(info) = TokenCountInfo::from_raw(raw) else {
                     return;
                 };
                 let inc = match (info.total_token_usage, info.last_token_usage) {
                     (Some(total), last) => {
+                        self.prev_info_raw.clear();
+                        self.prev_info_raw.push_str(raw);
                         if self.prev_total == Some(total) {
                             return;
                         }
@@ -291,6 +303,20 @@ mod tests {
             feed_all(&[(&a, Own), (&b, Own), (&c, Own)]).total_tokens,
             150
         );
+    }
+
+    #[test]
+    fn an_info_seen_before_an_other_one_counts_again() {
+        // Only a repeat of the latest total is skipped unread: the same text after another
+        // total is a counter restart (0.36 at resume) and adds its last usage.
+        let a = tc(100, Some(100));
+        let b = tc(150, Some(50));
+        assert_eq!(
+            feed_all(&[(&a, Own), (&a, Own), (&b, Own), (&a, Own)]).total_tokens,
+            250
+        );
+        // A repeat of an inherited total adds nothing either.
+        assert_eq!(feed_all(&[(&a, Inherited), (&a, Own)]).total_tokens, 0);
     }
 
     #[test]
