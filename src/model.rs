@@ -929,15 +929,7 @@ fn lenient_opt_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Er
 
 /// The text of a raw JSON string; `None` for any other JSON value.
 pub fn raw_str(r: &RawValue) -> Option<Cow<'_, str>> {
-    let s = r.get();
-    if s.len() < 2 || !s.starts_with('"') {
-        return None;
-    }
-    let inner = &s[1..s.len() - 1];
-    if !inner.contains('\\') {
-        return Some(Cow::Borrowed(inner));
-    }
-    serde_json::from_str::<String>(s).ok().map(Cow::Owned)
+    select::str_value(r.get())
 }
 
 /// A raw value as text: a JSON string's content, or the JSON itself for anything else.
