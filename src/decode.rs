@@ -1357,23 +1357,7 @@ mod tests {
 
     /// The lines of every file in `testdata/`, real and broken.
     fn testdata_lines() -> Vec<Vec<u8>> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    let data = std::fs::read(&p).unwrap();
-                    out.extend(data.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
-            &mut out,
-        );
-        out
+        crate::testdata::lines("")
     }
 
     #[test]

@@ -14,6 +14,9 @@ pub mod output;
 pub mod reduce;
 pub mod time;
 
+#[cfg(test)]
+mod testdata;
+
 use cli::{Cli, Command};
 use exit::ExitStatus;
 

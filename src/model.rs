@@ -1395,14 +1395,9 @@ mod tests {
             raw_content_agrees(c);
         }
         // Every message of testdata.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
         let mut n = 0;
-        for entry in walkdir::WalkDir::new(root) {
-            let entry = entry.unwrap();
-            if entry.path().extension().is_none_or(|e| e != "jsonl") {
-                continue;
-            }
-            let text = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+        for path in crate::testdata::jsonl_files("") {
+            let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
             for line in text.lines() {
                 let Ok(Value::Object(env)) = serde_json::from_str::<Value>(line) else {
                     continue;
@@ -1471,47 +1466,35 @@ mod tests {
 
     #[test]
     fn the_fast_readers_agree_with_serde_on_every_testdata_payload() {
-        fn walk(dir: &std::path::Path, n: &mut usize) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, n);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    for line in std::fs::read(&p).unwrap().split(|&b| b == b'\n') {
-                        let Ok(rec) = crate::decode::decode_line(line, Default::default(), true)
-                        else {
-                            continue;
-                        };
-                        let payload = rec.payload.get();
-                        let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
-                        if let Some(fast) = ToolItem::read_fast(payload) {
-                            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{}", p.display());
-                            *n += 1;
-                        }
-                        let slow = rec.parse_payload::<ToolOutcome<'_>>().ok();
-                        if let Some(fast) = ToolOutcome::read_fast(payload) {
-                            assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
-                        }
-                        let slow = rec.parse_payload::<ItemCompleted<'_>>().ok();
-                        if let Some(fast) = ItemCompleted::read_fast(payload) {
-                            let items = (
-                                fast.item().map(|i| format!("{i:?}")),
-                                slow.as_ref()
-                                    .and_then(|s| s.item())
-                                    .map(|i| format!("{i:?}")),
-                            );
-                            assert_eq!(items.0, items.1);
-                            assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
-                        }
-                    }
+        let mut n = 0;
+        for p in crate::testdata::jsonl_files("") {
+            for line in std::fs::read(&p).unwrap().split(|&b| b == b'\n') {
+                let Ok(rec) = crate::decode::decode_line(line, Default::default(), true) else {
+                    continue;
+                };
+                let payload = rec.payload.get();
+                let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
+                if let Some(fast) = ToolItem::read_fast(payload) {
+                    assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{}", p.display());
+                    n += 1;
+                }
+                let slow = rec.parse_payload::<ToolOutcome<'_>>().ok();
+                if let Some(fast) = ToolOutcome::read_fast(payload) {
+                    assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
+                }
+                let slow = rec.parse_payload::<ItemCompleted<'_>>().ok();
+                if let Some(fast) = ItemCompleted::read_fast(payload) {
+                    let items = (
+                        fast.item().map(|i| format!("{i:?}")),
+                        slow.as_ref()
+                            .and_then(|s| s.item())
+                            .map(|i| format!("{i:?}")),
+                    );
+                    assert_eq!(items.0, items.1);
+                    assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
                 }
             }
         }
-        let mut n = 0;
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
-            &mut n,
-        );
         assert!(n > 1000, "only {n} payloads read");
     }
 

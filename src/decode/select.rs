@@ -259,14 +259,9 @@ mod tests {
     fn agrees_with_serde_on_every_field_of_real_payloads() {
         // Every top-level field of every payload in testdata, located by the walker, holds
         // the same value serde reads there (last one wins for a repeated key).
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real");
         let mut checked = 0;
-        for entry in walkdir::WalkDir::new(root) {
-            let entry = entry.unwrap();
-            if entry.path().extension().is_none_or(|e| e != "jsonl") {
-                continue;
-            }
-            let text = std::fs::read_to_string(entry.path()).unwrap();
+        for path in crate::testdata::jsonl_files("real") {
+            let text = std::fs::read_to_string(path).unwrap();
             for line in text.lines() {
                 let Ok(serde_json::Value::Object(env)) = serde_json::from_str(line) else {
                     continue;

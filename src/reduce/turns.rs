@@ -1056,14 +1056,9 @@ mod tests {
     fn a_placing_log_places_turns_as_the_full_log_does() {
         // Every testdata file, and each with one line cut out (a lost task_started, a
         // lost turn_context...): the same turns, starts and ids.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
         let mut files = 0;
-        for entry in walkdir::WalkDir::new(root) {
-            let entry = entry.unwrap();
-            if entry.path().extension().is_none_or(|e| e != "jsonl") {
-                continue;
-            }
-            let text = std::fs::read(entry.path()).unwrap();
+        for path in crate::testdata::jsonl_files("") {
+            let text = std::fs::read(&path).unwrap();
             let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
             for cut in std::iter::once(usize::MAX).chain(0..lines.len().min(40)) {
                 let input: Vec<u8> = lines
@@ -1077,12 +1072,7 @@ mod tests {
                     reduce_stream(&input[..], Source::Stdin, &opts, Places(log)).output
                 };
                 let (full, placing) = (run(TurnLog::new()), run(TurnLog::placing()));
-                assert_eq!(
-                    full,
-                    placing,
-                    "{} without line {cut}",
-                    entry.path().display()
-                );
+                assert_eq!(full, placing, "{} without line {cut}", path.display());
             }
             files += 1;
         }
