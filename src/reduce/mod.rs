@@ -18,7 +18,6 @@ pub mod turns;
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
 use crate::decode::{BadLine, Decoder, Entry, Pos, Record, StreamInfo};
@@ -261,7 +260,7 @@ pub fn drive<R, F, S>(
 where
     R: Reducer,
     F: Fn(&Source) -> R + Sync,
-    S: FnMut(FileReport<R::Output>) -> io::Result<()>,
+    S: FnMut(FileReport<R::Output>) -> io::Result<()> + Send,
 {
     let jobs = opts.jobs.max(1).min(sources.len().max(1));
     if jobs == 1 {
@@ -270,67 +269,98 @@ where
         }
         return Ok(());
     }
+    // Whichever worker finishes a file hands out every report now in order, under one lock;
+    // the calling thread is one of the workers. No thread waits for reports: a thread that
+    // did only that was woken once per file (6,000 context switches on a 2,400-file tree,
+    // 5% of `stats`).
     let next_index = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    // How many reports the sink has taken, so that workers stay within LOOK_AHEAD of it.
-    let emitted = (Mutex::new(0usize), Condvar::new());
-    let (tx, rx) = mpsc::channel::<(usize, FileReport<R::Output>)>();
-    std::thread::scope(|scope| {
-        for w in 0..jobs {
-            let tx = tx.clone();
-            let (next_index, stop, emitted, make) = (&next_index, &stop, &emitted, &make);
-            std::thread::Builder::new()
-                .name(format!("rollscope-{w}"))
-                .spawn_scoped(scope, move || loop {
-                    // Files are taken in input order, each by the first free worker.
-                    let i = next_index.fetch_add(1, Ordering::Relaxed);
-                    if i >= sources.len() || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    {
-                        // Wait while too far ahead of the output: pending reports (and so
-                        // memory) stay bounded whatever the number of files.
-                        let mut done = emitted.0.lock().unwrap_or_else(|e| e.into_inner());
-                        while i >= *done + LOOK_AHEAD && !stop.load(Ordering::Relaxed) {
-                            done = emitted.1.wait(done).unwrap_or_else(|e| e.into_inner());
-                        }
-                    }
-                    let report = reduce_source(&sources[i], opts, make(&sources[i]));
-                    if tx.send((i, report)).is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                })?;
+    let order = (
+        Mutex::new(Reorder {
+            pending: BTreeMap::new(),
+            next: 0,
+            waiting: 0,
+            sink,
+            result: Ok(()),
+        }),
+        Condvar::new(),
+    );
+    let work = || loop {
+        // Files are taken in input order, each by the first free worker.
+        let i = next_index.fetch_add(1, Ordering::Relaxed);
+        if i >= sources.len() || stop.load(Ordering::Relaxed) {
+            return;
         }
-        drop(tx);
-        // Re-order: hand out reports strictly by index.
-        let mut pending: BTreeMap<usize, FileReport<R::Output>> = BTreeMap::new();
-        let mut next = 0usize;
-        let mut result = Ok(());
-        for (i, report) in rx.iter() {
-            pending.insert(i, report);
-            let before = next;
-            while let Some(r) = pending.remove(&next) {
-                next += 1;
-                if let Err(e) = sink(r) {
-                    result = Err(e);
-                    break;
-                }
+        {
+            // Wait while too far ahead of the output: pending reports (and so memory) stay
+            // bounded whatever the number of files.
+            let mut o = order.0.lock().unwrap_or_else(|e| e.into_inner());
+            while i >= o.next + LOOK_AHEAD && !stop.load(Ordering::Relaxed) {
+                o.waiting += 1;
+                o = order.1.wait(o).unwrap_or_else(|e| e.into_inner());
+                o.waiting -= 1;
             }
-            if result.is_err() {
+        }
+        let report = reduce_source(&sources[i], opts, make(&sources[i]));
+        let mut o = order.0.lock().unwrap_or_else(|e| e.into_inner());
+        let before = o.next;
+        if !o.put(i, report) {
+            // The sink failed (a closed pipe, say): every worker winds down.
+            stop.store(true, Ordering::Relaxed);
+            drop(o);
+            order.1.notify_all();
+            return;
+        }
+        if o.next != before && o.waiting > 0 {
+            drop(o);
+            order.1.notify_all();
+        }
+    };
+    std::thread::scope(|scope| {
+        for w in 1..jobs {
+            let spawned = std::thread::Builder::new()
+                .name(format!("rollscope-{w}"))
+                .spawn_scoped(scope, work);
+            if spawned.is_err() {
+                // No more threads to be had: the ones running do all the files.
                 break;
             }
-            if next != before {
-                *emitted.0.lock().unwrap_or_else(|e| e.into_inner()) = next;
-                emitted.1.notify_all();
+        }
+        work();
+    });
+    let order = order.0.into_inner().unwrap_or_else(|e| e.into_inner());
+    order.result
+}
+
+/// Reports waiting for their turn, handed to the sink strictly by index.
+struct Reorder<T, S> {
+    pending: BTreeMap<usize, FileReport<T>>,
+    /// The index of the next report for the sink (how many it has taken).
+    next: usize,
+    /// Workers waiting for `next` to grow.
+    waiting: usize,
+    sink: S,
+    /// The sink's first error, which stops the run.
+    result: io::Result<()>,
+}
+
+impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Reorder<T, S> {
+    /// Take report `i` and hand out all that are now in order. False once the sink failed.
+    fn put(&mut self, i: usize, report: FileReport<T>) -> bool {
+        if self.result.is_err() {
+            return false;
+        }
+        self.pending.insert(i, report);
+        while let Some(r) = self.pending.remove(&self.next) {
+            self.next += 1;
+            if let Err(e) = (self.sink)(r) {
+                self.result = Err(e);
+                self.pending.clear();
+                return false;
             }
         }
-        // Wake any waiting worker and make pending sends fail, so workers wind down quickly.
-        stop.store(true, Ordering::Relaxed);
-        emitted.1.notify_all();
-        drop(rx);
-        result
-    })
+        true
+    }
 }
 
 /// How many files past the last one handed to the sink a worker may start.
