@@ -377,6 +377,94 @@ pub fn default_jobs() -> usize {
 mod tests {
     use super::*;
 
+    /// Counts the records of a file.
+    struct Lines(usize);
+
+    impl Reducer for Lines {
+        type Output = usize;
+        fn record(&mut self, _rec: &Record<'_>, _session: &SessionTracker) {
+            self.0 += 1;
+        }
+        fn finish(self, _session: &SessionTracker, _info: &StreamInfo) -> usize {
+            self.0
+        }
+    }
+
+    /// More files than the reorder window, the first one long (so the workers that run
+    /// ahead of it wait for the output), file `i` holding `i % 7 + 1` records.
+    fn many_files(dir: &std::path::Path) -> Vec<Source> {
+        let line =
+            r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"x"}}"#;
+        (0..LOOK_AHEAD * 3)
+            .map(|i| {
+                let path = dir.join(format!("rollout-{i:04}.jsonl"));
+                let n = if i == 0 { 20_000 } else { i % 7 + 1 };
+                std::fs::write(&path, format!("{line}\n").repeat(n)).unwrap();
+                Source::File(path)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reports_reach_the_sink_in_input_order_for_any_job_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = many_files(dir.path());
+        for jobs in [1, 2, 3, 8] {
+            let opts = ReadOptions {
+                jobs,
+                ..ReadOptions::default()
+            };
+            let mut seen = Vec::new();
+            drive(
+                &sources,
+                &opts,
+                |_| Lines(0),
+                |r| {
+                    seen.push((r.source, r.output.unwrap()));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            let want: Vec<(Source, usize)> = sources
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.clone(), if i == 0 { 20_000 } else { i % 7 + 1 }))
+                .collect();
+            assert_eq!(seen, want, "-j {jobs}");
+        }
+    }
+
+    #[test]
+    fn a_failing_sink_stops_the_run_and_its_error_is_returned() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = many_files(dir.path());
+        for jobs in [1, 2, 4] {
+            let opts = ReadOptions {
+                jobs,
+                ..ReadOptions::default()
+            };
+            let mut calls = 0;
+            let err = drive(
+                &sources,
+                &opts,
+                |_| Lines(0),
+                |_| {
+                    calls += 1;
+                    if calls == 10 {
+                        return Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"));
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::BrokenPipe, "-j {jobs}");
+            assert_eq!(
+                calls, 10,
+                "-j {jobs}: the sink is not called after it failed"
+            );
+        }
+    }
+
     #[test]
     fn a_held_file_is_read_again_after_it_is_moved() {
         // As Codex archives a session while `calls` still has its rows to write.
