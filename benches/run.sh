@@ -9,10 +9,12 @@
 # jq, the npm package ccusage into bench-out/tools; each one skipped with a note when it
 # cannot be had), warms the page cache, then times every rollscope subcommand on the
 # corpus tree and on the single file, with the default -j and with -j 1, beside the seed's
-# jq recipe and `ccusage codex daily --json --offline` on the same input. Each figure is the
-# median wall time of --runs runs (after one untimed warm-up run), with the peak RSS of the
-# worst run. It ends with the ratios that the targets of issue #5 need, and writes
-# everything to bench-out/results.json.
+# jq recipe and `ccusage codex daily --json --offline` on the same input. The commands of
+# an input run in rounds (each round runs each command once, so that the ones compared are
+# timed side by side); each figure is the median wall time of --runs rounds (after one
+# untimed warm-up run), shown with the fastest and slowest, and the peak RSS of the worst
+# run. It ends with the ratios that the targets of issue #5 need, and writes everything to
+# bench-out/results.json.
 #
 # Options: --size SIZE (tree, default 1GB), --single SIZE (single file, default 500MB),
 #          --runs N (default 5), --seed N (default 1), --out DIR (default bench-out),
@@ -147,35 +149,57 @@ RESULTS=$OUT/results.tsv
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# measure LABEL INPUT_LABEL BYTES -- CMD...: one warm-up run, then RUNS timed runs.
-# Records "input label median_s max_rss_kb bytes exit".
-measure() {
-    local label=$1 input=$2 bytes=$3; shift 4
-    local i rc=0 times=() rss=0 r
-    "$@" >/dev/null 2>"$TMP/err" || rc=$?
-    for ((i = 0; i < RUNS; i++)); do
-        local t0 t1
-        t0=$(date +%s%N)
-        /usr/bin/time -f '%M' -o "$TMP/rss" "$@" >/dev/null 2>"$TMP/err" || rc=$?
-        t1=$(date +%s%N)
-        times+=("$(( (t1 - t0) / 1000 ))")
-        r=$(tail -1 "$TMP/rss")
-        [ "$r" -gt "$rss" ] && rss=$r
-    done
-    local med
-    med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] / 1e6}')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$input" "$label" "$med" "$rss" "$bytes" "$rc" >> "$RESULTS"
-    printf '  %-34s %8.3f s %9.1f MB/s %8.1f MB RSS%s\n' "$label" "$med" \
-        "$(awk -v b="$bytes" -v t="$med" 'BEGIN {print b / 1e6 / t}')" \
-        "$(awk -v r="$rss" 'BEGIN {print r / 1024}')" \
-        "$([ "$rc" -gt 1 ] && echo "  (exit $rc: $(head -c 200 "$TMP/err"))")"
+# The commands of one input are timed in rounds: each round runs every command once, in
+# turn, so that commands compared in a ratio (stats beside ccusage and jq) are timed side by
+# side, minutes apart at most seconds, whatever the machine's speed does meanwhile (this VM's
+# drifts by up to 2x within minutes). Before the rounds, one untimed warm-up run of each.
+JOB_LABELS=()
+JOB_CMDS=()
+add_job() { # add_job LABEL CMD...: queue a command for the current input
+    JOB_LABELS+=("$1"); shift
+    JOB_CMDS+=("$(printf '%q ' "$@")")
 }
 
-run_cmd() { # run_cmd LABEL INPUT BYTES PATH CMD [EXTRA...]
-    local label=$1 input=$2 bytes=$3 path=$4 cmd=$5; shift 5
+# run_jobs INPUT_LABEL BYTES: time the queued jobs and record, per job, the line
+# "input label median_s max_rss_kb bytes exit min_s max_s".
+run_jobs() {
+    local input=$1 bytes=$2 n=${#JOB_LABELS[@]} j r
+    local -a times rss rcs
+    for ((j = 0; j < n; j++)); do
+        times[j]=""; rss[j]=0; rcs[j]=0
+        eval "${JOB_CMDS[j]}" >/dev/null 2>"$TMP/err.$j" || rcs[j]=$?
+    done
+    for ((r = 0; r < RUNS; r++)); do
+        for ((j = 0; j < n; j++)); do
+            local t0 t1 m rc=0
+            t0=$(date +%s%N)
+            eval "/usr/bin/time -f '%M' -o $TMP/rss ${JOB_CMDS[j]}" >/dev/null 2>"$TMP/err.$j" || rc=$?
+            t1=$(date +%s%N)
+            [ "$rc" -gt "${rcs[j]}" ] && rcs[j]=$rc
+            times[j]="${times[j]} $(( (t1 - t0) / 1000 ))"
+            m=$(tail -1 "$TMP/rss")
+            [ "$m" -gt "${rss[j]}" ] && rss[j]=$m
+        done
+    done
+    for ((j = 0; j < n; j++)); do
+        local stats med min max
+        stats=$(printf '%s\n' ${times[j]} | sort -n | awk '{a[NR]=$1} END {printf "%s %s %s", a[int((NR+1)/2)] / 1e6, a[1] / 1e6, a[NR] / 1e6}')
+        read -r med min max <<< "$stats"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$input" "${JOB_LABELS[j]}" "$med" "${rss[j]}" "$bytes" "${rcs[j]}" "$min" "$max" >> "$RESULTS"
+        printf '  %-34s %8.3f s (%.3f-%.3f) %8.1f MB/s %8.1f MB RSS%s\n' "${JOB_LABELS[j]}" "$med" "$min" "$max" \
+            "$(awk -v b="$bytes" -v t="$med" 'BEGIN {print b / 1e6 / t}')" \
+            "$(awk -v r="${rss[j]}" 'BEGIN {print r / 1024}')" \
+            "$([ "${rcs[j]}" -gt 1 ] && echo "  (exit ${rcs[j]}: $(head -c 200 "$TMP/err.$j"))")"
+    done
+    JOB_LABELS=()
+    JOB_CMDS=()
+}
+
+add_cmd() { # add_cmd LABEL PATH CMD [EXTRA...]
+    local label=$1 path=$2 cmd=$3; shift 3
     local args=${CMD_ARGS[$cmd]//\{\}/$path}
     # shellcheck disable=SC2086
-    measure "$label" "$input" "$bytes" -- "$BIN" $args "$@"
+    add_job "$label" "$BIN" $args "$@"
 }
 
 jq_recipe() { # the seed's recipe over every plain rollout below $1 (jq cannot read .zst)
@@ -189,21 +213,22 @@ bench_input() { # bench_input INPUT_LABEL PATH BYTES CODEX_HOME_DIR
     local input=$1 path=$2 bytes=$3 home=$4
     warm "$path"
     echo
-    echo "== $input: $path ($(awk -v b="$bytes" 'BEGIN {printf "%.1f MB", b / 1e6}'))"
+    echo "== $input: $path ($(awk -v b="$bytes" 'BEGIN {printf "%.1f MB", b / 1e6}')); median (fastest-slowest) of $RUNS rounds"
     for c in "${CMDS[@]}"; do
-        run_cmd "$c" "$input" "$bytes" "$path" "$c"
+        add_cmd "$c" "$path" "$c"
     done
     if [ "$DO_J1" = 1 ]; then
         for c in "${CMDS[@]}"; do
-            run_cmd "$c -j 1" "$input" "$bytes" "$path" "$c" -j 1
+            add_cmd "$c -j 1" "$path" "$c" -j 1
         done
     fi
     if [ -n "$CCUSAGE" ]; then
-        measure "ccusage codex daily" "$input" "$bytes" -- env CODEX_HOME="$home" "$CCUSAGE" codex daily --json --offline
+        add_job "ccusage codex daily" env CODEX_HOME="$home" "$CCUSAGE" codex daily --json --offline
     fi
     if [ "$DO_JQ" = 1 ]; then
-        measure "jq -r .type | sort | uniq -c" "$input" "$bytes" -- bash -c 'jq_recipe "$1"' _ "$path"
+        add_job "jq -r .type | sort | uniq -c" bash -c 'jq_recipe "$1"' _ "$path"
     fi
+    run_jobs "$input" "$bytes"
 }
 
 echo "rollscope $("$BIN" --version | awk '{print $2}') on $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -228,8 +253,10 @@ for input in tree single; do
     [ -z "$s" ] && continue
     c=$(get "$input" "ccusage codex daily" 3)
     j=$(get "$input" "jq -r .type | sort | uniq -c" 3)
-    r=$(ratio "$s" "$c"); printf '%-7s stats / ccusage wall             %6s  (<= 0.50: %s)\n' "$input" "$r" "$(verdict "$r" '<=' 0.5)"
-    r=$(ratio "$j" "$s"); printf '%-7s jq recipe / stats wall           %6s  (>= 20: %s)\n' "$input" "$r" "$(verdict "$r" '>=' 20)"
+    r=$(ratio "$s" "$c"); printf '%-7s stats / ccusage wall             %6s  (<= 0.50: %s; fastest runs: %s)\n' "$input" "$r" "$(verdict "$r" '<=' 0.5)" \
+        "$(ratio "$(get "$input" stats 7)" "$(get "$input" "ccusage codex daily" 7)")"
+    r=$(ratio "$j" "$s"); printf '%-7s jq recipe / stats wall           %6s  (>= 20: %s; fastest runs: %s)\n' "$input" "$r" "$(verdict "$r" '>=' 20)" \
+        "$(ratio "$(get "$input" "jq -r .type | sort | uniq -c" 7)" "$(get "$input" stats 7)")"
     for c2 in "${CMDS[@]}"; do
         [ "$c2" = stats ] && continue
         r=$(ratio "$(get "$input" "$c2" 3)" "$s")
@@ -268,7 +295,7 @@ done
     printf '  "tree": {"path": "%s", "bytes": %s, "files": %s, "longest_line": %s},\n' "$TREE" "$TREE_BYTES" "$TREE_FILES" "$TREE_LONGEST"
     printf '  "single": {"path": "%s", "bytes": %s, "longest_line": %s},\n' "$ONE_FILE" "$ONE_BYTES" "$ONE_LONGEST"
     printf '  "results": [\n'
-    awk -F'\t' '{printf "%s    {\"input\": \"%s\", \"what\": \"%s\", \"wall_s\": %s, \"max_rss_kb\": %s, \"bytes\": %s, \"exit\": %s}", (NR > 1 ? ",\n" : ""), $1, $2, $3, $4, $5, $6} END {print ""}' "$RESULTS"
+    awk -F'\t' '{printf "%s    {\"input\": \"%s\", \"what\": \"%s\", \"wall_s\": %s, \"min_wall_s\": %s, \"max_wall_s\": %s, \"max_rss_kb\": %s, \"bytes\": %s, \"exit\": %s}", (NR > 1 ? ",\n" : ""), $1, $2, $3, $7, $8, $4, $5, $6} END {print ""}' "$RESULTS"
     printf '  ]\n}\n'
 } > "$OUT/results.json"
 echo
