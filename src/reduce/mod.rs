@@ -269,51 +269,35 @@ where
         }
         return Ok(());
     }
-    // Whichever worker finishes a file hands out every report now in order, under one lock;
-    // the calling thread is one of the workers. No thread waits for reports: a thread that
-    // did only that was woken once per file (6,000 context switches on a 2,400-file tree,
-    // 5% of `stats`).
+    // Whichever worker finishes a file hands out the reports now in order; the calling
+    // thread is one of the workers. No thread waits for reports: a thread that did only that
+    // was woken once per file (6,000 context switches on a 2,400-file tree, 5% of `stats`).
+    // While one worker feeds the sink (which may be slow: `calls` reads texts back and
+    // formats rows), the others go on reading files and leave their reports to it.
     let next_index = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let order = (
-        Mutex::new(Reorder {
+    let window = Window {
+        queue: Mutex::new(Queue {
             pending: BTreeMap::new(),
             next: 0,
             waiting: 0,
-            sink,
-            result: Ok(()),
         }),
-        Condvar::new(),
-    );
+        moved: Condvar::new(),
+        sink: Mutex::new((sink, Ok(()))),
+    };
     let work = || loop {
         // Files are taken in input order, each by the first free worker.
         let i = next_index.fetch_add(1, Ordering::Relaxed);
         if i >= sources.len() || stop.load(Ordering::Relaxed) {
             return;
         }
-        {
-            // Wait while too far ahead of the output: pending reports (and so memory) stay
-            // bounded whatever the number of files.
-            let mut o = order.0.lock().unwrap_or_else(|e| e.into_inner());
-            while i >= o.next + LOOK_AHEAD && !stop.load(Ordering::Relaxed) {
-                o.waiting += 1;
-                o = order.1.wait(o).unwrap_or_else(|e| e.into_inner());
-                o.waiting -= 1;
-            }
-        }
+        window.wait_for_room(i, &stop);
         let report = reduce_source(&sources[i], opts, make(&sources[i]));
-        let mut o = order.0.lock().unwrap_or_else(|e| e.into_inner());
-        let before = o.next;
-        if !o.put(i, report) {
+        if !window.put(i, report) {
             // The sink failed (a closed pipe, say): every worker winds down.
             stop.store(true, Ordering::Relaxed);
-            drop(o);
-            order.1.notify_all();
+            window.moved.notify_all();
             return;
-        }
-        if o.next != before && o.waiting > 0 {
-            drop(o);
-            order.1.notify_all();
         }
     };
     std::thread::scope(|scope| {
@@ -328,38 +312,86 @@ where
         }
         work();
     });
-    let order = order.0.into_inner().unwrap_or_else(|e| e.into_inner());
-    order.result
+    let (_, result) = window.sink.into_inner().unwrap_or_else(|e| e.into_inner());
+    result
 }
 
-/// Reports waiting for their turn, handed to the sink strictly by index.
-struct Reorder<T, S> {
+/// The reorder window of a parallel [`drive`]: finished reports wait in `queue` until every
+/// earlier one has gone to the sink.
+struct Window<T, S> {
+    queue: Mutex<Queue<T>>,
+    /// Signalled when `next` moves on (or the run stops), for workers waiting for room.
+    moved: Condvar,
+    /// The sink and its first error (which stops the run). Held by one worker at a time,
+    /// the one handing reports out.
+    sink: Mutex<(S, io::Result<()>)>,
+}
+
+struct Queue<T> {
     pending: BTreeMap<usize, FileReport<T>>,
-    /// The index of the next report for the sink (how many it has taken).
+    /// The index of the next report for the sink.
     next: usize,
-    /// Workers waiting for `next` to grow.
+    /// Workers waiting for `next` to move on.
     waiting: usize,
-    sink: S,
-    /// The sink's first error, which stops the run.
-    result: io::Result<()>,
 }
 
-impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Reorder<T, S> {
-    /// Take report `i` and hand out all that are now in order. False once the sink failed.
-    fn put(&mut self, i: usize, report: FileReport<T>) -> bool {
-        if self.result.is_err() {
-            return false;
+impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Window<T, S> {
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue<T>> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wait while file `i` is too far ahead of the output: pending reports (and so memory)
+    /// stay bounded whatever the number of files.
+    fn wait_for_room(&self, i: usize, stop: &AtomicBool) {
+        let mut q = self.queue();
+        while i >= q.next + LOOK_AHEAD && !stop.load(Ordering::Relaxed) {
+            q.waiting += 1;
+            q = self.moved.wait(q).unwrap_or_else(|e| e.into_inner());
+            q.waiting -= 1;
         }
-        self.pending.insert(i, report);
-        while let Some(r) = self.pending.remove(&self.next) {
-            self.next += 1;
-            if let Err(e) = (self.sink)(r) {
-                self.result = Err(e);
-                self.pending.clear();
+    }
+
+    /// Queue report `i`, then hand out what is in order unless another worker is doing so
+    /// (it will take this one too). False once the sink has failed.
+    fn put(&self, i: usize, report: FileReport<T>) -> bool {
+        self.queue().pending.insert(i, report);
+        loop {
+            let mut sink = match self.sink.try_lock() {
+                Ok(s) => s,
+                Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+                // The worker holding the sink looks again once it lets go of it.
+                Err(std::sync::TryLockError::WouldBlock) => return true,
+            };
+            if sink.1.is_err() {
                 return false;
             }
+            loop {
+                let next = {
+                    let mut q = self.queue();
+                    let n = q.next;
+                    let r = q.pending.remove(&n);
+                    if r.is_some() {
+                        q.next += 1;
+                        if q.waiting > 0 {
+                            self.moved.notify_all();
+                        }
+                    }
+                    r
+                };
+                let Some(r) = next else { break };
+                if let Err(e) = (sink.0)(r) {
+                    sink.1 = Err(e);
+                    self.queue().pending.clear();
+                    return false;
+                }
+            }
+            drop(sink);
+            // A report that came while the sink was held, and was left to this worker.
+            let q = self.queue();
+            if !q.pending.contains_key(&q.next) {
+                return true;
+            }
         }
-        true
     }
 }
 
