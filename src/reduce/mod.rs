@@ -452,6 +452,10 @@ mod tests {
                 &opts,
                 |_| Lines(0),
                 |r| {
+                    // A slow sink now and then, so that reports queue while it is held.
+                    if seen.len() % 64 == 1 {
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                    }
                     seen.push((r.source, r.output.unwrap()));
                     Ok(())
                 },
