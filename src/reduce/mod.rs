@@ -286,17 +286,21 @@ where
         sink: Mutex::new((sink, Ok(()))),
     };
     let work = || loop {
+        // A worker that panics (a bug) leaves a hole the output cannot pass: it stops the
+        // others, so that the panic reaches the caller instead of every worker waiting.
+        let _guard = StopOnPanic(&|| window.stop(&stop));
         // Files are taken in input order, each by the first free worker.
         let i = next_index.fetch_add(1, Ordering::Relaxed);
         if i >= sources.len() || stop.load(Ordering::Relaxed) {
             return;
         }
-        window.wait_for_room(i, &stop);
+        if !window.wait_for_room(i, &stop) {
+            return;
+        }
         let report = reduce_source(&sources[i], opts, make(&sources[i]));
         if !window.put(i, report) {
             // The sink failed (a closed pipe, say): every worker winds down.
-            stop.store(true, Ordering::Relaxed);
-            window.moved.notify_all();
+            window.stop(&stop);
             return;
         }
     };
@@ -314,6 +318,17 @@ where
     });
     let (_, result) = window.sink.into_inner().unwrap_or_else(|e| e.into_inner());
     result
+}
+
+/// Stops the run when dropped by a panicking worker.
+struct StopOnPanic<'a>(&'a dyn Fn());
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            (self.0)();
+        }
+    }
 }
 
 /// The reorder window of a parallel [`drive`]: finished reports wait in `queue` until every
@@ -340,15 +355,24 @@ impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Window<T, S> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Stop the run: no worker starts another file, and none waits any longer.
+    fn stop(&self, stop: &AtomicBool) {
+        // Set under the lock a waiting worker checks it under, so none can miss it.
+        let _q = self.queue();
+        stop.store(true, Ordering::Relaxed);
+        self.moved.notify_all();
+    }
+
     /// Wait while file `i` is too far ahead of the output: pending reports (and so memory)
-    /// stay bounded whatever the number of files.
-    fn wait_for_room(&self, i: usize, stop: &AtomicBool) {
+    /// stay bounded whatever the number of files. False when the run was stopped.
+    fn wait_for_room(&self, i: usize, stop: &AtomicBool) -> bool {
         let mut q = self.queue();
         while i >= q.next + LOOK_AHEAD && !stop.load(Ordering::Relaxed) {
             q.waiting += 1;
             q = self.moved.wait(q).unwrap_or_else(|e| e.into_inner());
             q.waiting -= 1;
         }
+        !stop.load(Ordering::Relaxed)
     }
 
     /// Queue report `i`, then hand out what is in order unless another worker is doing so
@@ -358,7 +382,9 @@ impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Window<T, S> {
         loop {
             let mut sink = match self.sink.try_lock() {
                 Ok(s) => s,
-                Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+                // The sink panicked (the panic is on its way to the caller): it is not
+                // called again, half-way through a row as it may be.
+                Err(std::sync::TryLockError::Poisoned(_)) => return false,
                 // The worker holding the sink looks again once it lets go of it.
                 Err(std::sync::TryLockError::WouldBlock) => return true,
             };
@@ -498,6 +524,100 @@ mod tests {
                 calls, 10,
                 "-j {jobs}: the sink is not called after it failed"
             );
+        }
+    }
+
+    /// Runs `f` on its own thread: its result (a panic caught), or `None` when it has not
+    /// finished within `secs` (a hang).
+    fn within<T: Send + 'static>(
+        secs: u64,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<std::thread::Result<T>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(secs)).ok()
+    }
+
+    /// Counts records, or panics on every record (a reducer bug).
+    enum Either {
+        Lines(Lines),
+        Boom,
+    }
+
+    impl Reducer for Either {
+        type Output = usize;
+        fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+            match self {
+                Either::Lines(l) => l.record(rec, session),
+                Either::Boom => panic!("a reducer bug"),
+            }
+        }
+        fn finish(self, session: &SessionTracker, info: &StreamInfo) -> usize {
+            match self {
+                Either::Lines(l) => l.finish(session, info),
+                Either::Boom => 0,
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_reducer_reaches_the_caller_instead_of_hanging_the_workers() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = many_files(dir.path());
+        for jobs in [2, 4] {
+            let sources = sources.clone();
+            let run = within(60, move || {
+                let opts = ReadOptions {
+                    jobs,
+                    ..ReadOptions::default()
+                };
+                // File 1 panics; the others run up to the window past it and wait.
+                let make = |s: &Source| {
+                    if s == &sources[1] {
+                        Either::Boom
+                    } else {
+                        Either::Lines(Lines(0))
+                    }
+                };
+                drive(&sources, &opts, make, |_| Ok(()))
+            });
+            let run = run.unwrap_or_else(|| panic!("-j {jobs}: drive hung"));
+            assert!(run.is_err(), "-j {jobs}: the panic reaches the caller");
+        }
+    }
+
+    #[test]
+    fn a_panicking_sink_is_not_called_again_and_hangs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = many_files(dir.path());
+        for jobs in [2, 4] {
+            let sources = sources.clone();
+            let calls = std::sync::Arc::new(AtomicUsize::new(0));
+            let counted = calls.clone();
+            let run = within(60, move || {
+                let opts = ReadOptions {
+                    jobs,
+                    ..ReadOptions::default()
+                };
+                drive(
+                    &sources,
+                    &opts,
+                    |_| Lines(0),
+                    |_| {
+                        if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                            // Slow, so the other workers fill the window meanwhile.
+                            std::thread::sleep(std::time::Duration::from_millis(300));
+                            panic!("a sink bug");
+                        }
+                        Ok(())
+                    },
+                )
+            });
+            let run = run.unwrap_or_else(|| panic!("-j {jobs}: drive hung"));
+            assert!(run.is_err(), "-j {jobs}: the panic reaches the caller");
+            assert_eq!(calls.load(Ordering::SeqCst), 1, "-j {jobs}");
         }
     }
 
