@@ -248,19 +248,24 @@ verdict() { # verdict VALUE OP LIMIT
 }
 echo
 echo "== targets (issue #5)"
+# The speed targets are set on the tree (issue #5: "1 GB corpus"); on the single file its
+# ratios are shown for information. The memory targets hold for any input.
+speed() { # speed INPUT VALUE OP LIMIT
+    if [ "$1" = tree ]; then verdict "$2" "$3" "$4"; else echo "one file: no target"; fi
+}
 for input in tree single; do
     s=$(get "$input" stats 3)
     [ -z "$s" ] && continue
     c=$(get "$input" "ccusage codex daily" 3)
     j=$(get "$input" "jq -r .type | sort | uniq -c" 3)
-    r=$(ratio "$s" "$c"); printf '%-7s stats / ccusage wall             %6s  (<= 0.50: %s; fastest runs: %s)\n' "$input" "$r" "$(verdict "$r" '<=' 0.5)" \
+    r=$(ratio "$s" "$c"); printf '%-7s stats / ccusage wall             %6s  (<= 0.50: %s; fastest runs: %s)\n' "$input" "$r" "$(speed "$input" "$r" '<=' 0.5)" \
         "$(ratio "$(get "$input" stats 7)" "$(get "$input" "ccusage codex daily" 7)")"
-    r=$(ratio "$j" "$s"); printf '%-7s jq recipe / stats wall           %6s  (>= 20: %s; fastest runs: %s)\n' "$input" "$r" "$(verdict "$r" '>=' 20)" \
+    r=$(ratio "$j" "$s"); printf '%-7s jq recipe / stats wall           %6s  (>= 20: %s; fastest runs: %s)\n' "$input" "$r" "$(speed "$input" "$r" '>=' 20)" \
         "$(ratio "$(get "$input" "jq -r .type | sort | uniq -c" 7)" "$(get "$input" stats 7)")"
     for c2 in "${CMDS[@]}"; do
         [ "$c2" = stats ] && continue
         r=$(ratio "$(get "$input" "$c2" 3)" "$s")
-        printf '%-7s %-14s / stats wall       %6s  (<= 2: %s)\n' "$input" "$c2" "$r" "$(verdict "$r" '<=' 2)"
+        printf '%-7s %-14s / stats wall       %6s  (<= 2: %s)\n' "$input" "$c2" "$r" "$(speed "$input" "$r" '<=' 2)"
     done
     if [ "$DO_J1" = 1 ]; then
         for c2 in "${CMDS[@]}"; do
