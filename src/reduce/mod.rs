@@ -316,6 +316,10 @@ where
         }
         work();
     });
+    // Every worker has let go of the sink after looking at the queue, so nothing is left in
+    // it; were a report left (a `try_lock` that failed for no holder, which std does not
+    // rule out), it goes out here rather than never.
+    window.put_rest();
     let (_, result) = window.sink.into_inner().unwrap_or_else(|e| e.into_inner());
     result
 }
@@ -373,6 +377,14 @@ impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Window<T, S> {
             q.waiting -= 1;
         }
         !stop.load(Ordering::Relaxed)
+    }
+
+    /// Hand out what is in order, once the workers are done.
+    fn put_rest(&self) {
+        let next = self.queue().next;
+        if let Some(r) = self.queue().pending.remove(&next) {
+            self.put(next, r);
+        }
     }
 
     /// Queue report `i`, then hand out what is in order unless another worker is doing so
