@@ -381,8 +381,13 @@ impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Window<T, S> {
 
     /// Hand out what is in order, once the workers are done.
     fn put_rest(&self) {
-        let next = self.queue().next;
-        if let Some(r) = self.queue().pending.remove(&next) {
+        // (The queue's lock is let go before `put` takes it again.)
+        let rest = {
+            let mut q = self.queue();
+            let next = q.next;
+            q.pending.remove(&next).map(|r| (next, r))
+        };
+        if let Some((next, r)) = rest {
             self.put(next, r);
         }
     }
@@ -631,6 +636,41 @@ mod tests {
             assert!(run.is_err(), "-j {jobs}: the panic reaches the caller");
             assert_eq!(calls.load(Ordering::SeqCst), 1, "-j {jobs}");
         }
+    }
+
+    #[test]
+    fn what_is_left_in_the_queue_at_the_end_goes_out_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources: Vec<Source> = many_files(dir.path()).into_iter().take(3).collect();
+        let report = |i: usize| reduce_source(&sources[i], &ReadOptions::default(), Lines(0));
+        let reports = [report(0), report(1), report(2)];
+        let run = within(30, move || {
+            let mut seen = Vec::new();
+            let window = Window {
+                queue: Mutex::new(Queue {
+                    pending: BTreeMap::new(),
+                    next: 0,
+                    waiting: 0,
+                }),
+                moved: Condvar::new(),
+                sink: Mutex::new((
+                    |r: FileReport<usize>| {
+                        seen.push(r.source);
+                        Ok(())
+                    },
+                    Ok(()),
+                )),
+            };
+            // As if a worker had queued them and found the sink held.
+            for (i, r) in reports.into_iter().enumerate() {
+                window.queue().pending.insert(i, r);
+            }
+            window.put_rest();
+            drop(window);
+            seen
+        });
+        let seen = run.expect("put_rest hung").unwrap();
+        assert_eq!(seen, sources);
     }
 
     #[test]
