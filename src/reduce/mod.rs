@@ -276,15 +276,7 @@ where
     // formats rows), the others go on reading files and leave their reports to it.
     let next_index = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let window = Window {
-        queue: Mutex::new(Queue {
-            pending: BTreeMap::new(),
-            next: 0,
-            waiting: 0,
-        }),
-        moved: Condvar::new(),
-        sink: Mutex::new((sink, Ok(()))),
-    };
+    let window = Window::new(sink);
     let work = || loop {
         // A worker that panics (a bug) leaves a hole the output cannot pass: it stops the
         // others, so that the panic reaches the caller instead of every worker waiting.
@@ -355,6 +347,18 @@ struct Queue<T> {
 }
 
 impl<T, S: FnMut(FileReport<T>) -> io::Result<()>> Window<T, S> {
+    fn new(sink: S) -> Self {
+        Window {
+            queue: Mutex::new(Queue {
+                pending: BTreeMap::new(),
+                next: 0,
+                waiting: 0,
+            }),
+            moved: Condvar::new(),
+            sink: Mutex::new((sink, Ok(()))),
+        }
+    }
+
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue<T>> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -646,21 +650,10 @@ mod tests {
         let reports = [report(0), report(1), report(2)];
         let run = within(30, move || {
             let mut seen = Vec::new();
-            let window = Window {
-                queue: Mutex::new(Queue {
-                    pending: BTreeMap::new(),
-                    next: 0,
-                    waiting: 0,
-                }),
-                moved: Condvar::new(),
-                sink: Mutex::new((
-                    |r: FileReport<usize>| {
-                        seen.push(r.source);
-                        Ok(())
-                    },
-                    Ok(()),
-                )),
-            };
+            let window = Window::new(|r: FileReport<usize>| {
+                seen.push(r.source);
+                Ok(())
+            });
             // As if a worker had queued them and found the sink held.
             for (i, r) in reports.into_iter().enumerate() {
                 window.queue().pending.insert(i, r);
