@@ -456,6 +456,14 @@ pub fn default_jobs() -> usize {
 mod tests {
     use super::*;
 
+    /// Default reading with `jobs` workers.
+    fn with_jobs(jobs: usize) -> ReadOptions {
+        ReadOptions {
+            jobs,
+            ..ReadOptions::default()
+        }
+    }
+
     /// Counts the records of a file.
     struct Lines(usize);
 
@@ -489,10 +497,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sources = many_files(dir.path());
         for jobs in [1, 2, 3, 8] {
-            let opts = ReadOptions {
-                jobs,
-                ..ReadOptions::default()
-            };
+            let opts = with_jobs(jobs);
             let mut seen = Vec::new();
             drive(
                 &sources,
@@ -522,10 +527,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sources = many_files(dir.path());
         for jobs in [1, 2, 4] {
-            let opts = ReadOptions {
-                jobs,
-                ..ReadOptions::default()
-            };
+            let opts = with_jobs(jobs);
             let mut calls = 0;
             let err = drive(
                 &sources,
@@ -590,10 +592,7 @@ mod tests {
         for jobs in [2, 4] {
             let sources = sources.clone();
             let run = within(60, move || {
-                let opts = ReadOptions {
-                    jobs,
-                    ..ReadOptions::default()
-                };
+                let opts = with_jobs(jobs);
                 // File 1 panics; the others run up to the window past it and wait.
                 let make = |s: &Source| {
                     if s == &sources[1] {
@@ -618,10 +617,7 @@ mod tests {
             let calls = std::sync::Arc::new(AtomicUsize::new(0));
             let counted = calls.clone();
             let run = within(60, move || {
-                let opts = ReadOptions {
-                    jobs,
-                    ..ReadOptions::default()
-                };
+                let opts = with_jobs(jobs);
                 drive(
                     &sources,
                     &opts,
