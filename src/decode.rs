@@ -511,7 +511,26 @@ impl<R: BufRead> Decoder<R> {
             return None;
         }
         let offset = self.info.bytes;
+        let mut parts = None;
         let (from, to, newline) = loop {
+            // A line not yet looked at is checked where it lies, which finds its end on the
+            // way; only when that fails (a bad or unusual line, or one not all read yet) is
+            // its end searched for, and the line checked again once found.
+            let fresh = self.scanned == self.start;
+            if let Some((p, k)) = fresh
+                .then(|| scan::scan_in_buffer(&self.buf[self.start..self.end], &mut self.fields))
+                .flatten()
+            {
+                let (from, nl) = (self.start, self.start + k);
+                self.start = nl + 1;
+                self.scanned = nl + 1;
+                self.info.bytes += k as u64 + 1;
+                if k > self.max_line {
+                    return Some(Ok(self.too_long(k as u64, offset)));
+                }
+                parts = Some(p);
+                break (from, nl, true);
+            }
             if let Some(k) = memchr::memchr(b'\n', &self.buf[self.scanned..self.end]) {
                 let nl = self.scanned + k;
                 let from = self.start;
@@ -560,6 +579,7 @@ impl<R: BufRead> Decoder<R> {
             &mut self.info,
             self.peek_payload_type,
             &mut self.fields,
+            parts,
         )))
     }
 
@@ -615,6 +635,7 @@ fn line_entry<'a>(
     info: &mut StreamInfo,
     peek_payload_type: bool,
     fields: &'a mut Vec<scan::Field>,
+    scanned: Option<scan::Parts>,
 ) -> Entry<'a> {
     info.lines += 1;
     if !newline {
@@ -639,7 +660,7 @@ fn line_entry<'a>(
         return Entry::Blank(pos);
     }
     let torn = !newline;
-    match decode_indexed(bytes, pos, peek_payload_type, Some(fields)) {
+    match decode_indexed(bytes, pos, peek_payload_type, Some(fields), scanned) {
         Ok(mut rec) => {
             rec.raw_offset += start as u64;
             Entry::Record(rec)
@@ -663,23 +684,26 @@ pub fn decode_line(
     pos: Pos,
     peek_payload_type: bool,
 ) -> Result<Record<'_>, DecodeError> {
-    decode_indexed(bytes, pos, peek_payload_type, None)
+    decode_indexed(bytes, pos, peek_payload_type, None, None)
 }
 
 /// [`decode_line`], keeping the payload's top-level members in `index` (a list reused from
 /// line to line) so that [`Record::payload_fields`] needs no second look at the payload.
+/// `scanned`: the line was already scanned where it lay (`scan::scan_in_buffer`), and
+/// `index` holds its members.
 fn decode_indexed<'a>(
     bytes: &'a [u8],
     pos: Pos,
     peek_payload_type: bool,
     mut index: Option<&'a mut Vec<scan::Field>>,
+    scanned: Option<scan::Parts>,
 ) -> Result<Record<'a>, DecodeError> {
     let mut scratch = Vec::new();
     let list = match index {
         Some(ref mut list) => list,
         None => &mut scratch,
     };
-    let parts = scan::scan(bytes, list);
+    let parts = scanned.or_else(|| scan::scan(bytes, list));
     if let Some(p) = parts {
         let fields = match index {
             Some(list) if p.fields_complete => Some(&list[..]),
@@ -1474,6 +1498,174 @@ mod tests {
                 check(&m);
             }
         }
+    }
+
+    #[test]
+    fn a_line_checked_in_the_buffer_is_found_and_read_as_on_its_own() {
+        // Every testdata line that scans on its own, followed by its `\n` (after white
+        // space or not) and more text: found in the buffer, with the same parts. Without its
+        // `\n`, or with a `\n` as white space inside it, it is left to the line search.
+        let mut found = 0;
+        for l in testdata_lines() {
+            let mut fields = Vec::new();
+            let Some(alone) = scan::scan(&l, &mut fields) else {
+                let mut buf = l.clone();
+                buf.extend_from_slice(b"\n{}\n");
+                assert!(
+                    scan::scan_in_buffer(&buf, &mut Vec::new()).is_none(),
+                    "{:?}",
+                    String::from_utf8_lossy(&l)
+                );
+                continue;
+            };
+            let alone_fields = fields.clone();
+            for tail in [&b"\n{\"next\":1}\n"[..], b" \t\r\n\xff", b"\n"] {
+                let mut buf = l.clone();
+                buf.extend_from_slice(tail);
+                let mut fields = Vec::new();
+                let got = scan::scan_in_buffer(&buf, &mut fields);
+                assert_eq!(
+                    got,
+                    Some((
+                        alone,
+                        l.len() + tail.iter().position(|&c| c == b'\n').unwrap()
+                    ))
+                );
+                assert_eq!(fields, alone_fields);
+            }
+            assert!(scan::scan_in_buffer(&l, &mut Vec::new()).is_none());
+            // A `\n` as white space after the envelope's opening brace: two lines.
+            let mut split = l.clone();
+            split.insert(1, b'\n');
+            split.push(b'\n');
+            assert!(scan::scan_in_buffer(&split, &mut Vec::new()).is_none());
+            found += 1;
+        }
+        assert!(found > 900, "{found}");
+    }
+
+    #[test]
+    fn lines_checked_where_they_lie_decode_as_lines_searched_for_first() {
+        // The decoder checks a fresh line where it lies in its buffer, which finds the
+        // line's end on the way. Read one byte at a time, no line is all there when first
+        // looked at, so every line goes the other way (its end searched for, then checked):
+        // both must give the same entries and stream facts, on every testdata file and on
+        // mutations of it.
+        let describe = |input: &[u8], one_byte_reads: bool| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut push = |d: &mut Decoder<Box<dyn BufRead + '_>>| {
+                while let Some(e) = d.next() {
+                    out.push(match e.unwrap() {
+                        Entry::Record(r) => {
+                            let place = format!(
+                                "{:?} {:?} {:?}",
+                                r.pos,
+                                r.raw_offset,
+                                r.payload_fields(["type", "role", "content"])
+                            );
+                            format!("{place} {}", outcome(Ok(r)))
+                        }
+                        other => format!("{other:?}"),
+                    });
+                }
+                out.push(format!("{:?}", d.info()));
+            };
+            let rdr: Box<dyn BufRead + '_> = if one_byte_reads {
+                Box::new(std::io::BufReader::with_capacity(
+                    1,
+                    Choppy {
+                        data: input,
+                        step: 70_001,
+                        calls: 0,
+                    },
+                ))
+            } else {
+                Box::new(input)
+            };
+            push(&mut Decoder::new(rdr));
+            out
+        };
+        let mut state = 0x1319_8a2e_0370_7344u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n.max(1) as u64) as usize
+        };
+        const INSERTS: &[&[u8]] = &[
+            b"\n",
+            b"\r",
+            b" \t\r\n",
+            b"\r\n",
+            b"\n\n",
+            b" ",
+            b"\x0b",
+            b"\x01",
+            b"\xff",
+            b"{",
+            b"}",
+            b"\"",
+            b"\\",
+            b"\\n",
+            b",",
+            b"\xef\xbb\xbf",
+        ];
+        let mut files = 0;
+        for path in crate::testdata::jsonl_files("") {
+            let text = std::fs::read(&path).unwrap();
+            let crlf: Vec<u8> = text
+                .iter()
+                .flat_map(|&c| {
+                    if c == b'\n' {
+                        vec![b'\r', b'\n']
+                    } else {
+                        vec![c]
+                    }
+                })
+                .collect();
+            let mut variants = vec![text.clone(), crlf, [b"\xef\xbb\xbf", &text[..]].concat()];
+            // A `\n` as white space inside a line (after a brace or a comma that opens
+            // a member): two lines, however the first was found.
+            for after in [&b"{"[..], b",\""] {
+                let starts: Vec<usize> = text
+                    .windows(after.len())
+                    .enumerate()
+                    .filter(|(_, w)| *w == after)
+                    .map(|(i, _)| i + 1)
+                    .collect();
+                if !starts.is_empty() {
+                    let at = starts[rnd(starts.len())];
+                    let mut m = text.clone();
+                    m.splice(at..at, b" \n".iter().copied());
+                    variants.push(m);
+                }
+            }
+            for _ in 0..12 {
+                let mut m = text.clone();
+                for _ in 0..1 + rnd(3) {
+                    let at = rnd(m.len() + 1);
+                    match rnd(3) {
+                        0 => m.truncate(at),
+                        1 if at < m.len() => m[at] ^= 1 << rnd(8),
+                        _ => {
+                            let ins = INSERTS[rnd(INSERTS.len())];
+                            m.splice(at..at, ins.iter().copied());
+                        }
+                    }
+                }
+                variants.push(m);
+            }
+            for v in &variants {
+                assert_eq!(
+                    describe(v, false),
+                    describe(v, true),
+                    "{} (a variant)",
+                    path.display()
+                );
+            }
+            files += 1;
+        }
+        assert!(files > 20, "{files}");
     }
 
     #[test]

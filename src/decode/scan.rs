@@ -69,12 +69,34 @@ pub(crate) struct Parts {
 /// top-level members (complete when `Parts::fields_complete`).
 pub(crate) fn scan(line: &[u8], fields: &mut Vec<Field>) -> Option<Parts> {
     fields.clear();
-    Scanner {
+    let mut s: Scanner<'_> = Scanner {
         b: line,
         i: 0,
         fields,
-    }
-    .envelope()
+    };
+    let parts = s.envelope()?;
+    s.ws();
+    (s.i == line.len()).then_some(parts)
+}
+
+/// [`scan`] of the line at the start of `buf`, a read buffer that goes on past it: the
+/// line is checked where it lies and its end found on the way, so the decoder need not
+/// search for it first. Returns the parts and where the line's `\n` is; `None` when the
+/// line is not all there, or not valid, or ends otherwise than in white space and `\n`
+/// (the decoder then finds the line's end and calls [`scan`]). A line accepted here is
+/// one [`scan`] accepts, with the same parts.
+pub(crate) fn scan_in_buffer(buf: &[u8], fields: &mut Vec<Field>) -> Option<(Parts, usize)> {
+    fields.clear();
+    let mut s: Scanner<'_, true> = Scanner {
+        b: buf,
+        i: 0,
+        fields,
+    };
+    let parts = s.envelope()?;
+    // Inside the line, a `\n` is neither white space nor allowed in a string: the first
+    // one past the object is the line's end.
+    s.ws();
+    (s.peek()? == b'\n').then_some((parts, s.i))
 }
 
 /// The length of the JSON string at the start of `b` (its opening quote through its
@@ -85,7 +107,7 @@ pub(crate) fn string_len(b: &[u8]) -> Option<usize> {
         return None;
     }
     let mut fields = Vec::new();
-    let mut s = Scanner {
+    let mut s: Scanner<'_> = Scanner {
         b,
         i: 1,
         fields: &mut fields,
@@ -99,7 +121,7 @@ pub(crate) fn string_len(b: &[u8]) -> Option<usize> {
 /// it goes).
 pub(crate) fn value_len(b: &[u8]) -> Option<usize> {
     let mut fields = Vec::new();
-    let mut s = Scanner {
+    let mut s: Scanner<'_> = Scanner {
         b,
         i: 0,
         fields: &mut fields,
@@ -112,18 +134,21 @@ pub(crate) fn value_len(b: &[u8]) -> Option<usize> {
 /// levels deep fails `serde_json::Value`'s recursion limit). Real rollouts nest far less.
 const MAX_DEPTH: usize = 64;
 
-struct Scanner<'a> {
+/// `IN_BUFFER`: the text goes on past the line (a read buffer), so a `\n` ends the line
+/// and is not white space; otherwise the text is one line or one value, and JSON's white
+/// space includes `\n`.
+struct Scanner<'a, const IN_BUFFER: bool = false> {
     b: &'a [u8],
     i: usize,
     fields: &'a mut Vec<Field>,
 }
 
 #[inline(always)]
-fn is_ws(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+fn is_ws<const IN_BUFFER: bool>(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r') || (!IN_BUFFER && c == b'\n')
 }
 
-impl Scanner<'_> {
+impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
     #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
@@ -132,7 +157,7 @@ impl Scanner<'_> {
     #[inline(always)]
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
-            if !is_ws(c) {
+            if !is_ws::<IN_BUFFER>(c) {
                 break;
             }
             self.i += 1;
@@ -509,7 +534,8 @@ impl Scanner<'_> {
         Some((ptype, !slow))
     }
 
-    fn envelope(mut self) -> Option<Parts> {
+    /// The envelope object, from the line's start through its closing brace.
+    fn envelope(&mut self) -> Option<Parts> {
         self.expect(b'{')?;
         self.ws();
         let mut parts = Parts {
@@ -593,8 +619,7 @@ impl Scanner<'_> {
                 }
             }
         }
-        self.ws();
-        (self.i == self.b.len()).then_some(parts)
+        Some(parts)
     }
 }
 
@@ -1038,7 +1063,7 @@ mod tests {
             s.push_str("\"}");
             let b = s.as_bytes();
             let (mut f1, mut f2) = (Vec::new(), Vec::new());
-            let mut plain = Scanner {
+            let mut plain: Scanner<'_> = Scanner {
                 b,
                 i: 1,
                 fields: &mut f1,
@@ -1046,7 +1071,7 @@ mod tests {
             let want = plain.long_string_with::<false>(1, 1);
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2") {
-                let mut vector = Scanner {
+                let mut vector: Scanner<'_> = Scanner {
                     b,
                     i: 1,
                     fields: &mut f2,
