@@ -826,8 +826,9 @@ impl<'a> RawContent<'a> {
         }
         let mut texts = Vec::new();
         let mut has_image = false;
-        let walked = select::elements(raw, |part| {
-            if let Some([type_, text]) = select::fields(part, ["type", "text"]) {
+        // Each part walked once: its `type` and `text` picked as it is skipped.
+        let walked = select::element_fields(raw, ["type", "text"], |picked| {
+            if let Some([type_, text]) = picked {
                 if let Some(t) = text.filter(|t| t.starts_with('"')) {
                     texts.push(t);
                 }

@@ -19,17 +19,32 @@ use serde_json::value::RawValue;
 /// absent. A repeated key gives its last value, as Codex reads a repeated key; an escaped
 /// key is matched by its text. `None` as a whole when `obj` is not an object.
 pub fn fields<'a, const N: usize>(obj: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    match pick(obj, skip_ws(obj.as_bytes(), 0), keys) {
+        Some((out, _)) => Some(out),
+        // An escaped key (or text that is not an object): let serde resolve the keys.
+        None => fields_slow(obj, keys),
+    }
+}
+
+/// [`fields`] of the object starting at `obj[start]`, and where it ends; `None` when a key
+/// has an escape or the text is not an object there.
+fn pick<'a, const N: usize>(
+    obj: &'a str,
+    start: usize,
+    keys: [&str; N],
+) -> Option<([Option<&'a str>; N], usize)> {
     let mut out = [None; N];
-    let plain = members(obj, |key, value| {
+    let end = members_at(obj, start, |key, value| {
         if let Some(k) = keys.iter().position(|k| *k == key) {
             out[k] = Some(value);
         }
         true
-    });
-    if plain.is_some() {
-        return Some(out);
-    }
-    // An escaped key (or text that is not an object): let serde resolve the keys.
+    })?;
+    Some((out, end))
+}
+
+/// [`fields`] by serde, which resolves escaped keys.
+fn fields_slow<'a, const N: usize>(obj: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
     let map: Vec<(String, &'a RawValue)> = serde_json::from_str::<RawMembers<'a>>(obj).ok()?.0;
     let mut out = [None; N];
     for (key, value) in map {
@@ -43,15 +58,23 @@ pub fn fields<'a, const N: usize>(obj: &'a str, keys: [&str; N]) -> Option<[Opti
 /// Call `f(key, raw value)` for each member of a JSON object known to be valid, in order,
 /// until it returns `false`. `None` when `f` stopped, a key has an escape (serde would
 /// unescape it before matching), or the text is not an object.
-pub fn members<'a>(obj: &'a str, mut f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
+pub fn members<'a>(obj: &'a str, f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
+    members_at(obj, skip_ws(obj.as_bytes(), 0), f).map(|_| ())
+}
+
+/// [`members`] of the object starting at `obj[i]`; returns where it ends (past its `}`).
+fn members_at<'a>(
+    obj: &'a str,
+    mut i: usize,
+    mut f: impl FnMut(&'a str, &'a str) -> bool,
+) -> Option<usize> {
     let b = obj.as_bytes();
-    let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
     }
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return Some(());
+        return Some(i + 1);
     }
     loop {
         if b.get(i) != Some(&b'"') {
@@ -74,16 +97,52 @@ pub fn members<'a>(obj: &'a str, mut f: impl FnMut(&'a str, &'a str) -> bool) ->
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(()),
+            Some(b'}') => return Some(i + 1),
             _ => return None,
         }
     }
+}
+
+/// Call `f` with [`fields`] of each element of a JSON array known to be valid (`None` for
+/// an element that is not an object), in order, until it returns `false`; each element is
+/// walked once. `None` when `f` stopped or the text is not an array.
+pub fn element_fields<'a, const N: usize>(
+    arr: &'a str,
+    keys: [&str; N],
+    mut f: impl FnMut(Option<[Option<&'a str>; N]>) -> bool,
+) -> Option<()> {
+    let b = arr.as_bytes();
+    walk_elements(b, |i| {
+        let (picked, end) = match pick(arr, i, keys) {
+            Some((out, end)) => (Some(out), end),
+            None => {
+                let end = value_end(b, i)?;
+                let part = &arr[i..end];
+                (
+                    part.starts_with('{')
+                        .then(|| fields_slow(part, keys))
+                        .flatten(),
+                    end,
+                )
+            }
+        };
+        f(picked).then_some(end)
+    })
 }
 
 /// Call `f(raw element)` for each element of a JSON array known to be valid, in order,
 /// until it returns `false`. `None` when `f` stopped or the text is not an array.
 pub fn elements<'a>(arr: &'a str, mut f: impl FnMut(&'a str) -> bool) -> Option<()> {
     let b = arr.as_bytes();
+    walk_elements(b, |i| {
+        let end = value_end(b, i)?;
+        f(&arr[i..end]).then_some(end)
+    })
+}
+
+/// The walk of an array's elements: `each(start)` handles the element at `start` and says
+/// where it ends (`None` to stop the walk).
+fn walk_elements(b: &[u8], mut each: impl FnMut(usize) -> Option<usize>) -> Option<()> {
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'[') {
         return None;
@@ -93,10 +152,7 @@ pub fn elements<'a>(arr: &'a str, mut f: impl FnMut(&'a str) -> bool) -> Option<
         return Some(());
     }
     loop {
-        let end = value_end(b, i)?;
-        if !f(&arr[i..end]) {
-            return None;
-        }
+        let end = each(i)?;
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
@@ -253,6 +309,51 @@ mod tests {
         ] {
             let _ = fields(t, ["a"]);
         }
+    }
+
+    #[test]
+    fn element_fields_picks_what_fields_picks_from_each_element() {
+        // Objects (with repeated, escaped and missing keys, nested values, white space),
+        // and elements that are not objects; plus every array of every real payload.
+        let mut arrays: Vec<String> = vec![
+            r#"[]"#.into(),
+            r#" [ ] "#.into(),
+            r#"[{"type":"input_text","text":"a\"}]"},{"text":"x","text":"y"},{"t\u0065xt":"esc"}]"#
+                .into(),
+            r#"[ 1 , "s" , null , [ {"text":"deep"} ] , { } , {"type":{"text":"inner"}} ]"#.into(),
+            r#"[{"type":"input_image","image_url":"data:,"},{"type":"input_text","text":"b"}]"#
+                .into(),
+        ];
+        for path in crate::testdata::jsonl_files("real") {
+            let text = std::fs::read_to_string(path).unwrap();
+            for line in text.lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                if let Some(serde_json::Value::Object(p)) = v.get("payload") {
+                    for value in p.values().filter(|v| v.is_array()) {
+                        arrays.push(value.to_string());
+                    }
+                }
+            }
+        }
+        assert!(arrays.len() > 100, "{}", arrays.len());
+        for arr in &arrays {
+            let mut one_pass = Vec::new();
+            let a = element_fields(arr, ["type", "text", "name"], |picked| {
+                one_pass.push(picked);
+                true
+            });
+            let mut two_passes = Vec::new();
+            let b = elements(arr, |element| {
+                two_passes.push(fields(element, ["type", "text", "name"]));
+                true
+            });
+            assert_eq!((a, one_pass), (b, two_passes), "{arr}");
+        }
+        // Stopping early is a `None`, as for `elements`.
+        assert_eq!(element_fields(r#"[{},{}]"#, ["a"], |_| false), None);
+        assert_eq!(element_fields(r#"{"a":1}"#, ["a"], |_| true), None);
     }
 
     #[test]
