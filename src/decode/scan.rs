@@ -186,18 +186,20 @@ impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
         // looks settle them. Anything else goes on from where these stopped.
         let mut i = start;
         for _ in 0..4 {
-            let Some((special, high)) = chunk16(b, i) else {
+            let Some((quote, other)) = chunk16(b, i) else {
                 break;
             };
-            if special != 0 {
-                let k = special.trailing_zeros() as usize;
-                if b[i + k] == b'"' && high & ((1 << k) - 1) == 0 {
-                    self.i = i + k + 1;
+            if quote != 0 {
+                // The string ends here if nothing else comes before its quote (told from the
+                // masks, not from the byte: no load on the way to the branch).
+                let k = quote.trailing_zeros();
+                if other & ((1 << k) - 1) == 0 {
+                    self.i = i + k as usize + 1;
                     return Some(false);
                 }
                 break;
             }
-            if high != 0 {
+            if other != 0 {
                 break;
             }
             i += 16;
@@ -841,8 +843,9 @@ fn surrogate(b: &[u8], at: usize, second: u8, paired_low: &mut usize) -> Option<
     }
 }
 
-/// The special bytes (`"`, `\\`, control characters) and the non-ASCII bytes of
-/// `b[i..i + 16]`, one bit per byte; `None` when fewer than 16 bytes are left.
+/// The quotes, and the other bytes a plain string cannot hold (`\\`, control characters,
+/// non-ASCII bytes), of `b[i..i + 16]`, one bit per byte; `None` when fewer than 16 bytes
+/// are left.
 #[inline(always)]
 fn chunk16(b: &[u8], i: usize) -> Option<(u32, u32)> {
     let chunk: &[u8; 16] = b.get(i..i + 16)?.try_into().ok()?;
@@ -851,24 +854,29 @@ fn chunk16(b: &[u8], i: usize) -> Option<(u32, u32)> {
     unsafe {
         use std::arch::x86_64::*;
         let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
-        let m = _mm_or_si128(
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        // A byte's top bit: set by a match below, or by the byte itself when non-ASCII.
+        let other = _mm_or_si128(
             _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)),
                 _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+                _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
             ),
-            _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+            v,
         );
-        Some((_mm_movemask_epi8(m) as u32, _mm_movemask_epi8(v) as u32))
+        Some((
+            _mm_movemask_epi8(quote) as u32,
+            _mm_movemask_epi8(other) as u32,
+        ))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let mut s = 0u32;
-        let mut h = 0u32;
+        let mut q = 0u32;
+        let mut o = 0u32;
         for (k, &c) in chunk.iter().enumerate() {
-            s |= ((c == b'"' || c == b'\\' || c < 0x20) as u32) << k;
-            h |= ((c >= 0x80) as u32) << k;
+            q |= ((c == b'"') as u32) << k;
+            o |= ((c == b'\\' || c < 0x20 || c >= 0x80) as u32) << k;
         }
-        Some((s, h))
+        Some((q, o))
     }
 }
 
