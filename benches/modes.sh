@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# How the machine's state moves the `stats` / ccusage ratio (docs/performance.md, "The
+# machine"). On a VM that hands free memory back to its host, a process pays more for
+# memory that nobody touched in the last few seconds, and how much depends on what ran
+# just before. This times `rollscope stats` and `ccusage codex daily --json --offline` on
+# the bench tree in three protocols, --runs times each:
+#
+#   rounds   one run of each in turn, as benches/run.sh times them;
+#   idle     every run after --idle seconds of nothing (a tool run once, as a user or a
+#            CI job runs it);
+#   repeat   each tool's runs back to back (each run reuses the memory and the cache its
+#            own previous run just left).
+#
+# It prints the median wall and system time of each tool in each protocol, and the ratio.
+# Run benches/run.sh first: it builds the binary, generates the tree and installs ccusage.
+#
+#   bash benches/modes.sh [--runs N] [--idle SECONDS] [--out DIR] [--size SIZE]
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+RUNS=5
+IDLE=6
+OUT=bench-out
+SIZE=1GB
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) RUNS=$2; shift 2 ;;
+        --idle) IDLE=$2; shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --size) SIZE=$2; shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "modes.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+TREE=$OUT/corpus-$SIZE
+BIN=target/release/rollscope
+CCUSAGE=$OUT/tools/ccusage/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage
+for need in "$TREE" "$BIN" "$CCUSAGE" /usr/bin/time; do
+    if [ ! -e "$need" ]; then
+        echo "modes.sh: $need is missing; run bash benches/run.sh first" >&2
+        exit 2
+    fi
+done
+
+# One timed run of a tool: appends "wall sys" to the file named after tool and protocol.
+run() {
+    local tool=$1 protocol=$2
+    local log=$OUT/modes-$protocol-$tool.txt
+    case "$tool" in
+        stats) /usr/bin/time -f "%e %S" -a -o "$log" "$BIN" stats --format ndjson -q "$TREE" >/dev/null ;;
+        ccusage) CODEX_HOME=$TREE /usr/bin/time -f "%e %S" -a -o "$log" "$CCUSAGE" codex daily --json --offline >/dev/null ;;
+    esac
+}
+
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+rm -f "$OUT"/modes-*.txt
+# Warm the page cache and both binaries.
+run stats warmup
+run ccusage warmup
+
+for _ in $(seq "$RUNS"); do
+    run stats rounds
+    run ccusage rounds
+done
+for _ in $(seq "$RUNS"); do
+    for tool in stats ccusage; do
+        sleep "$IDLE"
+        run "$tool" idle
+    done
+done
+for tool in stats ccusage; do
+    run "$tool" warmup
+    for _ in $(seq "$RUNS"); do
+        run "$tool" repeat
+    done
+done
+
+printf '%-8s %-26s %-26s %s\n' protocol "stats: wall (sys) s" "ccusage: wall (sys) s" "stats / ccusage"
+for protocol in rounds idle repeat; do
+    sw=$(cut -d' ' -f1 "$OUT/modes-$protocol-stats.txt" | median)
+    ss=$(cut -d' ' -f2 "$OUT/modes-$protocol-stats.txt" | median)
+    cw=$(cut -d' ' -f1 "$OUT/modes-$protocol-ccusage.txt" | median)
+    cs=$(cut -d' ' -f2 "$OUT/modes-$protocol-ccusage.txt" | median)
+    printf '%-8s %-26s %-26s %s\n' "$protocol" "$sw ($ss)" "$cw ($cs)" \
+        "$(awk -v s="$sw" -v c="$cw" 'BEGIN { printf "%.2f", s / c }')"
+done
