@@ -376,6 +376,10 @@ pub struct Decoder<R> {
     end: usize,
     /// The search for the current line's `\n` goes on from here.
     scanned: usize,
+    /// Just past the last `\n` read into the buffer (at most `start` when the current line
+    /// is not all read): a line starting before it is checked where it lies, a line that
+    /// is not all there never is (that would scan its start twice).
+    lines_end: usize,
     /// The reader has nothing more.
     eof: bool,
     max_line: usize,
@@ -395,6 +399,7 @@ impl<R: BufRead> Decoder<R> {
             start: 0,
             end: 0,
             scanned: 0,
+            lines_end: 0,
             eof: false,
             max_line: DEFAULT_MAX_LINE_BYTES,
             info: StreamInfo::default(),
@@ -440,6 +445,7 @@ impl<R: BufRead> Decoder<R> {
             self.buf.copy_within(self.start..self.end, 0);
             self.end = partial;
             self.scanned -= self.start;
+            self.lines_end = self.lines_end.saturating_sub(self.start);
             self.start = 0;
         }
         if self.buf.len() - self.end < chunk {
@@ -459,6 +465,10 @@ impl<R: BufRead> Decoder<R> {
                     return Ok(());
                 }
                 Ok(n) => {
+                    let read = &self.buf[self.end..self.end + n];
+                    if let Some(k) = memchr::memrchr(b'\n', read) {
+                        self.lines_end = self.end + k + 1;
+                    }
                     self.end += n;
                     return Ok(());
                 }
@@ -475,6 +485,7 @@ impl<R: BufRead> Decoder<R> {
         self.start = 0;
         self.end = 0;
         self.scanned = 0;
+        self.lines_end = 0;
         if self.buf.len() > SHRINK_ABOVE {
             self.buf = Vec::new();
         }
@@ -497,6 +508,7 @@ impl<R: BufRead> Decoder<R> {
                 self.start = k + 1;
                 self.scanned = k + 1;
                 self.end = n;
+                self.lines_end = memchr::memrchr(b'\n', &self.buf[..n]).map_or(0, |j| j + 1);
                 return Ok((len + k as u64, true));
             }
             len += n as u64;
@@ -516,7 +528,7 @@ impl<R: BufRead> Decoder<R> {
             // A line not yet looked at is checked where it lies, which finds its end on the
             // way; only when that fails (a bad or unusual line, or one not all read yet) is
             // its end searched for, and the line checked again once found.
-            let fresh = self.scanned == self.start;
+            let fresh = self.scanned == self.start && self.lines_end > self.start;
             if let Some((p, k)) = fresh
                 .then(|| scan::scan_in_buffer(&self.buf[self.start..self.end], &mut self.fields))
                 .flatten()
