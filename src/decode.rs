@@ -1457,13 +1457,7 @@ mod tests {
                 assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
             }
         };
-        let mut state = 0x243f_6a88_85a3_08d3u64;
-        let mut rnd = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n.max(1) as u64) as usize
-        };
+        let mut rnd = crate::testdata::xorshift(0x243f_6a88_85a3_08d3u64);
         const NASTY: &[&[u8]] = &[
             b"\"",
             b"\\",
@@ -1597,13 +1591,7 @@ mod tests {
             push(&mut Decoder::new(rdr));
             out
         };
-        let mut state = 0x1319_8a2e_0370_7344u64;
-        let mut rnd = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n.max(1) as u64) as usize
-        };
+        let mut rnd = crate::testdata::xorshift(0x1319_8a2e_0370_7344u64);
         const INSERTS: &[&[u8]] = &[
             b"\n",
             b"\r",

@@ -1,5 +1,6 @@
 //! The `.jsonl` files of `testdata/` (real copies and hand-made broken ones), for the unit
-//! tests that check a reader against serde, or one reader against another, on all of them.
+//! tests that check a reader against serde, or one reader against another, on all of them;
+//! and the small random source those tests mutate them with.
 
 use std::path::{Path, PathBuf};
 
@@ -28,4 +29,16 @@ pub fn lines(under: &str) -> Vec<Vec<u8>> {
                 .collect::<Vec<_>>()
         })
         .collect()
+}
+
+/// A xorshift random source, the same sequence for the same seed: `next(n)` is in `0..n`
+/// (`0` when `n` is `0`). For tests that try many generated or mutated inputs.
+pub fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |n| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    }
 }
