@@ -870,18 +870,9 @@ impl<'a> RawContent<'a> {
 /// only a short one is unescaped whole. (User scaffolding holds an escaped newline every
 /// line: unescaping it whole cost 5% of `stats` on a tree of older rollouts.)
 fn raw_is_contextual_fragment(raw: &str) -> bool {
-    const END: usize = 256;
     let inner = &raw[1..raw.len() - 1];
     if let Some(is) = raw_ends_are_contextual(inner) {
         return is;
-    }
-    let t = inner.trim();
-    let b = t.as_bytes();
-    let clean = |s: &[u8]| !s.contains(&b'\\');
-    // Trimming the raw text trims the text alike when no escape is near its ends (an
-    // escaped white space, `\n`, would leave a backslash there).
-    if (b.len() > 2 * END && clean(&b[..END]) && clean(&b[b.len() - END..])) || clean(b) {
-        return is_contextual_fragment(t);
     }
     if let Some(is) = windowed_is_contextual_fragment(inner) {
         return is;
