@@ -5,6 +5,7 @@
 //! to "absent", never to a rejected record. Only the fields some reducer needs are named;
 //! everything else stays in the raw payload untouched.
 
+mod content;
 mod lenient;
 mod scaffolding;
 
@@ -15,13 +16,13 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::decode::{select, Record};
+pub use content::{Content, Message, Part, RawContent};
 use lenient::{
     lenient_bool, lenient_opt_i64, lenient_opt_u64, lenient_owned, lenient_str, lenient_u64,
-    strict_opt_u64, Discard, LenientU64, MaybeStr,
+    strict_opt_u64, LenientU64,
 };
 pub use lenient::{raw_str, raw_text};
 pub use scaffolding::is_contextual_fragment;
-use scaffolding::raw_is_contextual_fragment;
 
 /// `session_meta` payload (the fields rollscope reads). Every field is read on its own:
 /// one mistyped field is absent, it never takes the others with it.
@@ -405,237 +406,6 @@ fn lenient_info<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TokenCountInfo
         }
     }
     d.deserialize_any(V)
-}
-
-/// A `response_item` message, reduced to what turn detection needs.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct Message<'a> {
-    #[serde(borrow, rename = "type")]
-    pub type_: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub role: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub content: Option<Content<'a>>,
-}
-
-/// A message's `content`, read without building a `serde_json::Value` (which copied every
-/// text): a string, or parts, of which only the `type` and `text` strings are kept. It
-/// accepts and rejects exactly what a `Value` would, and keeps the last of duplicate keys as
-/// a `Value` does.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Content<'a> {
-    Text(Cow<'a, str>),
-    Parts(Vec<Part<'a>>),
-    /// An object, number or boolean: no text.
-    Other,
-}
-
-/// One content part: its `type` and `text` when they are strings (a part that is not an
-/// object has neither).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Part<'a> {
-    pub type_: Option<Cow<'a, str>>,
-    pub text: Option<Cow<'a, str>>,
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
-            type Value = Content<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("message content")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(s.to_string())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(s)))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
-                let mut parts = Vec::new();
-                while let Some(p) = seq.next_element::<Part<'a>>()? {
-                    parts.push(p);
-                }
-                Ok(Content::Parts(parts))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Content<'a>, A::Error> {
-                Discard::map(map).map(|_| Content::Other)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Part<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
-            type Value = Part<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a content part")
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Part<'a>, A::Error> {
-                let mut part = Part::default();
-                while let Some(key) = map.next_key::<PartKey>()? {
-                    match key {
-                        PartKey::Type => part.type_ = map.next_value::<MaybeStr<'a>>()?.0,
-                        PartKey::Text => part.text = map.next_value::<MaybeStr<'a>>()?.0,
-                        PartKey::Other => {
-                            map.next_value::<Discard>()?;
-                        }
-                    }
-                }
-                Ok(part)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Part<'a>, A::Error> {
-                Discard::seq(seq).map(|_| Part::default())
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_unit<E>(self) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
-/// The keys of a content part that matter.
-enum PartKey {
-    Type,
-    Text,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for PartKey {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl de::Visitor<'_> for V {
-            type Value = PartKey;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<PartKey, E> {
-                Ok(match s {
-                    "type" => PartKey::Type,
-                    "text" => PartKey::Text,
-                    _ => PartKey::Other,
-                })
-            }
-        }
-        d.deserialize_identifier(V)
-    }
-}
-
-impl Message<'_> {
-    /// The `input_text` / `output_text` / `text` parts of the content.
-    pub fn texts(&self) -> Vec<&str> {
-        match &self.content {
-            Some(Content::Text(s)) => vec![s.as_ref()],
-            Some(Content::Parts(parts)) => parts.iter().filter_map(|p| p.text.as_deref()).collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// A `role: user` message that the user really typed: it has content and none of its
-    /// text parts is contextual scaffolding (Codex's `is_user_turn_boundary`).
-    pub fn is_real_user_message(&self) -> bool {
-        if self.type_.as_deref() != Some("message") || self.role.as_deref() != Some("user") {
-            return false;
-        }
-        let texts = self.texts();
-        let has_image = matches!(&self.content, Some(Content::Parts(parts))
-            if parts.iter().any(|p| p.type_.as_deref() == Some("input_image")));
-        (!texts.is_empty() || has_image) && !texts.iter().any(|t| is_contextual_fragment(t))
-    }
-}
-
-/// A message's `content` as it lies in the line: the raw JSON strings of its texts (what
-/// [`Message::texts`] gives, escapes unresolved) and whether a part is an image. Read by
-/// walking the (valid) text instead of parsing it: a user message is often long
-/// scaffolding, and only the ends of its texts decide.
-#[derive(Debug, Default)]
-pub struct RawContent<'a> {
-    pub texts: Vec<&'a str>,
-    pub has_image: bool,
-}
-
-impl<'a> RawContent<'a> {
-    /// From the raw `content` member (absent: no texts).
-    pub fn of(content: Option<&'a str>) -> RawContent<'a> {
-        let mut c = RawContent::default();
-        let Some(raw) = content else { return c };
-        if raw.starts_with('"') {
-            c.texts.push(raw);
-            return c;
-        }
-        let mut texts = Vec::new();
-        let mut has_image = false;
-        // Each part walked once: its `type` and `text` picked as it is skipped.
-        let walked = select::element_fields(raw, ["type", "text"], |picked| {
-            if let Some([type_, text]) = picked {
-                if let Some(t) = text.filter(|t| t.starts_with('"')) {
-                    texts.push(t);
-                }
-                has_image |= type_.and_then(select::str_value).as_deref() == Some("input_image");
-            }
-            true
-        });
-        if walked.is_some() {
-            c.texts = texts;
-            c.has_image = has_image;
-        }
-        c
-    }
-
-    /// [`Message::is_real_user_message`] for a `role: user` message with this content.
-    pub fn is_real_user_message(&self) -> bool {
-        (!self.texts.is_empty() || self.has_image)
-            && !self.texts.iter().any(|t| raw_is_contextual_fragment(t))
-    }
-
-    /// The texts, escapes resolved, joined by newlines; `None` without texts.
-    pub fn joined(&self) -> Option<String> {
-        if self.texts.is_empty() {
-            return None;
-        }
-        let texts: Vec<Cow<'_, str>> = self
-            .texts
-            .iter()
-            .map(|t| select::str_value(t).unwrap_or_default())
-            .collect();
-        Some(texts.join("\n"))
-    }
 }
 
 /// Response item types that are tool calls.
@@ -1080,65 +850,6 @@ impl<'a> ItemCompleted<'a> {
 mod tests {
     use super::*;
 
-    /// `RawContent` against the serde `Message` reader, for a message payload.
-    fn raw_content_agrees(payload: &str) {
-        let Ok(m) = serde_json::from_str::<Message<'_>>(payload) else {
-            return;
-        };
-        let [content] = select::fields(payload, ["content"]).unwrap();
-        let c = RawContent::of(content);
-        let texts = m.texts();
-        let joined = (!texts.is_empty()).then(|| texts.join("\n"));
-        assert_eq!(c.joined(), joined, "{payload}");
-        if m.role.as_deref() == Some("user") && m.type_.as_deref() == Some("message") {
-            assert_eq!(
-                c.is_real_user_message(),
-                m.is_real_user_message(),
-                "{payload}"
-            );
-        }
-    }
-
-    #[test]
-    fn raw_content_reads_messages_as_the_serde_reader_does() {
-        let long = "x".repeat(600);
-        let cases = [
-            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"<environment_context>{long}</environment_context>"}}]}}"#),
-            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"\n <environment_context>{long}</environment_context>\n"}}]}}"#),
-            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"<environment_context>\n{long}\n</environment_context>"}}]}}"#),
-            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"\u003cenvironment_context>{long}</environment_context>"}}]}}"#),
-            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"  <ENVIRONMENT_CONTEXT>{long}é</environment_context>  "}}]}}"#),
-            format!(r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"hello {long}"}},{{"type":"input_image","image_url":"data:"}}]}}"#),
-            r#"{"type":"message","role":"user","content":[{"type":"input_image","image_url":"data:"}]}"#.to_string(),
-            r#"{"type":"message","role":"user","content":[]}"#.to_string(),
-            r#"{"type":"message","role":"user","content":"typed"}"#.to_string(),
-            r#"{"type":"message","role":"user","content":{"text":"no"}}"#.to_string(),
-            r#"{"type":"message","role":"user","content":[1,"s",null,{"text":7},{"text":"a","text":"b"},{"typ\u0065":"input_image"}]}"#.to_string(),
-            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a\u00e9\n"},{"type":"output_text","text":""}]}"#.to_string(),
-            r#"{"type":"message","role":"user"}"#.to_string(),
-        ];
-        for c in &cases {
-            raw_content_agrees(c);
-        }
-        // Every message of testdata.
-        let mut n = 0;
-        for path in crate::testdata::jsonl_files("") {
-            let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
-            for line in text.lines() {
-                let Ok(Value::Object(env)) = serde_json::from_str::<Value>(line) else {
-                    continue;
-                };
-                if let Some(p @ Value::Object(o)) = env.get("payload") {
-                    if o.get("type").and_then(Value::as_str) == Some("message") {
-                        raw_content_agrees(&p.to_string());
-                        n += 1;
-                    }
-                }
-            }
-        }
-        assert!(n > 100, "only {n} messages");
-    }
-
     /// `ToolItem::read_fast` reads what serde reads, or declines.
     fn fast_agrees(payload: &str) -> bool {
         let line = format!(r#"{{"timestamp":"t","type":"response_item","payload":{payload}}}"#);
@@ -1222,76 +933,6 @@ mod tests {
             }
         }
         assert!(n > 1000, "only {n} payloads read");
-    }
-
-    fn msg(json: &str) -> Message<'_> {
-        serde_json::from_str(json).unwrap()
-    }
-
-    #[test]
-    fn environment_context_is_not_a_user_turn() {
-        let m = msg(
-            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n <cwd>/x</cwd>\n</environment_context>"}]}"#,
-        );
-        assert!(!m.is_real_user_message());
-    }
-
-    /// What `Message` read when its content was a `serde_json::Value`.
-    fn value_reading(json: &str) -> Option<(Vec<String>, bool)> {
-        let v: Value = serde_json::from_str(json).ok()?;
-        let content = v.get("content");
-        let texts: Vec<String> = match content {
-            Some(Value::String(s)) => vec![s.clone()],
-            Some(Value::Array(parts)) => parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str).map(str::to_string))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let image = matches!(content, Some(Value::Array(parts))
-            if parts.iter().any(|p| p.get("type").and_then(Value::as_str) == Some("input_image")));
-        Some((texts, image))
-    }
-
-    #[test]
-    fn borrowed_content_reads_what_a_value_read() {
-        let cases = [
-            r#"{"content":"plain"}"#,
-            r#"{"content":"esc\naped \u00e9"}"#,
-            r#"{"content":[{"type":"input_text","text":"a"},{"type":"input_image","image_url":"x"}]}"#,
-            r#"{"content":[{"text":"first","text":"last"},{"text":5},{"type":7,"text":"t"}]}"#,
-            r#"{"content":[1,"s",null,true,[{"text":"nested"}],{"text":{"a":[1,2]}}]}"#,
-            r#"{"content":{"text":"object"}}"#,
-            r#"{"content":null}"#,
-            r#"{"content":42}"#,
-            r#"{"content":[{"text":"x","extra":1e400}]}"#,
-            r#"{"content":[{"te\u0078t":"escaped key"}]}"#,
-            r#"{"content":[{"text":"lone \ud800"}]}"#,
-            r#"{}"#,
-        ];
-        for c in cases {
-            let new = serde_json::from_str::<Message<'_>>(c).ok().map(|m| {
-                let image = matches!(&m.content, Some(Content::Parts(p))
-                        if p.iter().any(|p| p.type_.as_deref() == Some("input_image")));
-                (
-                    m.texts().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                    image,
-                )
-            });
-            assert_eq!(new, value_reading(c), "{c}");
-        }
-    }
-
-    #[test]
-    fn typed_text_is_a_user_turn() {
-        let m = msg(
-            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"run hello.py"}]}"#,
-        );
-        assert!(m.is_real_user_message());
-        let a = msg(
-            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}"#,
-        );
-        assert!(!a.is_real_user_message());
     }
 
     #[test]
