@@ -221,12 +221,8 @@ fn payload_head(payload: &RawValue) -> Option<Cow<'_, str>> {
 /// A one-pass scanner (`decode/scan.rs`) checks the line and finds the envelope's fields
 /// and the payload's `type`; whatever it is not sure of (every bad line, and a few unusual
 /// good ones) goes through serde_json, which decides and locates the error.
-pub fn decode_line(
-    bytes: &[u8],
-    pos: Pos,
-    peek_payload_type: bool,
-) -> Result<Record<'_>, DecodeError> {
-    decode_indexed(bytes, pos, peek_payload_type, None, None)
+pub fn decode_line(bytes: &[u8], pos: Pos) -> Result<Record<'_>, DecodeError> {
+    decode_indexed(bytes, pos, None, None)
 }
 
 /// [`decode_line`], keeping the payload's top-level members in `index` (a list reused from
@@ -236,7 +232,6 @@ pub fn decode_line(
 pub(super) fn decode_indexed<'a>(
     bytes: &'a [u8],
     pos: Pos,
-    peek_payload_type: bool,
     mut index: Option<&'a mut Vec<scan::Field>>,
     scanned: Option<scan::Parts>,
 ) -> Result<Record<'a>, DecodeError> {
@@ -278,11 +273,10 @@ pub(super) fn decode_indexed<'a>(
                 timestamp: plain(p.timestamp, p.plain_timestamp),
                 type_: plain(p.type_, p.plain_type),
             },
-            peek_payload_type,
             fields,
         );
     }
-    decode_line_serde(bytes, pos, peek_payload_type)
+    decode_line_serde(bytes, pos)
 }
 
 /// The length of the JSON string at the start of `bytes` (quotes included), checked as the
@@ -307,11 +301,7 @@ pub fn is_json(text: &str) -> Option<bool> {
 
 /// The serde path of [`decode_line`]: decides every line the scanner is not sure of, and
 /// locates its error.
-fn decode_line_serde(
-    bytes: &[u8],
-    pos: Pos,
-    peek_payload_type: bool,
-) -> Result<Record<'_>, DecodeError> {
+fn decode_line_serde(bytes: &[u8], pos: Pos) -> Result<Record<'_>, DecodeError> {
     let text = std::str::from_utf8(bytes).map_err(|e| DecodeError::Utf8 {
         col: e.valid_up_to() + 1,
     })?;
@@ -333,15 +323,7 @@ fn decode_line_serde(
         Ok(env) => env,
         Err(e) => return Err(json_error(e)),
     };
-    envelope_record(
-        text,
-        pos,
-        env,
-        PeekedType::Slow,
-        Plain::default(),
-        peek_payload_type,
-        None,
-    )
+    envelope_record(text, pos, env, PeekedType::Slow, Plain::default(), None)
 }
 
 /// Parse the line as Codex does, into a `serde_json::Value`, and fail where it fails. Codex
@@ -429,7 +411,6 @@ fn envelope_record<'a>(
     env: RawEnvelope<'a>,
     peeked: PeekedType<'a>,
     plain: Plain<'a>,
-    peek_payload_type: bool,
     fields: Option<&'a [scan::Field]>,
 ) -> Result<Record<'a>, DecodeError> {
     let timestamp = match (plain.timestamp, env.timestamp) {
@@ -463,14 +444,10 @@ fn envelope_record<'a>(
         Some(_) => return Err(DecodeError::PayloadNotObject),
     };
     let kind = Kind::from_type(&type_name);
-    let payload_type = if !peek_payload_type {
-        None
-    } else {
-        match peeked {
-            PeekedType::Plain(t) => Some(fold_alias(Cow::Borrowed(t))),
-            PeekedType::Absent => None,
-            PeekedType::Slow => payload_head(payload).map(fold_alias),
-        }
+    let payload_type = match peeked {
+        PeekedType::Plain(t) => Some(fold_alias(Cow::Borrowed(t))),
+        PeekedType::Absent => None,
+        PeekedType::Slow => payload_head(payload).map(fold_alias),
     };
     Ok(Record {
         pos,
@@ -655,11 +632,9 @@ mod tests {
         let lines = testdata_lines();
         assert!(lines.len() > 900);
         let check = |l: &[u8]| {
-            for peek in [true, false] {
-                let fast = outcome(decode_line(l, Pos::default(), peek));
-                let slow = outcome(decode_line_serde(l, Pos::default(), peek));
-                assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
-            }
+            let fast = outcome(decode_line(l, Pos::default()));
+            let slow = outcome(decode_line_serde(l, Pos::default()));
+            assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
         };
         let mut rnd = crate::testdata::xorshift(0x243f_6a88_85a3_08d3u64);
         const NASTY: &[&[u8]] = &[
@@ -735,7 +710,7 @@ mod tests {
             let Some(Ok(Entry::Record(indexed))) = dec.next() else {
                 continue;
             };
-            let walked = decode_line(line, Pos::default(), true).unwrap();
+            let walked = decode_line(line, Pos::default()).unwrap();
             for (k, v) in payload {
                 for rec in [&indexed, &walked] {
                     let raw = rec.payload_field(k).unwrap();

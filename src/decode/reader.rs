@@ -49,8 +49,6 @@ pub struct Decoder<R> {
     max_line: usize,
     info: StreamInfo,
     done: bool,
-    /// Whether record payloads get their `type` peeked.
-    peek_payload_type: bool,
     /// The current record's payload members (see
     /// [`Record::payload_fields`](super::Record::payload_fields)).
     fields: Vec<scan::Field>,
@@ -69,7 +67,6 @@ impl<R: BufRead> Decoder<R> {
             max_line: DEFAULT_MAX_LINE_BYTES,
             info: StreamInfo::default(),
             done: false,
-            peek_payload_type: true,
             fields: Vec::new(),
         }
     }
@@ -77,12 +74,6 @@ impl<R: BufRead> Decoder<R> {
     /// Lines longer than this many bytes are reported and skipped without being buffered.
     pub fn max_line_bytes(mut self, limit: usize) -> Self {
         self.max_line = limit.max(1);
-        self
-    }
-
-    /// Skip peeking at the payload `type` (for commands that never look at it).
-    pub fn peek_payload_type(mut self, yes: bool) -> Self {
-        self.peek_payload_type = yes;
         self
     }
 
@@ -254,7 +245,6 @@ impl<R: BufRead> Decoder<R> {
             newline,
             offset,
             &mut self.info,
-            self.peek_payload_type,
             &mut self.fields,
             parts,
         )))
@@ -310,7 +300,6 @@ fn line_entry<'a>(
     newline: bool,
     offset: u64,
     info: &mut StreamInfo,
-    peek_payload_type: bool,
     fields: &'a mut Vec<scan::Field>,
     scanned: Option<scan::Parts>,
 ) -> Entry<'a> {
@@ -337,7 +326,7 @@ fn line_entry<'a>(
         return Entry::Blank(pos);
     }
     let torn = !newline;
-    match decode_indexed(bytes, pos, peek_payload_type, Some(fields), scanned) {
+    match decode_indexed(bytes, pos, Some(fields), scanned) {
         Ok(mut rec) => {
             rec.raw_offset += start as u64;
             Entry::Record(rec)
