@@ -387,7 +387,7 @@ mod tests {
     /// `ToolItem::read_fast` reads what serde reads, or declines.
     fn fast_agrees(payload: &str) -> bool {
         let line = format!(r#"{{"timestamp":"t","type":"response_item","payload":{payload}}}"#);
-        let rec = crate::decode::decode_line(line.as_bytes(), Default::default(), true).unwrap();
+        let rec = crate::decode::decode_line(line.as_bytes(), Default::default()).unwrap();
         let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
         match ToolItem::read_fast(rec.payload.get()) {
             Some(fast) => {
@@ -440,7 +440,7 @@ mod tests {
         let mut n = 0;
         for p in crate::testdata::jsonl_files("") {
             for line in std::fs::read(&p).unwrap().split(|&b| b == b'\n') {
-                let Ok(rec) = crate::decode::decode_line(line, Default::default(), true) else {
+                let Ok(rec) = crate::decode::decode_line(line, Default::default()) else {
                     continue;
                 };
                 let payload = rec.payload.get();

@@ -228,7 +228,7 @@ mod tests {
                 line: i as u64 + 1,
                 offset: 0,
             };
-            let rec = decode_line(l.as_bytes(), pos, true).unwrap();
+            let rec = decode_line(l.as_bytes(), pos).unwrap();
             out.push(t.observe(&rec));
         }
         (out, t.into_info())

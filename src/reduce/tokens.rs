@@ -277,7 +277,7 @@ mod tests {
     fn feed_all(lines: &[(&str, Provenance)]) -> Tokens {
         let mut acc: UsageAccount<()> = UsageAccount::new();
         for (l, p) in lines {
-            let rec = decode_line(l.as_bytes(), Pos::default(), true).unwrap();
+            let rec = decode_line(l.as_bytes(), Pos::default()).unwrap();
             acc.feed(&rec, *p, Some("me"), || ());
         }
         sum(acc.finish().values())

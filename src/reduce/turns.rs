@@ -1327,7 +1327,6 @@ mod tests {
                     line: i as u64 + 1,
                     offset: 0,
                 },
-                true,
             )
             .unwrap();
             session.observe(&rec);

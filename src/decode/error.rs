@@ -1,0 +1,95 @@
+//! Why a line was rejected ([`DecodeError`]), and what is kept of a rejected line
+//! ([`BadLine`], with the ordinal a raw scan can still read in it).
+
+use std::fmt;
+
+use super::Pos;
+
+/// Why a line was rejected. Each variant is a line Codex's own reader would reject too.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("invalid UTF-8 at column {col}")]
+    Utf8 { col: usize },
+    #[error("invalid JSON at column {col}: {msg}")]
+    Json { col: usize, msg: String },
+    #[error("line is a JSON {found}, not an object")]
+    NotObject { found: &'static str },
+    #[error("`timestamp` is missing")]
+    TimestampMissing,
+    #[error("`timestamp` is not a string")]
+    TimestampNotString,
+    #[error("`type` is missing")]
+    TypeMissing,
+    #[error("`type` is not a string")]
+    TypeNotString,
+    #[error("`payload` is missing")]
+    PayloadMissing,
+    #[error("`payload` is not an object")]
+    PayloadNotObject,
+    #[error("`ordinal` is not an unsigned integer")]
+    OrdinalInvalid,
+    #[error("line is {len} bytes, longer than --max-line-bytes {limit}; skipped")]
+    TooLong { len: u64, limit: usize },
+}
+
+impl DecodeError {
+    /// A short stable name for the error, used in NDJSON and counters.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DecodeError::Utf8 { .. } => "invalid_utf8",
+            DecodeError::Json { .. } => "invalid_json",
+            DecodeError::NotObject { .. } => "not_object",
+            DecodeError::TimestampMissing => "timestamp_missing",
+            DecodeError::TimestampNotString => "timestamp_not_string",
+            DecodeError::TypeMissing => "type_missing",
+            DecodeError::TypeNotString => "type_not_string",
+            DecodeError::PayloadMissing => "payload_missing",
+            DecodeError::PayloadNotObject => "payload_not_object",
+            DecodeError::OrdinalInvalid => "ordinal_invalid",
+            DecodeError::TooLong { .. } => "line_too_long",
+        }
+    }
+}
+
+/// A rejected line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    pub pos: Pos,
+    pub error: DecodeError,
+    /// The line was the last one, had no final newline, and failed to decode: a torn write.
+    pub torn: bool,
+    /// The line carried an `"ordinal"` that a raw scan could read, though the line failed.
+    /// `check-ordinal` needs it: Codex's next resume reuses such ordinals.
+    pub ordinal_hint: Option<u64>,
+}
+
+impl fmt::Display for BadLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.torn {
+            write!(f, "torn last line (no final newline): {}", self.error)
+        } else {
+            self.error.fmt(f)
+        }
+    }
+}
+
+/// A raw scan for `"ordinal":N` in a line that failed to decode (a torn or foreign line can
+/// still carry the ordinal Codex's reverse scanner would skip).
+pub fn ordinal_hint(bytes: &[u8]) -> Option<u64> {
+    let key = b"\"ordinal\"";
+    let i = memchr::memmem::find(bytes, key)?;
+    let rest = &bytes[i + key.len()..];
+    let rest = trim_ascii_start(rest);
+    let rest = rest.strip_prefix(b":")?;
+    let rest = trim_ascii_start(rest);
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()
+}
+
+fn trim_ascii_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}

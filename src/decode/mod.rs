@@ -1,0 +1,136 @@
+//! The one tolerant rollout line decoder.
+//!
+//! [`Decoder`] turns a byte stream into [`Entry`]s: decoded records, blank lines and bad
+//! lines, each located by its 1-based line number and the byte offset of the line start in
+//! the decoded stream. A bad line never ends the stream: it becomes an [`Entry::Bad`] with a
+//! typed [`DecodeError`] and reading goes on. Only the envelope
+//! `{timestamp, ordinal?, type, payload, metadata?}` is decoded here; the payload stays raw
+//! JSON ([`RawValue`](serde_json::value::RawValue)) until a reducer asks for the part it
+//! needs.
+//!
+//! The rules mirror Codex's own `decode_rollout_line` (see `research/upstream.md` §1.1):
+//! the line must be a JSON object, `timestamp` must be a string, `ordinal` is an optional
+//! unsigned integer (`null` allowed), `type` is required and `payload` must be an object.
+//! Unknown record types and unknown fields pass through untouched.
+//!
+//! The parts: `reader.rs` is the streaming [`Decoder`] (its buffer, and the cutting of the
+//! stream into lines); `envelope.rs` decodes one line into a [`Record`]; `scan.rs` is the
+//! one-pass scanner that checks a line and finds its envelope, with serde_json deciding
+//! whatever it is not sure of; `error.rs` says why a line was rejected; `select.rs` reads a
+//! few fields of a payload without parsing the rest.
+//!
+//! This module knows nothing of clap or of output.
+
+mod envelope;
+mod error;
+mod reader;
+mod scan;
+pub mod select;
+
+pub use envelope::{decode_line, fold_alias, is_json, json_string_len, Kind, Record};
+pub use error::{ordinal_hint, BadLine, DecodeError};
+pub use reader::Decoder;
+
+/// Default for `--max-line-bytes`: 512 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 512 * 1024 * 1024;
+
+/// Where a line sits in its (decoded) input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    /// 1-based line number.
+    pub line: u64,
+    /// Byte offset of the first byte of the line in the decoded stream (the BOM included).
+    pub offset: u64,
+}
+
+/// What the decoder yields per line.
+#[derive(Debug)]
+pub enum Entry<'a> {
+    Record(Record<'a>),
+    Blank(Pos),
+    Bad(BadLine),
+}
+
+impl Entry<'_> {
+    pub fn pos(&self) -> Pos {
+        match self {
+            Entry::Record(r) => r.pos,
+            Entry::Blank(p) => *p,
+            Entry::Bad(b) => b.pos,
+        }
+    }
+}
+
+/// Facts about the stream as a whole, filled in while reading.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamInfo {
+    /// Decoded bytes read so far.
+    pub bytes: u64,
+    /// Lines read so far (blank and bad ones included).
+    pub lines: u64,
+    /// The stream started with a UTF-8 BOM (stripped).
+    pub bom: bool,
+    /// Lines that ended in `\r\n`.
+    pub crlf_lines: u64,
+    /// The last line had no final newline.
+    pub no_final_newline: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    //! What the tests of the decoder's parts share.
+
+    use super::*;
+
+    pub(super) fn entries(input: &[u8]) -> Vec<String> {
+        let mut d = Decoder::new(input);
+        let mut out = Vec::new();
+        while let Some(e) = d.next() {
+            out.push(match e.unwrap() {
+                Entry::Record(r) => format!(
+                    "{}@{} rec {} {:?} {:?}",
+                    r.pos.line,
+                    r.pos.offset,
+                    r.type_name,
+                    r.payload_type(),
+                    r.ordinal
+                ),
+                Entry::Blank(p) => format!("{}@{} blank", p.line, p.offset),
+                Entry::Bad(b) => format!(
+                    "{}@{} bad {}{}",
+                    b.pos.line,
+                    b.pos.offset,
+                    b.error.kind(),
+                    if b.torn { " torn" } else { "" }
+                ),
+            });
+        }
+        out
+    }
+
+    pub(super) const GOOD: &str =
+        r#"{"timestamp":"t","type":"event_msg","payload":{"type":"turn_started"}}"#;
+
+    /// Every field of a decoded line, for comparing the two paths.
+    pub(super) fn outcome(r: Result<Record<'_>, DecodeError>) -> String {
+        match r {
+            Ok(r) => format!(
+                "{} {} {:?} {} {:?} {} {:?} {:?}",
+                r.raw,
+                r.timestamp,
+                r.ordinal,
+                r.type_name,
+                r.kind,
+                r.payload.get(),
+                r.metadata.map(|m| m.get()),
+                r.payload_type()
+            ),
+            Err(e) => format!("{e:?}"),
+        }
+    }
+
+    /// The lines of every file in `testdata/`, real and broken.
+    pub(super) fn testdata_lines() -> Vec<Vec<u8>> {
+        crate::testdata::lines("")
+    }
+}
