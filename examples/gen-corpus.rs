@@ -31,6 +31,9 @@
 //! a hand-written SplitMix64 (below), so no crate upgrade can change the stream, and files
 //! are generated in parallel from per-file seeds drawn up front.
 
+// A development tool of its own, outside rollscope's layers: it reports on stderr itself.
+#![allow(clippy::disallowed_macros, clippy::disallowed_methods)]
+
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};

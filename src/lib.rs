@@ -1,26 +1,47 @@
 //! rollscope: a fast inspector and linter for OpenAI Codex session rollouts.
 //!
-//! Layers, dependencies pointing one way: `cmd` (glue) → `reduce` (pure per-file folds) and
-//! `output` (the only writer to stdout/stderr) → `decode` (the one tolerant line decoder) →
-//! `input` (discovery, zstd). Only `cli`, `cmd` and [`run`] know clap.
+//! Layers, dependencies pointing one way (a module only uses those below it):
+//!
+//! ```text
+//! main ─ cli (clap, in one place) ─ cmd (glue: one file per subcommand)
+//!          │
+//!          ├── output    the only writer to stdout and stderr: tables, NDJSON/JSON rows,
+//!          │             diagnostics, findings in words (clippy.toml enforces it)
+//!          ├── lineage   finding a fork's source rollout on disk, judging its cutoff
+//!          ├── parallel  the ordered parallel scheduler
+//!          │
+//!          ├── analysis  the shared per-file analyses and the one pass computing them:
+//!          │             session, turns, calls, ordinal, tokens, census, boundary
+//!          ├── findings  findings as data; rules: the rule registry
+//!          ├── model     typed, lenient views of payloads
+//!          ├── decode    the one tolerant line decoder
+//!          └── input     discovery, opening, zstd, reading a file again; time: timestamps
+//! ```
+//!
+//! Only `cli`, `cmd` and [`run`] know clap. `exit` holds the exit-code contract.
 
+pub mod analysis;
 pub mod cli;
 pub mod cmd;
 pub mod decode;
 pub mod exit;
+pub mod findings;
 pub mod input;
+pub mod lineage;
 pub mod model;
 pub mod output;
-pub mod reduce;
+pub mod parallel;
+pub mod rules;
 pub mod time;
 
 #[cfg(test)]
-mod testdata;
+mod testkit;
 
 use cli::{Cli, Command};
 use exit::ExitStatus;
 
-/// Why a run failed: already reported or to be reported by the caller.
+/// What ends a run early: a usage error found after clap (a bad `--since`, say), or an I/O
+/// error on stdout (a closed pipe among them, which `main` turns into a quiet exit).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{0}")]
@@ -29,22 +50,13 @@ pub enum Error {
     Io(#[from] std::io::Error),
 }
 
-impl From<cmd::RunError> for Error {
-    fn from(e: cmd::RunError) -> Error {
-        match e {
-            cmd::RunError::Usage(u) => Error::Usage(u.0),
-            cmd::RunError::Io(io) => Error::Io(io),
-        }
-    }
-}
-
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     match cli.command {
-        Command::Stats(args) => Ok(cmd::stats::run(&args)?),
-        Command::Turns(args) => Ok(cmd::turns::run(&args)?),
-        Command::Calls(args) => Ok(cmd::calls::run(&args)?),
-        Command::CheckOrdinal(args) => Ok(cmd::check_ordinal::run(&args)?),
+        Command::Stats(args) => cmd::stats::run(&args),
+        Command::Turns(args) => cmd::turns::run(&args),
+        Command::Calls(args) => cmd::calls::run(&args),
+        Command::CheckOrdinal(args) => cmd::check_ordinal::run(&args),
         Command::Completions(args) => {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)

@@ -1,131 +1,85 @@
-//! `rollscope calls`: glue from args to the calls reducer and the row schema in
+//! `rollscope calls`: glue from args to the call pairing and the row schema in
 //! `docs/calls.md`.
 
-use std::borrow::Cow;
 use std::io;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::Serialize;
 use serde_json::Value;
 
+use crate::analysis::calls::{Call, CallStatus};
+use crate::analysis::session::SessionInfo;
+use crate::analysis::Needs;
 use crate::cli::{CallStatusArg, CallsArgs};
-use crate::cmd::turns::{duration_cell, time_cell};
-use crate::cmd::RunError;
-use crate::cmd::{Context, UsageError};
+use crate::cmd::Context;
 use crate::exit::ExitStatus;
+use crate::input::{io_cause, SourceFile};
+use crate::output::json::{text_json, text_plain, JsonText};
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
-use crate::reduce::calls::{is_canonical_json_string, Call, CallStatus, CallsReducer, Text};
-use crate::reduce::session::SessionInfo;
-use crate::reduce::{drive, FileReport, SourceFile};
+use crate::Error;
 
-/// Write one row (`docs/calls.md`: the file's identity, then the call) as compact JSON, as
-/// serde_json would write it; texts held in the file are copied from it.
-fn write_row(
-    buf: &mut Vec<u8>,
-    path: &str,
-    session: &SessionInfo,
-    c: &Call,
-    file: Option<&SourceFile>,
-) -> io::Result<()> {
-    fn key(buf: &mut Vec<u8>, k: &str) {
-        buf.push(if buf.is_empty() { b'{' } else { b',' });
-        buf.push(b'"');
-        buf.extend_from_slice(k.as_bytes());
-        buf.extend_from_slice(b"\":");
-    }
-    fn string(buf: &mut Vec<u8>, k: &str, v: Option<&str>) {
-        key(buf, k);
-        match v {
-            // Writing to a Vec cannot fail.
-            Some(v) => serde_json::to_writer(&mut *buf, v).unwrap_or(()),
-            None => buf.extend_from_slice(b"null"),
-        }
-    }
-    fn number(buf: &mut Vec<u8>, k: &str, v: Option<impl ToString>) {
-        key(buf, k);
-        match v {
-            Some(v) => buf.extend_from_slice(v.to_string().as_bytes()),
-            None => buf.extend_from_slice(b"null"),
-        }
-    }
-    fn text(
-        buf: &mut Vec<u8>,
-        k: &str,
-        v: Option<&Text>,
+/// One row (`docs/calls.md`): the file's identity, then the call.
+#[derive(Serialize)]
+struct Row<'a> {
+    path: &'a str,
+    session_id: Option<&'a str>,
+    thread_id: Option<&'a str>,
+    turn_index: Option<u64>,
+    turn_id: Option<&'a str>,
+    call_id: Option<&'a str>,
+    kind: &'a str,
+    name: Option<&'a str>,
+    namespace: Option<&'a str>,
+    status: CallStatus,
+    call_line: Option<u64>,
+    output_line: Option<u64>,
+    called_at: Option<&'a str>,
+    answered_at: Option<&'a str>,
+    duration_ms: Option<u64>,
+    exit_code: Option<i64>,
+    arguments: Option<JsonText<'a>>,
+    output: Option<JsonText<'a>>,
+    inherited: bool,
+}
+
+/// Buffers for the texts of a JSON row read back from their file.
+#[derive(Default)]
+struct TextBufs {
+    arguments: Vec<u8>,
+    output: Vec<u8>,
+}
+
+impl<'a> Row<'a> {
+    /// The row of `c`; its texts held in `file` are read into `bufs`.
+    fn new(
+        path: &'a str,
+        session: &'a SessionInfo,
+        c: &'a Call,
         file: Option<&SourceFile>,
-    ) -> io::Result<()> {
-        match v {
-            Some(Text::InFile { offset, len }) => {
-                key(buf, k);
-                let from = buf.len();
-                read_text(file, *offset, *len, buf)?;
-                if !is_canonical_json_string(&buf[from..]) {
-                    return Err(changed());
-                }
-                Ok(())
-            }
-            v => {
-                string(buf, k, v.and_then(Text::owned));
-                Ok(())
-            }
-        }
-    }
-    buf.clear();
-    string(buf, "path", Some(path));
-    string(buf, "session_id", session.session_id.as_deref());
-    string(buf, "thread_id", session.thread_id.as_deref());
-    number(buf, "turn_index", c.turn_index);
-    string(buf, "turn_id", c.turn_id.as_deref());
-    string(buf, "call_id", c.call_id.as_deref());
-    string(buf, "kind", Some(&c.kind));
-    string(buf, "name", c.name.as_deref());
-    string(buf, "namespace", c.namespace.as_deref());
-    string(buf, "status", Some(c.status.as_str()));
-    number(buf, "call_line", c.call_line);
-    number(buf, "output_line", c.output_line);
-    string(buf, "called_at", c.called_at.as_deref());
-    string(buf, "answered_at", c.answered_at.as_deref());
-    number(buf, "duration_ms", c.duration_ms);
-    number(buf, "exit_code", c.exit_code);
-    text(buf, "arguments", c.arguments.as_ref(), file)?;
-    text(buf, "output", c.output.as_ref(), file)?;
-    key(buf, "inherited");
-    buf.extend_from_slice(if c.inherited { b"true}" } else { b"false}" });
-    Ok(())
-}
-
-/// Append the JSON string at `offset` of the file.
-fn read_text(
-    file: Option<&SourceFile>,
-    offset: u64,
-    len: usize,
-    buf: &mut Vec<u8>,
-) -> io::Result<()> {
-    let file = file.ok_or_else(|| io::Error::other("text of a file that is no longer open"))?;
-    file.read_at(offset, len, buf).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => changed(),
-        _ => e,
-    })
-}
-
-fn changed() -> io::Error {
-    io::Error::other("the file changed while it was read (a text is no longer where it was)")
-}
-
-/// A row's text, for the table.
-fn text_of<'a>(t: Option<&'a Text>, file: Option<&SourceFile>) -> io::Result<Option<Cow<'a, str>>> {
-    match t {
-        None => Ok(None),
-        Some(Text::Owned(s)) => Ok(Some(Cow::Borrowed(s))),
-        Some(Text::InFile { offset, len }) => {
-            let mut buf = Vec::with_capacity(*len);
-            read_text(file, *offset, *len, &mut buf)?;
-            if !is_canonical_json_string(&buf) {
-                return Err(changed());
-            }
-            let s: String = serde_json::from_slice(&buf).map_err(|_| changed())?;
-            Ok(Some(Cow::Owned(s)))
-        }
+        bufs: &'a mut TextBufs,
+    ) -> io::Result<Row<'a>> {
+        Ok(Row {
+            path,
+            session_id: session.session_id.as_deref(),
+            thread_id: session.thread_id.as_deref(),
+            turn_index: c.turn_index,
+            turn_id: c.turn_id.as_deref(),
+            call_id: c.call_id.as_deref(),
+            kind: &c.kind,
+            name: c.name.as_deref(),
+            namespace: c.namespace.as_deref(),
+            status: c.status,
+            call_line: c.call_line,
+            output_line: c.output_line,
+            called_at: c.called_at.as_deref(),
+            answered_at: c.answered_at.as_deref(),
+            duration_ms: c.duration_ms,
+            exit_code: c.exit_code,
+            arguments: text_json(c.arguments.as_ref(), file, &mut bufs.arguments)?,
+            output: text_json(c.output.as_ref(), file, &mut bufs.output)?,
+            inherited: c.inherited,
+        })
     }
 }
 
@@ -137,16 +91,19 @@ struct Filter {
 }
 
 impl Filter {
-    fn new(args: &CallsArgs) -> Result<Filter, UsageError> {
+    fn new(args: &CallsArgs) -> Result<Filter, Error> {
         let names = if args.name.is_empty() {
             None
         } else {
             let mut b = GlobSetBuilder::new();
             for g in &args.name {
-                let glob = Glob::new(g).map_err(|e| UsageError(format!("--name {g}: {e}")))?;
+                let glob = Glob::new(g).map_err(|e| Error::Usage(format!("--name {g}: {e}")))?;
                 b.add(glob);
             }
-            Some(b.build().map_err(|e| UsageError(format!("--name: {e}")))?)
+            Some(
+                b.build()
+                    .map_err(|e| Error::Usage(format!("--name: {e}")))?,
+            )
         };
         let statuses = args
             .status
@@ -290,8 +247,8 @@ fn cells(
             Some(code) => Cell::text(&code.to_string()).tone(Tone::Bad),
             None => Cell::opt(None::<&str>),
         },
-        duration_cell(c.duration_ms),
-        time_cell(c.called_at.as_deref().or(c.answered_at.as_deref())),
+        Cell::duration(c.duration_ms),
+        Cell::time(c.called_at.as_deref().or(c.answered_at.as_deref())),
         match arguments {
             Some(a) => Cell::cut(&brief_arguments(a), 40),
             None => Cell::opt(None::<&str>),
@@ -301,56 +258,49 @@ fn cells(
     v
 }
 
-pub fn run(args: &CallsArgs) -> Result<ExitStatus, RunError> {
+pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
     let filter = Filter::new(args)?;
     let mut cx = Context::new(&args.input, &args.output)?;
     let many = cx.sources.len() > 1;
     let mut out = Out::new(cx.format, cx.color, columns(many));
     let mut counts = [0u64; 4];
-    let mut json = Vec::new();
-    let sources = std::mem::take(&mut cx.sources);
-    drive(
-        &sources,
-        &cx.read.clone(),
-        |_| CallsReducer::new(),
-        |r: FileReport<Vec<Call>>| {
-            if !cx.report(&r) {
-                return Ok(());
-            }
-            let Some(calls) = r.output.as_ref() else {
-                return Ok(());
-            };
-            let path = r.source.display();
-            let file = r.file.as_ref();
-            for c in calls.iter().filter(|c| filter.keeps(c)) {
-                // Texts held in the file are read first: failing that ends this file's
-                // rows (an error of its own), while a failing stdout ends the run.
-                let texts = if out.is_table() {
-                    text_of(c.arguments.as_ref(), file)
-                        .and_then(|a| Ok(Some((a, text_of(c.output.as_ref(), file)?))))
-                } else {
-                    write_row(&mut json, &path, &r.session, c, file).map(|()| None)
-                };
-                let texts = match texts {
+    let mut bufs = TextBufs::default();
+    let table = out.is_table();
+    cx.each_file(&Needs::default().calls(), |cx, r| {
+        let Some(calls) = r.calls.as_ref() else {
+            return Ok(());
+        };
+        let path = r.source.display();
+        let file = r.file.as_ref();
+        for c in calls.iter().filter(|c| filter.keeps(c)) {
+            // Texts held in the file are read first: failing that ends this file's rows (an
+            // error of its own), while a failing stdout ends the run.
+            if table {
+                let texts = text_plain(c.arguments.as_ref(), file)
+                    .and_then(|a| Ok((a, text_plain(c.output.as_ref(), file)?)));
+                let (a, o) = match texts {
                     Ok(t) => t,
                     Err(e) => {
-                        let cause = format!("read error: {}", crate::input::io_cause(&e));
-                        cx.diag.error(&path, &cause);
-                        cx.status = cx.status.merge(ExitStatus::Error);
+                        cx.error(&path, &format!("read error: {}", io_cause(&e)));
                         break;
                     }
                 };
                 counts[c.status as usize] += 1;
-                match texts {
-                    Some((a, o)) => {
-                        out.row_json(b"", || cells(&path, many, c, a.as_deref(), o.as_deref()))?
+                out.row(&(), || cells(&path, many, c, a.as_deref(), o.as_deref()))?;
+            } else {
+                let row = match Row::new(&path, &r.session, c, file, &mut bufs) {
+                    Ok(row) => row,
+                    Err(e) => {
+                        cx.error(&path, &format!("read error: {}", io_cause(&e)));
+                        break;
                     }
-                    None => out.row_json(&json, Vec::new)?,
-                }
+                };
+                counts[c.status as usize] += 1;
+                out.row(&row, Vec::new)?;
             }
-            Ok(())
-        },
-    )?;
+        }
+        Ok(())
+    })?;
     let total: u64 = counts.iter().sum();
     if total > 0 {
         let [ok, error, unknown, orphan] = counts;

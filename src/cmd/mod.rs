@@ -1,5 +1,6 @@
-//! Subcommand glue: args → inputs → reducers → output. One file per subcommand; this module
-//! holds what they share (resolving inputs, reporting per-file problems).
+//! Subcommand glue: args → inputs → the one pass → output. One file per subcommand; this
+//! module holds what they share (resolving inputs, running the pass over them in parallel,
+//! reporting per-file problems).
 
 pub mod calls;
 pub mod check_ordinal;
@@ -7,33 +8,24 @@ pub mod completions;
 pub mod stats;
 pub mod turns;
 
+use std::io;
+use std::path::PathBuf;
+
+use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::cli::{InputArgs, OutputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{self, DefaultRoots, Source};
+use crate::input::{self, DefaultRoots, Handles, Source};
 use crate::output::diag::Diag;
 use crate::output::{ColorWhen, Format};
-use crate::reduce::{self, FileReport, ReadOptions};
+use crate::parallel;
 use crate::time::{Bound, Range, Zone};
-
-/// What can end a subcommand early: a usage error found after clap, or an I/O error on
-/// stdout (a closed pipe among them, which `main` turns into a quiet exit).
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    #[error(transparent)]
-    Usage(#[from] UsageError),
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-}
-
-/// A usage error found after clap (a bad `--since`, say): exit 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
+use crate::Error;
 
 /// Everything a subcommand needs to read its inputs, resolved from the shared args.
 pub struct Context {
     pub sources: Vec<Source>,
     pub read: ReadOptions,
+    pub jobs: usize,
     pub range: Range,
     pub zone: Zone,
     pub diag: Diag,
@@ -45,11 +37,11 @@ pub struct Context {
 
 impl Context {
     /// Resolve inputs. Discovery errors are reported at once; the run goes on.
-    pub fn new(input: &InputArgs, output: &OutputArgs) -> Result<Context, UsageError> {
+    pub fn new(input: &InputArgs, output: &OutputArgs) -> Result<Context, Error> {
         let zone = if input.utc { Zone::Utc } else { Zone::Local };
-        let parse = |s: &Option<String>, flag: &str| -> Result<Option<Bound>, UsageError> {
+        let parse = |s: &Option<String>, flag: &str| -> Result<Option<Bound>, Error> {
             s.as_deref()
-                .map(|v| Bound::parse(v).map_err(|e| UsageError(format!("{flag}: {e}"))))
+                .map(|v| Bound::parse(v).map_err(|e| Error::Usage(format!("{flag}: {e}"))))
                 .transpose()
         };
         let range = Range {
@@ -61,9 +53,9 @@ impl Context {
         let diag = Diag::new(input.quiet, color);
         let roots = if input.paths.is_empty() {
             let roots = DefaultRoots::from_env(!input.no_archived)
-                .map_err(|e| UsageError(e.to_string()))?;
+                .map_err(|e| Error::Usage(e.to_string()))?;
             // Nothing to read at all: one line, exit 2, before any output.
-            roots.roots().map_err(|e| UsageError(e.to_string()))?;
+            roots.roots().map_err(|e| Error::Usage(e.to_string()))?;
             Some(roots)
         } else {
             None
@@ -75,14 +67,15 @@ impl Context {
             status = ExitStatus::Error;
         }
         if input.jobs == Some(0) {
-            return Err(UsageError("-j/--jobs must be at least 1".into()));
+            return Err(Error::Usage("-j/--jobs must be at least 1".into()));
         }
         Ok(Context {
             sources: found.sources,
             read: ReadOptions {
                 max_line_bytes: input.max_line_bytes,
-                jobs: input.jobs.unwrap_or_else(reduce::default_jobs),
+                handles: Handles::default(),
             },
+            jobs: input.jobs.unwrap_or_else(parallel::default_jobs),
             range,
             zone,
             diag,
@@ -92,10 +85,41 @@ impl Context {
         })
     }
 
+    /// The run's Codex home (`$CODEX_HOME`, else `~/.codex`), when one can be named.
+    pub fn codex_home(&self) -> Option<PathBuf> {
+        DefaultRoots::from_env(true).ok().map(|r| r.codex_home)
+    }
+
+    /// Run the pass `needs` names over every input, in parallel, and hand each file's facts
+    /// to `f` in input order, once its skipped lines and errors are reported. Files outside
+    /// `--since`/`--until`, and files that could not be opened, are not handed on.
+    pub fn each_file(
+        &mut self,
+        needs: &Needs,
+        mut f: impl FnMut(&mut Context, FileFacts) -> io::Result<()> + Send,
+    ) -> io::Result<()> {
+        let sources = std::mem::take(&mut self.sources);
+        let read = self.read.clone();
+        let result = parallel::ordered(
+            &sources,
+            self.jobs,
+            |s| analysis::read(s, &read, needs),
+            |facts| {
+                if self.report(&facts) {
+                    f(self, facts)
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        self.sources = sources;
+        result
+    }
+
     /// Report a file's skipped lines and errors on stderr; remember errors for the exit
     /// code. Returns false when the file is outside `--since`/`--until` (and so reported
-    /// on nothing but I/O errors).
-    pub fn report<O>(&mut self, r: &FileReport<O>) -> bool {
+    /// on nothing but I/O errors), or could not be opened.
+    fn report(&mut self, r: &FileFacts) -> bool {
         let path = r.source.display();
         if let Some(cause) = &r.io_error {
             self.diag.error(&path, cause);
@@ -104,10 +128,16 @@ impl Context {
         if !self.range.contains(r.session.started_ms) {
             return false;
         }
-        self.diag.stream_notes(&path, &r.info);
+        self.diag.stream_notes(&path, &r.stream);
         for b in &r.bad {
             self.diag.bad_line(&path, b);
         }
-        r.output.is_some()
+        r.opened
+    }
+
+    /// An error about one input (the run goes on; it ends with exit 2).
+    pub fn error(&mut self, path: &str, cause: &str) {
+        self.diag.error(path, cause);
+        self.status = self.status.merge(ExitStatus::Error);
     }
 }

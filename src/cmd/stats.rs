@@ -1,20 +1,20 @@
-//! `rollscope stats`: glue from args to the stats reducer and the row schema in
-//! `docs/stats.md`.
+//! `rollscope stats`: glue from args to the census and the row schema in `docs/stats.md`.
 
 use std::collections::BTreeMap;
 use std::io;
 
 use serde::Serialize;
 
+use crate::analysis::census::{Census, GroupBy, GroupTotals, Groups};
+use crate::analysis::session::SessionInfo;
+use crate::analysis::tokens::Tokens;
+use crate::analysis::Needs;
 use crate::cli::{ByArg, StatsArgs};
-use crate::cmd::{Context, RunError};
+use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
-use crate::reduce::session::SessionInfo;
-use crate::reduce::stats::{FileStats, GroupBy, GroupTotals, Groups, StatsReducer};
-use crate::reduce::tokens::Tokens;
-use crate::reduce::{drive, FileReport};
+use crate::Error;
 
 /// One file row (NDJSON schema: `docs/stats.md`).
 #[derive(Serialize)]
@@ -117,7 +117,7 @@ fn short_time(ts: Option<&str>) -> Cell {
     }
 }
 
-pub fn run(args: &StatsArgs) -> Result<ExitStatus, RunError> {
+pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
     let mut cx = Context::new(&args.input, &args.output)?;
     let zone = cx.zone;
     let group_by = match args.by {
@@ -137,31 +137,22 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, RunError> {
     let mut out = Out::new(cx.format, cx.color, columns);
     let mut groups = group_by.map(|g| Groups::new(g, zone));
     let mut total = GroupTotals::default();
-    let sources = std::mem::take(&mut cx.sources);
-    drive(
-        &sources,
-        &cx.read.clone(),
-        |_| StatsReducer::new(zone),
-        |r: FileReport<FileStats>| {
-            if !cx.report(&r) {
-                return Ok(());
-            }
-            let Some(f) = r.output.as_ref() else {
-                return Ok(());
-            };
-            if let Some(g) = groups.as_mut() {
-                g.add(&r.session, f);
-                return Ok(());
-            }
-            total.sessions += 1;
-            total.lines += f.lines;
-            total.parse_errors += f.parse_errors;
-            total.turns += f.turns;
-            total.tool_calls += f.tool_calls;
-            total.tokens += f.tokens;
-            emit_file(&mut out, &r.source.display(), &r.session, f)
-        },
-    )?;
+    cx.each_file(&Needs::default().census(zone), |_, r| {
+        let Some(f) = r.census.as_ref() else {
+            return Ok(());
+        };
+        if let Some(g) = groups.as_mut() {
+            g.add(&r.session, f);
+            return Ok(());
+        }
+        total.sessions += 1;
+        total.lines += f.lines;
+        total.parse_errors += f.parse_errors;
+        total.turns += f.turns;
+        total.tool_calls += f.tool_calls;
+        total.tokens += f.tokens;
+        emit_file(&mut out, &r.source.display(), &r.session, f)
+    })?;
     if let Some(g) = groups {
         for (key, t) in g.finish() {
             let row = GroupRow {
@@ -239,7 +230,7 @@ fn errors_cell(n: u64) -> Cell {
     }
 }
 
-fn emit_file(out: &mut Out, path: &str, s: &SessionInfo, f: &FileStats) -> io::Result<()> {
+fn emit_file(out: &mut Out, path: &str, s: &SessionInfo, f: &Census) -> io::Result<()> {
     let row = FileRow {
         path: path.to_string(),
         session_id: s.session_id.as_deref(),

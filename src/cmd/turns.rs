@@ -1,17 +1,17 @@
-//! `rollscope turns`: glue from args to the turns reducer and the row schema in
+//! `rollscope turns`: glue from args to the turn segmentation and the row schema in
 //! `docs/turns.md`.
 
 use serde::Serialize;
 
+use crate::analysis::tokens::Tokens;
+use crate::analysis::turns::{Detail, Turn, TurnStatus};
+use crate::analysis::Needs;
 use crate::cli::{TurnStatusArg, TurnsArgs};
 use crate::cmd::Context;
-use crate::cmd::RunError;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
-use crate::reduce::tokens::Tokens;
-use crate::reduce::turns::{Turn, TurnStatus, TurnsReducer};
-use crate::reduce::{drive, FileReport};
+use crate::Error;
 
 /// One turn row: the file's identity, then the turn.
 #[derive(Serialize)]
@@ -45,33 +45,6 @@ fn tone(s: TurnStatus) -> Tone {
     }
 }
 
-/// `1.2s`, `340ms`, `2m05s`, `1h02m`.
-pub(crate) fn duration_cell(ms: Option<u64>) -> Cell {
-    let Some(ms) = ms else {
-        return Cell::opt(None::<&str>);
-    };
-    let text = if ms < 1000 {
-        format!("{ms}ms")
-    } else if ms < 60_000 {
-        format!("{:.1}s", ms as f64 / 1000.0)
-    } else if ms < 3_600_000 {
-        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
-    } else {
-        format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
-    };
-    Cell::text(&text)
-}
-
-/// A timestamp for the table: `2026-11-29 12:00:31`.
-pub(crate) fn time_cell(ts: Option<&str>) -> Cell {
-    match ts {
-        Some(t) if t.len() >= 19 && t.is_char_boundary(19) => {
-            Cell::text(&t[..19].replace('T', " "))
-        }
-        other => Cell::opt(other),
-    }
-}
-
 fn columns(many_files: bool) -> Vec<Column> {
     let mut c = Vec::new();
     if many_files {
@@ -91,68 +64,59 @@ fn columns(many_files: bool) -> Vec<Column> {
     c
 }
 
-pub fn run(args: &TurnsArgs) -> Result<ExitStatus, RunError> {
+pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     let mut cx = Context::new(&args.input, &args.output)?;
     let statuses: Vec<TurnStatus> = args.status.iter().copied().map(wanted).collect();
     let many = cx.sources.len() > 1;
     let mut out = Out::new(cx.format, cx.color, columns(many));
     let (mut shown, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());
-    let sources = std::mem::take(&mut cx.sources);
-    drive(
-        &sources,
-        &cx.read.clone(),
-        |_| TurnsReducer::new(),
-        |r: FileReport<Vec<Turn>>| {
-            if !cx.report(&r) {
-                return Ok(());
+    cx.each_file(&Needs::default().turns(Detail::Full), |_, r| {
+        let Some(turns) = r.turns.as_ref() else {
+            return Ok(());
+        };
+        let path = r.source.display();
+        for t in &turns.turns {
+            if !statuses.is_empty() && !statuses.contains(&t.status) {
+                continue;
             }
-            let Some(turns) = r.output.as_ref() else {
-                return Ok(());
+            shown += 1;
+            calls += t.tool_calls;
+            tokens += t.tokens;
+            let row = Row {
+                path: &path,
+                session_id: r.session.session_id.as_deref(),
+                thread_id: r.session.thread_id.as_deref(),
+                turn: t,
             };
-            let path = r.source.display();
-            for t in turns {
-                if !statuses.is_empty() && !statuses.contains(&t.status) {
-                    continue;
+            out.row(&row, || {
+                let mut c = Vec::new();
+                if many {
+                    c.push(Cell::path(&path, 28));
                 }
-                shown += 1;
-                calls += t.tool_calls;
-                tokens += t.tokens;
-                let row = Row {
-                    path: &path,
-                    session_id: r.session.session_id.as_deref(),
-                    thread_id: r.session.thread_id.as_deref(),
-                    turn: t,
+                let status = if t.inherited {
+                    format!("{} (inherited)", t.status.as_str())
+                } else {
+                    t.status.as_str().to_string()
                 };
-                out.row(&row, || {
-                    let mut c = Vec::new();
-                    if many {
-                        c.push(Cell::path(&path, 28));
-                    }
-                    let status = if t.inherited {
-                        format!("{} (inherited)", t.status.as_str())
-                    } else {
-                        t.status.as_str().to_string()
-                    };
-                    c.extend([
-                        Cell::num(t.index),
-                        Cell::text(&status).tone(tone(t.status)),
-                        time_cell(t.started_at.as_deref()),
-                        duration_cell(t.duration_ms),
-                        Cell::opt(t.model.as_deref()),
-                        Cell::opt(t.effort.as_deref()),
-                        Cell::num(t.tool_calls),
-                        Cell::num(t.tokens.total_tokens),
-                        match t.user_message.as_deref() {
-                            Some(m) => Cell::cut(m, 56),
-                            None => Cell::opt(None::<&str>),
-                        },
-                    ]);
-                    c
-                })?;
-            }
-            Ok(())
-        },
-    )?;
+                c.extend([
+                    Cell::num(t.index),
+                    Cell::text(&status).tone(tone(t.status)),
+                    Cell::time(t.started_at.as_deref()),
+                    Cell::duration(t.duration_ms),
+                    Cell::opt(t.model.as_deref()),
+                    Cell::opt(t.effort.as_deref()),
+                    Cell::num(t.tool_calls),
+                    Cell::num(t.tokens.total_tokens),
+                    match t.user_message.as_deref() {
+                        Some(m) => Cell::cut(m, 56),
+                        None => Cell::opt(None::<&str>),
+                    },
+                ]);
+                c
+            })?;
+        }
+        Ok(())
+    })?;
     let mut footer = Vec::new();
     if many {
         footer.push(Cell::text(""));

@@ -286,6 +286,18 @@ pub fn json_string_len(bytes: &[u8]) -> Option<usize> {
     scan::string_len(bytes)
 }
 
+/// `bytes` as a [`RawValue`] when they are exactly one JSON string, checked as the decoder
+/// checks every string of a line.
+pub fn json_string(bytes: &[u8]) -> Option<&RawValue> {
+    if scan::string_len(bytes)? != bytes.len() {
+        return None;
+    }
+    // SAFETY: the scanner accepts only valid UTF-8 (it checks every stretch of a string that
+    // holds non-ASCII bytes).
+    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+    Some(raw_value(text))
+}
+
 /// Whether `text` is one JSON value (JSON white space around it allowed), checked as the
 /// decoder checks a line's values, so as Codex's reader checks them (a number beyond `f64`
 /// is valid); `None` where the decoder would ask serde (nesting deeper than it scans).
@@ -636,7 +648,7 @@ mod tests {
             let slow = outcome(decode_line_serde(l, Pos::default()));
             assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
         };
-        let mut rnd = crate::testdata::xorshift(0x243f_6a88_85a3_08d3u64);
+        let mut rnd = crate::testkit::xorshift(0x243f_6a88_85a3_08d3u64);
         const NASTY: &[&[u8]] = &[
             b"\"",
             b"\\",

@@ -27,7 +27,7 @@ mod reader;
 mod scan;
 pub mod select;
 
-pub use envelope::{decode_line, fold_alias, is_json, json_string_len, Kind, Record};
+pub use envelope::{decode_line, fold_alias, is_json, json_string, json_string_len, Kind, Record};
 pub use error::{ordinal_hint, BadLine, DecodeError};
 pub use reader::Decoder;
 
@@ -131,6 +131,6 @@ mod tests {
 
     /// The lines of every file in `testdata/`, real and broken.
     pub(super) fn testdata_lines() -> Vec<Vec<u8>> {
-        crate::testdata::lines("")
+        crate::testkit::lines("")
     }
 }

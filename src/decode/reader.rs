@@ -686,7 +686,7 @@ mod tests {
             push(&mut Decoder::new(rdr));
             out
         };
-        let mut rnd = crate::testdata::xorshift(0x1319_8a2e_0370_7344u64);
+        let mut rnd = crate::testkit::xorshift(0x1319_8a2e_0370_7344u64);
         const INSERTS: &[&[u8]] = &[
             b"\n",
             b"\r",
@@ -706,7 +706,7 @@ mod tests {
             b"\xef\xbb\xbf",
         ];
         let mut files = 0;
-        for path in crate::testdata::jsonl_files("") {
+        for path in crate::testkit::jsonl_files("") {
             let text = std::fs::read(&path).unwrap();
             let crlf: Vec<u8> = text
                 .iter()

@@ -999,7 +999,7 @@ mod tests {
             r"\u0041",
             r"\\",
         ];
-        let mut next = crate::testdata::xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut next = crate::testkit::xorshift(0x2545_f491_4f6c_dd1du64);
         for round in 0..60_000 {
             let len = next(150);
             // Shift the string against the 16-, 32- and 64-byte blocks.
@@ -1050,7 +1050,7 @@ mod tests {
             r"\uZZ",
             "\u{7f}",
         ];
-        let mut next = crate::testdata::xorshift(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = crate::testkit::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..30_000 {
             let mut s = "\"".to_string() + &"p".repeat(next(70));
             for _ in 0..next(200) {

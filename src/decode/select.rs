@@ -324,7 +324,7 @@ mod tests {
             r#"[{"type":"input_image","image_url":"data:,"},{"type":"input_text","text":"b"}]"#
                 .into(),
         ];
-        for path in crate::testdata::jsonl_files("real") {
+        for path in crate::testkit::jsonl_files("real") {
             let text = std::fs::read_to_string(path).unwrap();
             for line in text.lines() {
                 let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
@@ -361,7 +361,7 @@ mod tests {
         // Every top-level field of every payload in testdata, located by the walker, holds
         // the same value serde reads there (last one wins for a repeated key).
         let mut checked = 0;
-        for path in crate::testdata::jsonl_files("real") {
+        for path in crate::testkit::jsonl_files("real") {
             let text = std::fs::read_to_string(path).unwrap();
             for line in text.lines() {
                 let Ok(serde_json::Value::Object(env)) = serde_json::from_str(line) else {

@@ -286,7 +286,7 @@ mod tests {
         }
         // Every message of testdata.
         let mut n = 0;
-        for path in crate::testdata::jsonl_files("") {
+        for path in crate::testkit::jsonl_files("") {
             let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
             for line in text.lines() {
                 let Ok(Value::Object(env)) = serde_json::from_str::<Value>(line) else {

@@ -19,7 +19,7 @@ pub use lenient::{raw_str, raw_text};
 pub use meta::{HistoryBase, SessionMeta, TurnContext};
 pub use scaffolding::is_contextual_fragment;
 pub use tools::{
-    is_call_type, is_output_type, output_text, ItemCompleted, OutputText, ToolItem, ToolOutcome,
-    CALL_TYPES, OUTPUT_TYPES,
+    is_call_type, is_output_type, output_text, server_search_output, ItemCompleted, OutputText,
+    ToolItem, ToolOutcome, CALL_TYPES, OUTPUT_TYPES,
 };
 pub use usage::{TokenCount, TokenCountInfo, TokenUsageRecord, Usage};

@@ -326,7 +326,7 @@ mod tests {
             &r"\n".repeat(700),
             &" ".repeat(3000),
         ];
-        let mut next = crate::testdata::xorshift(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = crate::testkit::xorshift(0x9e37_79b9_7f4a_7c15u64);
         let (mut in_place, mut windowed, mut scaffolding) = (0, 0, 0);
         for _ in 0..20_000 {
             let mut body = String::new();

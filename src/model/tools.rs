@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::lenient::{lenient_bool, lenient_opt_i64, lenient_opt_u64, lenient_str, raw_str};
-use crate::decode::select;
+use crate::decode::{select, Record};
 
 /// Response item types that are tool calls.
 pub const CALL_TYPES: &[&str] = &[
@@ -380,6 +380,26 @@ impl<'a> ItemCompleted<'a> {
     }
 }
 
+/// A server-side `tool_search_output` (`"execution": "server"`): `Some(call_id)`; `None`
+/// for anything else.
+pub fn server_search_output(rec: &Record<'_>) -> Option<Option<String>> {
+    if rec.payload_type() != Some("tool_search_output") {
+        return None;
+    }
+    #[derive(Deserialize)]
+    struct Search<'a> {
+        #[serde(borrow)]
+        execution: Option<&'a RawValue>,
+        #[serde(borrow)]
+        call_id: Option<&'a RawValue>,
+    }
+    let s: Search<'_> = rec.parse_payload().ok()?;
+    if s.execution.and_then(raw_str).as_deref() != Some("server") {
+        return None;
+    }
+    Some(s.call_id.and_then(raw_str).map(|c| c.into_owned()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,7 +458,7 @@ mod tests {
     #[test]
     fn the_fast_readers_agree_with_serde_on_every_testdata_payload() {
         let mut n = 0;
-        for p in crate::testdata::jsonl_files("") {
+        for p in crate::testkit::jsonl_files("") {
             for line in std::fs::read(&p).unwrap().split(|&b| b == b'\n') {
                 let Ok(rec) = crate::decode::decode_line(line, Default::default()) else {
                     continue;

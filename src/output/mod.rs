@@ -1,4 +1,6 @@
 //! The output layer: the only code that writes to stdout (rows) and stderr (diagnostics).
+//! Clippy enforces it: `clippy.toml` disallows `println!`, `eprintln!`, `std::io::stdout`
+//! and their kin everywhere else.
 //!
 //! A subcommand hands [`Out`] one row at a time, as a serializable object (NDJSON/JSON) plus
 //! its table cells. NDJSON rows are written and flushed as they come, so `| head` sees them
@@ -6,7 +8,11 @@
 //! format is always what the user asked for (table by default); only color looks at the
 //! terminal (`--color`, `NO_COLOR`, `CLICOLOR_FORCE`), and JSON is never colored.
 
+#![allow(clippy::disallowed_macros, clippy::disallowed_methods)]
+
 pub mod diag;
+pub mod findings;
+pub mod json;
 pub mod sanitize;
 pub mod table;
 
@@ -135,24 +141,6 @@ impl Out {
         }
     }
 
-    /// One row already written as compact JSON (one object, no newline), for a command
-    /// that writes its rows itself. `cells` is only called for tables.
-    pub fn row_json(&mut self, json: &[u8], cells: impl FnOnce() -> Vec<Cell>) -> io::Result<()> {
-        match &mut self.sink {
-            Sink::Ndjson(w) => {
-                w.write_all(json)?;
-                w.write_all(b"\n")?;
-                w.flush()
-            }
-            Sink::Json { w, first } => {
-                w.write_all(if *first { b"[\n" } else { b",\n" })?;
-                *first = false;
-                w.write_all(json)
-            }
-            Sink::Table { .. } | Sink::Lines(_) => self.row(&(), cells),
-        }
-    }
-
     /// A closing row shown only in tables (a totals line, say).
     pub fn footer(&mut self, cells: Vec<Cell>) {
         if let Sink::Table { t, .. } = &mut self.sink {
@@ -180,6 +168,13 @@ impl Out {
             Sink::Lines(mut w) => w.flush(),
         }
     }
+}
+
+/// Write bytes made elsewhere (a man page, completions) to stdout as they are.
+pub fn raw(bytes: &[u8]) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()
 }
 
 /// Is `e` (or what it wraps) a closed pipe? Then the run ends quietly with exit 0.

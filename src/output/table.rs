@@ -95,6 +95,33 @@ impl Cell {
             tone: Tone::Plain,
         }
     }
+    /// A duration: `340ms`, `1.2s`, `2m05s`, `1h02m`; `-` when absent.
+    pub fn duration(ms: Option<u64>) -> Cell {
+        let Some(ms) = ms else {
+            return Cell::opt(None::<&str>);
+        };
+        let text = if ms < 1000 {
+            format!("{ms}ms")
+        } else if ms < 60_000 {
+            format!("{:.1}s", ms as f64 / 1000.0)
+        } else if ms < 3_600_000 {
+            format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+        } else {
+            format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
+        };
+        Cell::text(&text)
+    }
+
+    /// A timestamp to the second: `2026-11-29 12:00:31`; as written when it is shorter.
+    pub fn time(ts: Option<&str>) -> Cell {
+        match ts {
+            Some(t) if t.len() >= 19 && t.is_char_boundary(19) => {
+                Cell::text(&t[..19].replace('T', " "))
+            }
+            other => Cell::opt(other),
+        }
+    }
+
     pub fn tone(mut self, tone: Tone) -> Cell {
         self.tone = tone;
         self
@@ -198,6 +225,21 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(17178), "17,178");
         assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn durations_and_times() {
+        let text = |c: Cell| c.text;
+        assert_eq!(text(Cell::duration(Some(340))), "340ms");
+        assert_eq!(text(Cell::duration(Some(1_200))), "1.2s");
+        assert_eq!(text(Cell::duration(Some(125_000))), "2m05s");
+        assert_eq!(text(Cell::duration(Some(3_720_000))), "1h02m");
+        assert_eq!(text(Cell::duration(None)), "-");
+        assert_eq!(
+            text(Cell::time(Some("2026-11-29T12:00:31.628Z"))),
+            "2026-11-29 12:00:31"
+        );
+        assert_eq!(text(Cell::time(Some("t"))), "t");
     }
 
     #[test]

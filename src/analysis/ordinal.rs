@@ -1,44 +1,45 @@
-//! `check-ordinal`: are a rollout's ordinals sound, and which ones will Codex's next resume
-//! break?
+//! The ordinal sequence of one file: are a rollout's ordinals sound, and which ones will
+//! Codex's next resume break?
 //!
-//! The rules are Codex's own (`research/upstream.md` §2, §4, §8) and the issue's:
+//! The rules are Codex's own (`research/upstream.md` §2, §4, §8) and `check-ordinal`'s:
 //! - The mode comes from the first `session_meta` (`history_mode`; absent means legacy).
-//! - Legacy: Codex never writes ordinals, so every record that carries one is `unexpected`
-//!   (a foreign writer; harmless to Codex, hence a warning).
-//! - Paginated: every record carries one (`missing`). The first is
+//! - Legacy: Codex never writes ordinals, so every record that carries one is
+//!   `ordinal.in-legacy` (a foreign writer; harmless to Codex, hence a warning).
+//! - Paginated: every record carries one (`ordinal.missing`). The first is
 //!   `history_base.end_ordinal_exclusive` when the file has a `history_base`, else 0
-//!   (`start`). Real files decide here: the 0.171 fork and revert files start at their
+//!   (`ordinal.start`). Real files decide here: the 0.171 fork and revert files start at their
 //!   base's `end_ordinal_exclusive` (14 and 32), their `session_meta` consuming it, as the
 //!   upstream recorder does; the seed's "ordinals start at 0" is wrong for them. Each next
-//!   ordinal is the previous plus one: `duplicate` and `decrease` break the thread-history
-//!   projection for good; a `gap` is tolerated by the recorder but not by dense readers (a
+//!   ordinal is the previous plus one: a duplicate or a decrease breaks the thread-history
+//!   projection for good; a gap is tolerated by the recorder but not by dense readers (a
 //!   warning, an error with `--deny gap`).
 //! - Resume: Codex resumes at (ordinal of the last *parseable* record) + 1, scanning
 //!   backwards and skipping what it cannot decode. "Parseable" is approximated as: the
 //!   envelope decodes and `type` is one of the 12 record types of the newest Codex
 //!   ([`CODEX_RECORD_TYPES`]); payload schemas are not checked. Lines after it that carry
-//!   an ordinal at or above that number are `tail_unparseable`: the next resume writes
-//!   their ordinal again. A last parseable record without an ordinal makes the resume fail
-//!   (`missing`, and `next_on_resume` is null), as does a sub-agent file whose inherited
-//!   prefix stops short of `subagent_history_start_ordinal - 1`.
+//!   an ordinal at or above that number are `ordinal.tail-unparseable`: the next resume
+//!   writes their ordinal again. A last parseable record without an ordinal makes the resume
+//!   fail (`next_on_resume` is null), as does a sub-agent file whose inherited prefix stops
+//!   short of `subagent_history_start_ordinal - 1`.
 //!
 //! Sequence checks read the ordinal of every line that carries one: decoded records of any
 //! type, and the `ordinal_hint` of lines that failed to decode. That is what is on disk, and
 //! what turns a skipped tail line into a duplicate once Codex resumes over it (#44417).
 //! Gaps are only reported at the end of the file, and only for ordinals that never appear:
-//! two swapped lines are one `decrease`, not a gap and a decrease.
+//! two swapped lines are one decrease, not a gap and a decrease.
 //!
-//! The lineage check (`base`) needs a second file; it lives in [`super::lineage`] and the
-//! glue. This reducer only keeps what that check needs ([`OrdinalReport::meta_pos`]).
+//! The lineage check (`history_base.*`) needs a second file; it lives in [`crate::lineage`].
+//! This analysis only keeps what that check needs ([`OrdinalReport::meta_pos`]).
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::analysis::session::{SessionInfo, SessionTracker};
+use crate::analysis::Fold;
 use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
+use crate::findings::{Cause, Finding, Severity, Unparseable};
 use crate::model::HistoryBase;
-use crate::reduce::session::{SessionInfo, SessionTracker};
-use crate::reduce::Reducer;
 
 /// The `type` strings the newest Codex decodes (`history/src/lib.rs` + `rollout_payload.rs`,
 /// `research/upstream.md` §1.2). Any other type fails Codex's `decode_rollout_line`, so the
@@ -63,7 +64,7 @@ pub const CODEX_RECORD_TYPES: [&str; 12] = [
 /// own head reader looks at 10 records.
 const MAX_PENDING: usize = 100_000;
 
-/// What went wrong, in the issue's words.
+/// `check-ordinal`'s name for a finding (`docs/check-ordinal.md`, "Problem kinds").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
@@ -78,6 +79,36 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
+    /// The kind of a finding of the ordinal and lineage checks.
+    pub fn of(cause: &Cause) -> ProblemKind {
+        use Cause::*;
+        match cause {
+            Bom
+            | FirstLineUnreadable(_)
+            | FirstRecordNotMeta { .. }
+            | NoMetaWithOrdinals
+            | UnknownHistoryMode { .. }
+            | OrdinalStart => ProblemKind::Start,
+            OrdinalInLegacy => ProblemKind::Unexpected,
+            OrdinalMissing { .. } | SubagentPrefix { .. } => ProblemKind::Missing,
+            OrdinalDuplicate { .. } => ProblemKind::Duplicate,
+            OrdinalDecrease { .. } => ProblemKind::Decrease,
+            OrdinalGap { .. } => ProblemKind::Gap,
+            OrdinalTailUnparseable { .. } => ProblemKind::TailUnparseable,
+            BaseNoThreadId
+            | BaseZeroEnd
+            | BaseNoEnd
+            | BaseNoOffset
+            | BaseSourceNotPaginated { .. }
+            | BaseOutsideSource { .. }
+            | BaseOffsetPastEnd { .. }
+            | BaseOffsetNotAtLineStart { .. }
+            | BaseOffsetMismatch { .. }
+            | BaseSourceNotFound { .. }
+            | BaseSourceUnreadable { .. } => ProblemKind::Base,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ProblemKind::Missing => "missing",
@@ -92,47 +123,6 @@ impl ProblemKind {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One problem, located at a line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    pub kind: ProblemKind,
-    pub severity: Severity,
-    /// 1-based line.
-    pub line: u64,
-    /// Byte offset of the line start in the decoded stream.
-    pub byte_offset: u64,
-    pub expected: Option<u64>,
-    pub found: Option<u64>,
-    pub message: String,
-}
-
-impl Problem {
-    /// A `start` error with no ordinal to compare: Codex cannot even begin reading the file
-    /// as paginated (unreadable head, unknown `history_mode`).
-    fn unreadable_start(pos: Pos, message: String) -> Problem {
-        Problem {
-            kind: ProblemKind::Start,
-            severity: Severity::Error,
-            line: pos.line,
-            byte_offset: pos.offset,
-            expected: None,
-            found: None,
-            message,
-        }
-    }
-
-    pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
-    }
-}
-
 /// How strict to be.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OrdinalOptions {
@@ -140,7 +130,7 @@ pub struct OrdinalOptions {
     pub deny_gap: bool,
 }
 
-/// The result for one file (before the lineage check adds its `base` problems).
+/// The result for one file (before the lineage check adds its findings).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrdinalReport {
     /// `legacy`, `paginated`, or the unknown string the file wrote (checked as legacy).
@@ -154,23 +144,23 @@ pub struct OrdinalReport {
     pub expected_first: Option<u64>,
     pub next_on_resume: Option<u64>,
     /// Sorted by line.
-    pub problems: Vec<Problem>,
+    pub findings: Vec<Finding>,
     /// The paginated file's `history_base`, for the lineage check.
     pub history_base: Option<HistoryBase>,
-    /// Where the first `session_meta` is (the `base` problems point there).
+    /// Where the first `session_meta` is (the lineage findings point there).
     pub meta_pos: Option<Pos>,
 }
 
 impl OrdinalReport {
-    /// No error-severity problem.
+    /// No error-severity finding.
     pub fn ok(&self) -> bool {
-        !self.problems.iter().any(Problem::is_error)
+        !self.findings.iter().any(Finding::is_error)
     }
 
-    /// Add problems and keep the list in line order.
-    pub fn add(&mut self, problems: impl IntoIterator<Item = Problem>) {
-        self.problems.extend(problems);
-        self.problems.sort_by_key(|p| p.line);
+    /// Add findings and keep the list in line order.
+    pub fn add(&mut self, findings: impl IntoIterator<Item = Finding>) {
+        self.findings.extend(findings);
+        self.findings.sort_by_key(Finding::line);
     }
 }
 
@@ -179,10 +169,8 @@ impl OrdinalReport {
 enum Class {
     /// Decodes with a known type: the reverse scanner stops here.
     Parseable,
-    /// A record Codex cannot decode (unknown type); the reason.
-    Foreign(String),
-    /// A line nobody can decode; the reason.
-    Bad(String),
+    /// A line Codex cannot parse.
+    Unparseable(Unparseable),
 }
 
 /// One line, reduced to what the checks need.
@@ -195,7 +183,7 @@ struct Obs {
 
 impl Obs {
     fn is_record(&self) -> bool {
-        !matches!(self.class, Class::Bad(_))
+        !matches!(self.class, Class::Unparseable(Unparseable::Bad(_)))
     }
 }
 
@@ -213,7 +201,7 @@ struct PendingGap {
 struct LastParseable {
     pos: Pos,
     ordinal: Option<u64>,
-    /// Index of its `missing` problem, when it has no ordinal.
+    /// Index of its `ordinal.missing` finding, when it has no ordinal.
     missing_idx: Option<usize>,
 }
 
@@ -222,7 +210,7 @@ struct LastParseable {
 struct TailLine {
     pos: Pos,
     ordinal: u64,
-    reason: String,
+    line: Unparseable,
 }
 
 /// Disjoint, inclusive ranges of the ordinals seen so far (one range in a sound file).
@@ -297,9 +285,9 @@ struct Paginated {
     tail: Vec<TailLine>,
 }
 
-/// The per-file reducer.
+/// The ordinal check of one file.
 #[derive(Debug)]
-pub struct OrdinalReducer {
+pub struct OrdinalCheck {
     opts: OrdinalOptions,
     mode: Mode,
     history_mode: Option<String>,
@@ -308,18 +296,18 @@ pub struct OrdinalReducer {
     records: u64,
     first: Option<u64>,
     last: Option<u64>,
-    problems: Vec<Problem>,
+    findings: Vec<Finding>,
     /// Why Codex cannot read this file's first line as its `session_meta`, if it cannot.
-    head: Option<(Pos, String)>,
+    head: Option<Finding>,
     /// A non-blank line has been seen.
     seen_line: bool,
     /// The mode was inferred from ordinals, with no `session_meta` to say it.
     inferred: bool,
 }
 
-impl OrdinalReducer {
+impl OrdinalCheck {
     pub fn new(opts: OrdinalOptions) -> Self {
-        OrdinalReducer {
+        OrdinalCheck {
             opts,
             mode: Mode::Pending(Vec::new()),
             history_mode: None,
@@ -328,7 +316,7 @@ impl OrdinalReducer {
             records: 0,
             first: None,
             last: None,
-            problems: Vec::new(),
+            findings: Vec::new(),
             head: None,
             seen_line: false,
             inferred: false,
@@ -337,12 +325,12 @@ impl OrdinalReducer {
 
     /// Remember what Codex would make of the first non-blank line: its resume and append
     /// paths (`ordinal_state_for_rollout`) require it to parse as a `session_meta`.
-    fn note_head(&mut self, pos: Pos, problem: Option<String>) {
+    fn note_head(&mut self, pos: Pos, problem: impl FnOnce() -> Option<Cause>) {
         if std::mem::replace(&mut self.seen_line, true) {
             return;
         }
-        if let Some(why) = problem {
-            self.head = Some((pos, why));
+        if let Some(cause) = problem() {
+            self.head = Some(Finding::new(cause, Some(pos)));
         }
     }
 
@@ -365,14 +353,9 @@ impl OrdinalReducer {
         self.history_mode = Some(mode.to_string());
         if let Some(info) = meta.filter(|_| !matches!(mode, "legacy" | "paginated")) {
             let pos = self.meta_pos.unwrap_or_default();
-            self.problems.push(Problem::unreadable_start(
-                pos,
-                format!(
-                    "history_mode {:?} is unknown: Codex refuses to load this rollout at all \
-                     (its ordinals are checked as legacy)",
-                    info.mode()
-                ),
-            ));
+            let mode = info.mode().to_string();
+            self.findings
+                .push(Finding::new(Cause::UnknownHistoryMode { mode }, Some(pos)));
         }
         if mode == "paginated" {
             let info = meta.cloned().unwrap_or_default();
@@ -384,7 +367,7 @@ impl OrdinalReducer {
             let first_seen = pending.iter().find_map(|o| o.ordinal);
             self.mode = Mode::Paginated(Box::new(Paginated {
                 // Without a session_meta there is no history_base to say where the file
-                // starts: take its first ordinal, and let the head problem speak.
+                // starts: take its first ordinal, and let the head finding speak.
                 expected_first: if self.inferred {
                     first_seen.unwrap_or(0)
                 } else {
@@ -418,47 +401,71 @@ impl OrdinalReducer {
             Mode::Pending(_) => {}
             Mode::Legacy => {
                 if let (Some(o), true) = (obs.ordinal, obs.is_record()) {
-                    self.problems.push(Problem {
-                        kind: ProblemKind::Unexpected,
-                        severity: Severity::Warning,
-                        line: obs.pos.line,
-                        byte_offset: obs.pos.offset,
-                        expected: None,
-                        found: Some(o),
-                        message: format!(
-                            "ordinal {o} in a legacy rollout: Codex never writes ordinals in \
-                             legacy mode (a foreign writer?)"
-                        ),
-                    });
+                    self.findings.push(
+                        Finding::new(Cause::OrdinalInLegacy, Some(obs.pos))
+                            .comparing(None, Some(o)),
+                    );
                 }
             }
-            Mode::Paginated(st) => st.observe(obs, &mut self.problems),
+            Mode::Paginated(st) => st.observe(obs, &mut self.findings),
         }
+    }
+
+    /// The report, at the end of the file.
+    pub fn finish(mut self, info: &StreamInfo) -> OrdinalReport {
+        if matches!(self.mode, Mode::Pending(_)) {
+            self.decide(None);
+        }
+        let line_one = Some(Pos { line: 1, offset: 0 });
+        if info.bom && self.head.is_none() {
+            self.head = Some(Finding::new(Cause::Bom, line_one));
+        }
+        if self.inferred && self.head.is_none() {
+            self.head = Some(Finding::new(Cause::NoMetaWithOrdinals, line_one));
+        }
+        if let (Some(head), true) = (self.head.take(), matches!(self.mode, Mode::Paginated(_))) {
+            self.findings.push(head);
+        }
+        let deny_gap = self.opts.deny_gap;
+        let (paginated, expected_first, next_on_resume) = match &mut self.mode {
+            Mode::Paginated(st) => {
+                let next = st.finish(&mut self.findings, deny_gap);
+                (true, Some(st.expected_first), next)
+            }
+            _ => (false, None, None),
+        };
+        let mut report = OrdinalReport {
+            history_mode: self.history_mode.unwrap_or_else(|| "legacy".to_string()),
+            paginated,
+            records: self.records,
+            first: self.first,
+            last: self.last,
+            expected_first,
+            next_on_resume,
+            findings: Vec::new(),
+            history_base: if paginated { self.history_base } else { None },
+            meta_pos: self.meta_pos,
+        };
+        report.add(self.findings);
+        report
     }
 }
 
 impl Paginated {
-    fn observe(&mut self, obs: Obs, problems: &mut Vec<Problem>) {
+    fn observe(&mut self, obs: Obs, findings: &mut Vec<Finding>) {
         let mut missing_idx = None;
         match obs.ordinal {
-            Some(o) => self.sequence(obs.pos, o, problems),
+            Some(o) => self.sequence(obs.pos, o, findings),
             None if obs.is_record() => {
                 let expected = match self.high {
                     Some(h) => h.checked_add(1),
                     None => Some(self.expected_first),
                 };
-                missing_idx = Some(problems.len());
-                problems.push(Problem {
-                    kind: ProblemKind::Missing,
-                    severity: Severity::Error,
-                    line: obs.pos.line,
-                    byte_offset: obs.pos.offset,
-                    expected,
-                    found: None,
-                    message: "record has no ordinal: every record of a paginated rollout needs \
-                              one (Codex's history projection rejects the line)"
-                        .to_string(),
-                });
+                missing_idx = Some(findings.len());
+                let cause = Cause::OrdinalMissing {
+                    fails_resume: false,
+                };
+                findings.push(Finding::new(cause, Some(obs.pos)).comparing(expected, None));
             }
             None => {}
         }
@@ -471,42 +478,27 @@ impl Paginated {
                 });
                 self.tail.clear();
             }
-            Class::Foreign(reason) | Class::Bad(reason) => {
+            Class::Unparseable(line) => {
                 if let Some(o) = obs.ordinal {
                     self.tail.push(TailLine {
                         pos: obs.pos,
                         ordinal: o,
-                        reason,
+                        line,
                     });
                 }
             }
         }
     }
 
-    fn sequence(&mut self, pos: Pos, o: u64, problems: &mut Vec<Problem>) {
-        let problem = |kind, expected: Option<u64>, message: String| Problem {
-            kind,
-            severity: Severity::Error,
-            line: pos.line,
-            byte_offset: pos.offset,
-            expected,
-            found: Some(o),
-            message,
+    fn sequence(&mut self, pos: Pos, o: u64, findings: &mut Vec<Finding>) {
+        let finding = |cause, expected: Option<u64>| {
+            Finding::new(cause, Some(pos)).comparing(expected, Some(o))
         };
         match self.high {
             None => {
                 let e = self.expected_first;
                 if o != e {
-                    let why = if e == 0 {
-                        "a paginated rollout without history_base starts at 0".to_string()
-                    } else {
-                        format!("history_base.end_ordinal_exclusive is {e}")
-                    };
-                    problems.push(problem(
-                        ProblemKind::Start,
-                        Some(e),
-                        format!("first ordinal is {o}, expected {e}: {why}"),
-                    ));
+                    findings.push(finding(Cause::OrdinalStart, Some(e)));
                 }
                 self.high = Some(o);
             }
@@ -524,30 +516,14 @@ impl Paginated {
                     });
                     self.high = Some(o);
                 } else if self.seen.contains(o) {
-                    let earlier = match self.prev {
-                        Some((p, line)) if p == o => format!("the previous line's (line {line})"),
-                        _ => "an earlier line's".to_string(),
+                    let previous_line = match self.prev {
+                        Some((p, line)) if p == o => Some(line),
+                        _ => None,
                     };
-                    problems.push(problem(
-                        ProblemKind::Duplicate,
-                        next,
-                        format!(
-                            "ordinal {o} repeats {earlier}; expected {}: Codex's thread-history \
-                             projection stops here for good",
-                            show(next)
-                        ),
-                    ));
+                    findings.push(finding(Cause::OrdinalDuplicate { previous_line }, next));
                 } else {
                     let from = self.prev.map_or(h, |(p, _)| p);
-                    problems.push(problem(
-                        ProblemKind::Decrease,
-                        next,
-                        format!(
-                            "ordinal goes back from {from} to {o}; expected {}: Codex's \
-                             thread-history projection stops here for good",
-                            show(next)
-                        ),
-                    ));
+                    findings.push(finding(Cause::OrdinalDecrease { from }, next));
                 }
             }
         }
@@ -556,62 +532,39 @@ impl Paginated {
     }
 
     /// Gaps, resume prediction. Returns `next_on_resume`.
-    fn finish(&mut self, problems: &mut Vec<Problem>, deny_gap: bool) -> Option<u64> {
+    fn finish(&mut self, findings: &mut Vec<Finding>, deny_gap: bool) -> Option<u64> {
         for g in &self.gaps {
             let unseen = self.seen.unseen_in(g.lo, g.hi);
             if unseen == 0 {
                 continue;
             }
-            let what = if g.lo == g.hi {
-                format!("ordinal {} never appears", g.lo)
-            } else if unseen == (g.hi - g.lo).saturating_add(1) {
-                format!("ordinals {}..={} never appear", g.lo, g.hi)
-            } else {
-                format!("{unseen} of the ordinals {}..={} never appear", g.lo, g.hi)
+            let cause = Cause::OrdinalGap {
+                lo: g.lo,
+                hi: g.hi,
+                unseen,
             };
-            problems.push(Problem {
-                kind: ProblemKind::Gap,
-                severity: if deny_gap {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                },
-                line: g.pos.line,
-                byte_offset: g.pos.offset,
-                expected: Some(g.lo),
-                found: Some(g.found),
-                message: format!(
-                    "ordinal jumps to {}, expected {}: {what} (Codex's recorder tolerates gaps; \
-                     dense readers of the history do not)",
-                    g.found, g.lo
-                ),
-            });
+            let mut f = Finding::new(cause, Some(g.pos)).comparing(Some(g.lo), Some(g.found));
+            if deny_gap {
+                f = f.with_severity(Severity::Error);
+            }
+            findings.push(f);
         }
         let last = self.last_parseable.as_ref()?;
         let Some(last_ordinal) = last.ordinal else {
-            if let Some(p) = last.missing_idx.and_then(|i| problems.get_mut(i)) {
-                p.message = "the last record Codex can parse has no ordinal: the next resume \
-                             fails (\"final paginated rollout record is missing an ordinal\")"
-                    .to_string();
+            if let Some(f) = last.missing_idx.and_then(|i| findings.get_mut(i)) {
+                f.cause = Cause::OrdinalMissing { fails_resume: true };
             }
             return None;
         };
         if let Some(s) = self.subagent_start.filter(|&s| s > 0) {
             if last_ordinal < s - 1 {
-                problems.push(Problem {
-                    kind: ProblemKind::Missing,
-                    severity: Severity::Error,
-                    line: last.pos.line,
-                    byte_offset: last.pos.offset,
-                    expected: Some(s - 1),
-                    found: Some(last_ordinal),
-                    message: format!(
-                        "sub-agent rollout is incomplete: its inherited prefix must reach \
-                         ordinal {} (subagent_history_start_ordinal {s}) but the last parseable \
-                         record has {last_ordinal}: the next resume fails",
-                        s - 1
-                    ),
-                });
+                let cause = Cause::SubagentPrefix {
+                    start: s,
+                    last: last_ordinal,
+                };
+                findings.push(
+                    Finding::new(cause, Some(last.pos)).comparing(Some(s - 1), Some(last_ordinal)),
+                );
                 return None;
             }
         }
@@ -620,58 +573,25 @@ impl Paginated {
             if t.ordinal < next {
                 continue;
             }
-            let effect = if t.ordinal == next {
-                format!("writes ordinal {next} again")
-            } else {
-                format!("starts at ordinal {next} and writes {} again", t.ordinal)
+            let cause = Cause::OrdinalTailUnparseable {
+                line: t.line.clone(),
+                last_line: last.pos.line,
+                last_ordinal,
             };
-            problems.push(Problem {
-                kind: ProblemKind::TailUnparseable,
-                severity: Severity::Error,
-                line: t.pos.line,
-                byte_offset: t.pos.offset,
-                expected: Some(next),
-                found: Some(t.ordinal),
-                message: format!(
-                    "Codex cannot parse this line: {}. Its next resume continues after line {} \
-                     (ordinal {last_ordinal}) and {effect}, a duplicate",
-                    t.reason, last.pos.line
-                ),
-            });
+            findings.push(Finding::new(cause, Some(t.pos)).comparing(Some(next), Some(t.ordinal)));
         }
         Some(next)
     }
 }
 
-fn show(o: Option<u64>) -> String {
-    o.map_or_else(|| "none (overflow)".to_string(), |o| o.to_string())
-}
-
-/// Cut a foreign type name for messages.
-fn short(s: &str) -> String {
-    const MAX: usize = 60;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(MAX).collect();
-        t.push('…');
-        t
-    }
-}
-
-impl Reducer for OrdinalReducer {
-    type Output = OrdinalReport;
-
+impl Fold for OrdinalCheck {
     fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         self.records += 1;
-        let not_meta = (rec.kind != Kind::SessionMeta).then(|| {
-            format!(
-                "the first record is `{}`, not session_meta: Codex's resume fails (\"does not \
-                 start with session metadata\")",
-                short(&rec.type_name)
-            )
+        self.note_head(rec.pos, || {
+            (rec.kind != Kind::SessionMeta).then(|| Cause::FirstRecordNotMeta {
+                type_name: rec.type_name.to_string(),
+            })
         });
-        self.note_head(rec.pos, not_meta);
         let info = session.info();
         let is_first_meta = rec.kind == Kind::SessionMeta
             && self.meta_pos.is_none()
@@ -685,10 +605,7 @@ impl Reducer for OrdinalReducer {
         let class = if known {
             Class::Parseable
         } else {
-            Class::Foreign(format!(
-                "record type `{}` is unknown to Codex",
-                short(&rec.type_name)
-            ))
+            Class::Unparseable(Unparseable::UnknownType(rec.type_name.to_string()))
         };
         self.observe(Obs {
             pos: rec.pos,
@@ -698,95 +615,43 @@ impl Reducer for OrdinalReducer {
     }
 
     fn bad(&mut self, bad: &BadLine) {
-        self.note_head(
-            bad.pos,
-            Some(format!(
-                "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse \
-                 first rollout record\")"
-            )),
-        );
+        self.note_head(bad.pos, || Some(Cause::FirstLineUnreadable(Box::new(bad.clone()))));
         self.observe(Obs {
             pos: bad.pos,
             ordinal: bad.ordinal_hint,
-            class: Class::Bad(bad.to_string()),
+            class: Class::Unparseable(Unparseable::Bad(Box::new(bad.clone()))),
         });
-    }
-
-    fn finish(mut self, _session: &SessionTracker, info: &StreamInfo) -> OrdinalReport {
-        if matches!(self.mode, Mode::Pending(_)) {
-            self.decide(None);
-        }
-        if info.bom && self.head.is_none() {
-            self.head = Some((
-                Pos { line: 1, offset: 0 },
-                "line 1 starts with a UTF-8 byte order mark: Codex cannot parse its first record, \
-                 so its resume fails (openai/codex#28139)"
-                    .to_string(),
-            ));
-        }
-        if self.inferred && self.head.is_none() {
-            self.head = Some((
-                Pos { line: 1, offset: 0 },
-                "no session_meta: the lines carry ordinals, so the file is checked as paginated, \
-                 but Codex cannot resume it (\"failed to parse thread ID from rollout file\")"
-                    .to_string(),
-            ));
-        }
-        if let (Some((pos, why)), true) =
-            (self.head.take(), matches!(self.mode, Mode::Paginated(_)))
-        {
-            self.problems.push(Problem::unreadable_start(pos, why));
-        }
-        let deny_gap = self.opts.deny_gap;
-        let (paginated, expected_first, next_on_resume) = match &mut self.mode {
-            Mode::Paginated(st) => {
-                let next = st.finish(&mut self.problems, deny_gap);
-                (true, Some(st.expected_first), next)
-            }
-            _ => (false, None, None),
-        };
-        let mut report = OrdinalReport {
-            history_mode: self.history_mode.unwrap_or_else(|| "legacy".to_string()),
-            paginated,
-            records: self.records,
-            first: self.first,
-            last: self.last,
-            expected_first,
-            next_on_resume,
-            problems: Vec::new(),
-            history_base: if paginated { self.history_base } else { None },
-            meta_pos: self.meta_pos,
-        };
-        report.add(self.problems);
-        report
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::Source;
-    use crate::reduce::{reduce_stream, ReadOptions};
+    use crate::analysis::Needs;
+    use crate::testkit;
+    use serde_json::{json, Value};
 
     fn check_with(text: &str, opts: OrdinalOptions) -> OrdinalReport {
-        let r = reduce_stream(
-            text.as_bytes(),
-            Source::Stdin,
-            &ReadOptions::default(),
-            OrdinalReducer::new(opts),
-        );
-        r.output.expect("read")
+        let needs = Needs::default().ordinals(opts);
+        testkit::facts(text, needs).ordinals.expect("read")
     }
 
     fn check(text: &str) -> OrdinalReport {
         check_with(text, OrdinalOptions::default())
     }
 
-    /// `(kind, line, expected, found)` of every problem.
+    /// `(kind, line, expected, found)` of every finding.
     fn kinds(r: &OrdinalReport) -> Vec<(&'static str, u64, Option<u64>, Option<u64>)> {
-        r.problems
+        r.findings
             .iter()
-            .map(|p| (p.kind.as_str(), p.line, p.expected, p.found))
+            .map(|f| {
+                (
+                    ProblemKind::of(&f.cause).as_str(),
+                    f.line(),
+                    f.expected,
+                    f.found,
+                )
+            })
             .collect()
     }
 
@@ -808,7 +673,7 @@ mod tests {
         let r = check(&bom);
         assert_eq!(kinds(&r), [("start", 1, None, None)]);
         // The first record is not a session_meta.
-        let late = file(&[ev(0), meta(1, ""), ev(2)]);
+        let late = file(&[ev(0), meta(1, json!({})), ev(2)]);
         let r = check(&late);
         assert!(
             kinds(&r).contains(&("start", 1, None, None)),
@@ -818,7 +683,7 @@ mod tests {
         // A legacy file with a BOM is not this checker's business.
         let legacy =
             "\u{feff}{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{\"id\":\"a\"}}\n";
-        assert!(check(legacy).problems.is_empty());
+        assert!(check(legacy).findings.is_empty());
     }
 
     #[test]
@@ -832,26 +697,27 @@ mod tests {
         assert_eq!(kinds(&r), [("start", 1, None, None)]);
     }
 
-    fn meta(ordinal: u64, extra: &str) -> String {
-        format!(
-            r#"{{"timestamp":"t","ordinal":{ordinal},"type":"session_meta","payload":{{"id":"a","history_mode":"paginated"{extra}}}}}"#
-        )
+    /// A paginated `session_meta` at `ordinal`, with `extra` payload fields.
+    fn meta(ordinal: u64, extra: Value) -> String {
+        let mut payload = json!({"id": "a", "history_mode": "paginated"});
+        if let (Value::Object(p), Value::Object(e)) = (&mut payload, extra) {
+            p.extend(e);
+        }
+        testkit::meta(payload).ordinal(ordinal).to_string()
     }
 
     fn ev(ordinal: u64) -> String {
-        format!(
-            r#"{{"timestamp":"t","ordinal":{ordinal},"type":"event_msg","payload":{{"type":"token_count"}}}}"#
-        )
+        testkit::event(json!({"type": "token_count"}))
+            .ordinal(ordinal)
+            .to_string()
     }
 
     fn file(lines: &[String]) -> String {
-        let mut s = lines.join("\n");
-        s.push('\n');
-        s
+        testkit::jsonl(lines)
     }
 
     fn paginated(ordinals: &[u64]) -> String {
-        let mut lines = vec![meta(ordinals[0], "")];
+        let mut lines = vec![meta(ordinals[0], json!({}))];
         lines.extend(ordinals[1..].iter().map(|&o| ev(o)));
         file(&lines)
     }
@@ -859,7 +725,7 @@ mod tests {
     #[test]
     fn sound_paginated_file_is_clean_and_predicts_next() {
         let r = check(&paginated(&[0, 1, 2, 3]));
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert_eq!(r.history_mode, "paginated");
         assert_eq!(
             (
@@ -882,7 +748,7 @@ mod tests {
         ]);
         let r = check(&text);
         assert_eq!(r.history_mode, "legacy");
-        assert!(r.problems.is_empty());
+        assert!(r.findings.is_empty());
         assert_eq!(
             (r.first, r.last, r.expected_first, r.next_on_resume),
             (None, None, None, None)
@@ -897,7 +763,7 @@ mod tests {
         ]);
         let r = check(&text);
         assert_eq!(kinds(&r), [("unexpected", 2, None, Some(7))]);
-        assert_eq!(r.problems[0].severity, Severity::Warning);
+        assert_eq!(r.findings[0].severity, Severity::Warning);
         assert!(r.ok());
         assert_eq!(
             (r.first, r.last, r.next_on_resume),
@@ -912,7 +778,7 @@ mod tests {
         assert_eq!(kinds(&r), [("gap", 3, Some(2), Some(3))]);
         assert!(r.ok());
         let denied = check_with(&text, OrdinalOptions { deny_gap: true });
-        assert_eq!(denied.problems[0].severity, Severity::Error);
+        assert_eq!(denied.findings[0].severity, Severity::Error);
         assert!(!denied.ok());
     }
 
@@ -945,19 +811,25 @@ mod tests {
                 ("decrease", 3, Some(5), Some(2))
             ]
         );
-        assert!(r.problems[0].message.contains("2 of the ordinals 1..=3"));
+        assert_eq!(
+            r.findings[0].cause,
+            Cause::OrdinalGap {
+                lo: 1,
+                hi: 3,
+                unseen: 2
+            }
+        );
     }
 
     #[test]
     fn fork_starts_at_history_base_end() {
-        let base =
-            r#","history_base":{"thread_id":"p","end_ordinal_exclusive":14,"end_byte_offset":9}"#;
-        let ok = file(&[meta(14, base), ev(15)]);
+        let base = || json!({"history_base": {"thread_id": "p", "end_ordinal_exclusive": 14, "end_byte_offset": 9}});
+        let ok = file(&[meta(14, base()), ev(15)]);
         let r = check(&ok);
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert_eq!((r.expected_first, r.next_on_resume), (Some(14), Some(16)));
         assert_eq!(r.history_base.and_then(|b| b.end_byte_offset), Some(9));
-        let bad = file(&[meta(0, base), ev(1)]);
+        let bad = file(&[meta(0, base()), ev(1)]);
         assert_eq!(kinds(&check(&bad)), [("start", 1, Some(14), Some(0))]);
     }
 
@@ -972,14 +844,17 @@ mod tests {
     #[test]
     fn last_record_without_ordinal_is_missing_and_resume_fails() {
         let text = file(&[
-            meta(0, ""),
+            meta(0, json!({})),
             ev(1),
             r#"{"timestamp":"t","type":"event_msg","payload":{"type":"x"}}"#.into(),
         ]);
         let r = check(&text);
         assert_eq!(kinds(&r), [("missing", 3, Some(2), None)]);
         assert_eq!(r.next_on_resume, None);
-        assert!(r.problems[0].message.contains("next resume fails"));
+        assert_eq!(
+            r.findings[0].cause,
+            Cause::OrdinalMissing { fails_resume: true }
+        );
     }
 
     #[test]
@@ -989,13 +864,16 @@ mod tests {
         let r = check(&text);
         assert_eq!(kinds(&r), [("tail_unparseable", 4, Some(3), Some(3))]);
         assert_eq!((r.last, r.next_on_resume), (Some(3), Some(3)));
-        assert!(r.problems[0].message.contains("writes ordinal 3 again"));
+        assert!(matches!(
+            &r.findings[0].cause,
+            Cause::OrdinalTailUnparseable { line: Unparseable::Bad(b), last_line: 3, last_ordinal: 2 } if b.torn
+        ));
     }
 
     #[test]
     fn unknown_type_at_tail_is_skipped_by_codex() {
         let text = file(&[
-            meta(0, ""),
+            meta(0, json!({})),
             ev(1),
             r#"{"timestamp":"t","ordinal":2,"type":"brand_new","payload":{}}"#.into(),
             r#"{"timestamp":"t","ordinal":3,"type":"brand_new","payload":{}}"#.into(),
@@ -1014,7 +892,7 @@ mod tests {
     #[test]
     fn resume_over_a_skipped_tail_shows_as_duplicate() {
         let text = file(&[
-            meta(0, ""),
+            meta(0, json!({})),
             ev(1),
             r#"{"timestamp":"t","ordinal":2,"type":"brand_new","payload":{}}"#.into(),
             ev(2),
@@ -1027,34 +905,34 @@ mod tests {
     #[test]
     fn unknown_type_mid_file_is_not_a_tail_problem() {
         let text = file(&[
-            meta(0, ""),
+            meta(0, json!({})),
             r#"{"timestamp":"t","ordinal":1,"type":"brand_new","payload":{}}"#.into(),
             ev(2),
         ]);
         let r = check(&text);
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert_eq!(r.next_on_resume, Some(3));
     }
 
     #[test]
     fn incomplete_subagent_prefix_fails_resume() {
-        let text = file(&[meta(0, r#","subagent_history_start_ordinal":5"#), ev(1)]);
+        let text = file(&[meta(0, json!({"subagent_history_start_ordinal": 5})), ev(1)]);
         let r = check(&text);
         assert_eq!(kinds(&r), [("missing", 2, Some(4), Some(1))]);
         assert_eq!(r.next_on_resume, None);
         let full = file(&[
-            meta(0, r#","subagent_history_start_ordinal":3"#),
+            meta(0, json!({"subagent_history_start_ordinal": 3})),
             ev(1),
             ev(2),
             ev(3),
         ]);
-        assert!(check(&full).problems.is_empty());
+        assert!(check(&full).findings.is_empty());
     }
 
     #[test]
     fn records_before_the_meta_are_judged_by_its_mode() {
         // The sequence is sound; only the head is wrong (Codex needs session_meta first).
-        let text = file(&[ev(0), meta(1, ""), ev(2)]);
+        let text = file(&[ev(0), meta(1, json!({})), ev(2)]);
         let r = check(&text);
         assert_eq!(r.history_mode, "paginated");
         assert_eq!(kinds(&r), [("start", 1, None, None)]);
@@ -1071,7 +949,7 @@ mod tests {
         let plain = "{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
         let r = check(plain);
         assert_eq!(r.history_mode, "legacy");
-        assert!(r.problems.is_empty());
+        assert!(r.findings.is_empty());
     }
 
     #[test]

@@ -1,20 +1,22 @@
-//! `stats`: counts per record type, turns, tool calls and own token usage of one file.
+//! `stats`' census of one file: counts per record type, line facts, and its own usage per
+//! day and model; and the regrouping of file censuses by day, month, model, cwd or total.
 //!
 //! `records` counts the envelope `type` of every decoded line; `response_items` and `events`
 //! count `payload.type` of `response_item` and `event_msg` lines (event aliases folded), which
 //! is what the seed's `jq -r .type | sort | uniq -c` recipes count. Usage is attributed to a
 //! [`UsageKey`] (the event's day and the model of the turn it happened in) so that every
-//! grouping sums to the same grand total.
+//! grouping sums to the same grand total. Turns and tool calls are the shared segmentation's
+//! ([`crate::analysis::turns`]), so `stats`, `turns` and `calls` always agree.
 
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
+use crate::analysis::session::{SessionInfo, SessionTracker};
+use crate::analysis::tokens::{self, Tokens};
+use crate::analysis::turns::TurnCounts;
+use crate::analysis::Fold;
 use crate::decode::{select, BadLine, Kind, Pos, Record, StreamInfo};
-use crate::reduce::session::SessionTracker;
-use crate::reduce::tokens::{carries_usage, Tokens, UsageAccount};
-use crate::reduce::turns::TurnLog;
-use crate::reduce::Reducer;
 use crate::time::{self, Zone};
 
 /// Where one increment of usage is attributed.
@@ -26,9 +28,9 @@ pub struct UsageKey {
     pub model: Option<String>,
 }
 
-/// The counts of one file.
+/// The census of one file.
 #[derive(Debug, Clone, Default)]
-pub struct FileStats {
+pub struct Census {
     pub lines: u64,
     pub blank_lines: u64,
     pub bytes: u64,
@@ -51,39 +53,109 @@ pub struct FileStats {
     pub first_model: Option<String>,
 }
 
-/// A `response_item` user message that the user typed (kept here for callers; the turn
-/// segmentation lives in [`crate::reduce::turns`]).
-pub use crate::reduce::turns::is_real_user_message;
-
-/// The `stats` reducer.
+/// The counting half of the census, fed line by line.
 #[derive(Debug)]
-pub struct StatsReducer {
+pub struct CensusCount {
     zone: Zone,
-    stats: FileStats,
-    /// The same segmentation `turns` prints, so the counts always agree.
-    turns: TurnLog,
-    /// Usage by key, and by line for the lines the turn log calls early (it needs their
-    /// usage to place the implicit first turn; one account serves both).
-    usage: UsageAccount<(UsageKey, Option<u64>)>,
+    parse_errors: u64,
+    torn_lines: u64,
+    blank_lines: u64,
+    /// The model of the latest `turn_context`.
     model: Option<String>,
-    /// Counted here, moved into `stats` at the end.
+    first_model: Option<String>,
     records: Tally,
     response_items: Tally,
     events: Tally,
 }
 
-impl StatsReducer {
+impl CensusCount {
     pub fn new(zone: Zone) -> Self {
-        StatsReducer {
+        CensusCount {
             zone,
-            stats: FileStats::default(),
-            turns: TurnLog::counting(),
-            usage: UsageAccount::new(),
+            parse_errors: 0,
+            torn_lines: 0,
+            blank_lines: 0,
             model: None,
+            first_model: None,
             records: Tally::default(),
             response_items: Tally::default(),
             events: Tally::default(),
         }
+    }
+
+    /// The model usage at this point is attributed to: the latest `turn_context`'s.
+    pub fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    /// The day of a record, in the census's zone.
+    pub fn day_of(&self, rec: &Record<'_>) -> Option<NaiveDate> {
+        time::parse_ms(&rec.timestamp).and_then(|ms| self.zone.day(ms))
+    }
+
+    /// The census, once the file is read: `usage` is the file's own usage by day and
+    /// model, `counts` its turns and calls.
+    pub fn finish(
+        self,
+        info: &StreamInfo,
+        usage: BTreeMap<(Option<NaiveDate>, Option<String>), Tokens>,
+        counts: TurnCounts,
+    ) -> Census {
+        let usage: BTreeMap<UsageKey, Tokens> = usage
+            .into_iter()
+            .map(|((day, model), t)| (UsageKey { day, model }, t))
+            .collect();
+        Census {
+            lines: info.lines,
+            blank_lines: self.blank_lines,
+            bytes: info.bytes,
+            parse_errors: self.parse_errors,
+            torn_lines: self.torn_lines,
+            bom: info.bom,
+            records: self.records.into_map(),
+            response_items: self.response_items.into_map(),
+            events: self.events.into_map(),
+            turns: counts.turns,
+            tool_calls: counts.tool_calls,
+            tokens: tokens::sum(usage.values()),
+            usage,
+            first_model: self.first_model,
+        }
+    }
+}
+
+impl Fold for CensusCount {
+    fn record(&mut self, rec: &Record<'_>, _session: &SessionTracker) {
+        self.records.bump(&rec.type_name);
+        match rec.kind {
+            Kind::ResponseItem => {
+                let t = rec.payload_type().unwrap_or("(none)");
+                self.response_items.bump(t);
+            }
+            Kind::EventMsg => self.events.bump(rec.payload_type().unwrap_or("(none)")),
+            Kind::TurnContext => {
+                // Only `model` is read: picked out without parsing the rest (the
+                // policies would become `Value`s), as `TurnContext` reads it.
+                if let Some(m) = rec.payload_field("model").and_then(select::str_value) {
+                    if self.first_model.is_none() {
+                        self.first_model = Some(m.to_string());
+                    }
+                    self.model = Some(m.into_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bad(&mut self, bad: &BadLine) {
+        self.parse_errors += 1;
+        if bad.torn {
+            self.torn_lines += 1;
+        }
+    }
+
+    fn blank(&mut self, _pos: Pos) {
+        self.blank_lines += 1;
     }
 }
 
@@ -132,78 +204,6 @@ fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
     }
 }
 
-impl Reducer for StatsReducer {
-    type Output = FileStats;
-
-    fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
-        self.records.bump(&rec.type_name);
-        match rec.kind {
-            Kind::ResponseItem => {
-                let t = rec.payload_type().unwrap_or("(none)");
-                self.response_items.bump(t);
-            }
-            Kind::EventMsg => self.events.bump(rec.payload_type().unwrap_or("(none)")),
-            Kind::TurnContext => {
-                // Only `model` is read: picked out without parsing the rest (the
-                // policies would become `Value`s), as `TurnContext` reads it.
-                if let Some(m) = rec.payload_field("model").and_then(select::str_value) {
-                    if self.stats.first_model.is_none() {
-                        self.stats.first_model = Some(m.to_string());
-                    }
-                    self.model = Some(m.into_owned());
-                }
-            }
-            _ => {}
-        }
-        self.turns.record(rec, session);
-        if carries_usage(rec) {
-            let zone = self.zone;
-            let model = &self.model;
-            let early = self.turns.is_early_usage(rec.pos.line);
-            self.usage
-                .feed(rec, session.provenance(), session.own_id(), || {
-                    let key = UsageKey {
-                        day: time::parse_ms(&rec.timestamp).and_then(|ms| zone.day(ms)),
-                        model: model.clone(),
-                    };
-                    (key, early.then_some(rec.pos.line))
-                });
-        }
-    }
-
-    fn bad(&mut self, bad: &BadLine) {
-        self.stats.parse_errors += 1;
-        if bad.torn {
-            self.stats.torn_lines += 1;
-        }
-    }
-
-    fn blank(&mut self, _pos: Pos) {
-        self.stats.blank_lines += 1;
-    }
-
-    fn finish(mut self, _session: &SessionTracker, info: &StreamInfo) -> FileStats {
-        self.stats.lines = info.lines;
-        self.stats.bytes = info.bytes;
-        self.stats.bom = info.bom;
-        self.stats.records = self.records.into_map();
-        self.stats.response_items = self.response_items.into_map();
-        self.stats.events = self.events.into_map();
-        let mut early = BTreeMap::new();
-        for ((key, line), t) in self.usage.finish() {
-            if let Some(line) = line {
-                early.insert(line, t);
-            }
-            *self.stats.usage.entry(key).or_default() += t;
-        }
-        let counts = self.turns.count(&early);
-        self.stats.turns = counts.turns;
-        self.stats.tool_calls = counts.tool_calls;
-        self.stats.tokens = crate::reduce::tokens::sum(self.stats.usage.values());
-        self.stats
-    }
-}
-
 /// How `--by` regroups file rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GroupBy {
@@ -237,7 +237,7 @@ fn merge_counts(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) 
 }
 
 impl GroupTotals {
-    fn add_counts(&mut self, f: &FileStats) {
+    fn add_counts(&mut self, f: &Census) {
         self.lines += f.lines;
         self.blank_lines += f.blank_lines;
         self.bytes += f.bytes;
@@ -280,7 +280,7 @@ impl Groups {
     }
 
     /// Add one file.
-    pub fn add(&mut self, session: &crate::reduce::session::SessionInfo, f: &FileStats) {
+    pub fn add(&mut self, session: &SessionInfo, f: &Census) {
         let session_day = session.started_ms.and_then(|ms| self.zone.day(ms));
         let home: Option<String> = match self.by {
             GroupBy::Total => Some("total".to_string()),
@@ -324,8 +324,8 @@ impl Groups {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::Source;
-    use crate::reduce::{reduce_stream, ReadOptions};
+    use crate::analysis::Needs;
+    use crate::testkit;
 
     #[test]
     fn a_tally_counts_every_name_past_its_short_list() {
@@ -344,14 +344,9 @@ mod tests {
         assert_eq!(tally.into_map(), want);
     }
 
-    fn stats(text: &str) -> FileStats {
-        let r = reduce_stream(
-            text.as_bytes(),
-            Source::Stdin,
-            &ReadOptions::default(),
-            StatsReducer::new(Zone::Utc),
-        );
-        r.output.unwrap()
+    fn stats(text: &str) -> Census {
+        let needs = Needs::default().census(Zone::Utc);
+        testkit::facts(text, needs).census.unwrap()
     }
 
     #[test]

@@ -20,9 +20,9 @@ use std::ops::AddAssign;
 
 use serde::Serialize;
 
+use crate::analysis::session::Provenance;
 use crate::decode::{select, Kind, Record};
 use crate::model::{TokenCountInfo, TokenUsageRecord, Usage};
-use crate::reduce::session::Provenance;
 
 /// Token totals. `cache_write_input_tokens` appears only where some usage had it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

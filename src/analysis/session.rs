@@ -218,20 +218,23 @@ impl SessionTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::{decode_line, Pos};
+    use crate::analysis::Fold;
+    use crate::testkit;
+
+    /// The provenance the tracker gave each record.
+    #[derive(Default)]
+    struct Provenances(Vec<Provenance>);
+
+    impl Fold for Provenances {
+        fn record(&mut self, _rec: &Record<'_>, session: &SessionTracker) {
+            self.0.push(session.provenance());
+        }
+    }
 
     fn run(lines: &[&str]) -> (Vec<Provenance>, SessionInfo) {
-        let mut t = SessionTracker::new();
-        let mut out = Vec::new();
-        for (i, l) in lines.iter().enumerate() {
-            let pos = Pos {
-                line: i as u64 + 1,
-                offset: 0,
-            };
-            let rec = decode_line(l.as_bytes(), pos).unwrap();
-            out.push(t.observe(&rec));
-        }
-        (out, t.into_info())
+        let mut p = Provenances::default();
+        let (session, _) = testkit::feed(&mut p, &testkit::jsonl(lines));
+        (p.0, session.into_info())
     }
 
     const CHILD_META: &str = r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"session_meta","payload":{"id":"child","timestamp":"2026-01-01T00:00:01.000Z","forked_from_id":"parent"}}"#;

@@ -1,0 +1,339 @@
+//! The one pass over a file: decode every line once and feed the analyses a command needs.
+
+use std::collections::BTreeMap;
+use std::io;
+
+use chrono::NaiveDate;
+
+use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
+use crate::analysis::calls::{Call, CallCollector};
+use crate::analysis::census::{Census, CensusCount};
+use crate::analysis::ordinal::{OrdinalCheck, OrdinalOptions, OrdinalReport};
+use crate::analysis::session::{SessionInfo, SessionTracker};
+use crate::analysis::tokens::{carries_usage, Tokens, UsageAccount};
+use crate::analysis::turns::{Detail, TurnCounts, TurnLog, Turns};
+use crate::analysis::Fold;
+use crate::decode::{BadLine, Decoder, Entry, Pos, Record, StreamInfo};
+use crate::input::{self, Handles, Source, SourceFile};
+use crate::time::Zone;
+
+/// Which analyses a command needs. Each one pulls in what it stands on: the census and the
+/// call pairing need the turn segmentation (at least at the detail they use), and anything
+/// about turns needs the usage account.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// `stats`' counts, its usage attributed to days in this zone and to models.
+    pub census: Option<Zone>,
+    /// The turn segmentation, at this detail.
+    pub turns: Option<Detail>,
+    /// Every call paired with its output.
+    pub calls: bool,
+    /// The ordinal sequence check.
+    pub ordinals: Option<OrdinalOptions>,
+    /// Where a lineage cutoff falls.
+    pub boundary: Option<Cutoff>,
+}
+
+impl Needs {
+    pub fn census(mut self, zone: Zone) -> Needs {
+        self.census = Some(zone);
+        self
+    }
+
+    pub fn turns(mut self, detail: Detail) -> Needs {
+        self.turns = Some(detail);
+        self
+    }
+
+    pub fn calls(mut self) -> Needs {
+        self.calls = true;
+        self
+    }
+
+    pub fn ordinals(mut self, opts: OrdinalOptions) -> Needs {
+        self.ordinals = Some(opts);
+        self
+    }
+
+    pub fn boundary(mut self, cutoff: Cutoff) -> Needs {
+        self.boundary = Some(cutoff);
+        self
+    }
+
+    /// The detail the turn segmentation runs at, dependencies included.
+    fn turn_detail(&self) -> Option<Detail> {
+        let implied = [
+            self.turns,
+            self.census.map(|_| Detail::Count),
+            self.calls.then_some(Detail::Place),
+        ];
+        implied.into_iter().flatten().max()
+    }
+}
+
+/// Everything one pass over a file found. An analysis that was not asked for is `None`, and
+/// so is every one when the file could not be opened ([`FileFacts::opened`]).
+#[derive(Debug)]
+pub struct FileFacts {
+    pub source: Source,
+    pub session: SessionInfo,
+    pub stream: StreamInfo,
+    /// Lines the decoder rejected, in file order.
+    pub bad: Vec<BadLine>,
+    /// Set when the file could not be opened or read to the end: the cause, one line.
+    pub io_error: Option<String>,
+    /// False when the file could not be opened at all.
+    pub opened: bool,
+    pub census: Option<Census>,
+    pub turn_counts: Option<TurnCounts>,
+    /// The turns, at the detail asked for (`None` for a count-only segmentation).
+    pub turns: Option<Turns>,
+    pub calls: Option<Vec<Call>>,
+    pub ordinals: Option<OrdinalReport>,
+    pub boundary: Option<Probe>,
+    /// The file, still open, when some call text is held as where it lies in it
+    /// ([`crate::analysis::calls::Text::InFile`]).
+    pub file: Option<SourceFile>,
+}
+
+/// How to read.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    pub max_line_bytes: usize,
+    /// The budget of files kept open past their pass.
+    pub handles: Handles,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            max_line_bytes: crate::decode::DEFAULT_MAX_LINE_BYTES,
+            handles: Handles::default(),
+        }
+    }
+}
+
+/// Open one source and run the analyses `needs` names over it.
+pub fn read(source: &Source, opts: &ReadOptions, needs: &Needs) -> FileFacts {
+    // Only call texts are ever read again, and only from a plain file.
+    let opened = if needs.calls {
+        input::open_rereadable(source)
+    } else {
+        input::open(source).map(|s| (s, None))
+    };
+    match opened {
+        Ok((stream, reopen)) => {
+            let file = reopen.map(|r| SourceFile::new(r, &opts.handles));
+            run(stream, source.clone(), file, opts, needs)
+        }
+        Err(e) => FileFacts {
+            source: source.clone(),
+            session: SessionInfo::default(),
+            stream: StreamInfo::default(),
+            bad: Vec::new(),
+            io_error: Some(input::io_cause(&e)),
+            opened: false,
+            census: None,
+            turn_counts: None,
+            turns: None,
+            calls: None,
+            ordinals: None,
+            boundary: None,
+            file: None,
+        },
+    }
+}
+
+/// Run the analyses `needs` names over one stream (standard input, a test's text).
+pub fn read_stream(
+    stream: impl io::BufRead,
+    source: Source,
+    opts: &ReadOptions,
+    needs: &Needs,
+) -> FileFacts {
+    run(stream, source, None, opts, needs)
+}
+
+fn run(
+    stream: impl io::BufRead,
+    source: Source,
+    file: Option<SourceFile>,
+    opts: &ReadOptions,
+    needs: &Needs,
+) -> FileFacts {
+    let mut pass = Pass::new(needs, file.is_some());
+    let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
+    let mut io_error = None;
+    while let Some(next) = dec.next() {
+        match next {
+            Ok(Entry::Record(rec)) => pass.record(&rec),
+            Ok(Entry::Blank(pos)) => pass.blank(pos),
+            Ok(Entry::Bad(b)) => pass.bad(b),
+            Err(e) => io_error = Some(format!("read error: {}", input::io_cause(&e))),
+        }
+    }
+    let info = dec.info().clone();
+    pass.finish(source, info, io_error, file)
+}
+
+/// Where an increment of usage is attributed: its line, where the turn segmentation needs
+/// it, and its day and model, where the census needs them. One account serves both, so each
+/// usage record is read once.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct UsageAt {
+    line: Option<u64>,
+    day: Option<NaiveDate>,
+    model: Option<String>,
+}
+
+/// The analyses of one pass.
+struct Pass {
+    session: SessionTracker,
+    bad: Vec<BadLine>,
+    census: Option<CensusCount>,
+    turns: Option<TurnLog>,
+    calls: Option<CallCollector>,
+    ordinals: Option<OrdinalCheck>,
+    boundary: Option<BoundaryProbe>,
+    usage: Option<UsageAccount<UsageAt>>,
+}
+
+impl Pass {
+    fn new(needs: &Needs, rereadable: bool) -> Pass {
+        let turns = needs.turn_detail().map(TurnLog::new);
+        Pass {
+            session: SessionTracker::new(),
+            bad: Vec::new(),
+            census: needs.census.map(CensusCount::new),
+            usage: (turns.is_some() || needs.census.is_some()).then(UsageAccount::new),
+            turns,
+            calls: needs.calls.then(|| CallCollector::new(rereadable)),
+            ordinals: needs.ordinals.map(OrdinalCheck::new),
+            boundary: needs.boundary.map(BoundaryProbe::new),
+        }
+    }
+
+    fn record(&mut self, rec: &Record<'_>) {
+        let session = &mut self.session;
+        session.observe(rec);
+        let session = &*session;
+        if let Some(c) = &mut self.census {
+            c.record(rec, session);
+        }
+        if let Some(t) = &mut self.turns {
+            t.record(rec, session);
+        }
+        if let Some(c) = &mut self.calls {
+            c.record(rec, session);
+        }
+        if let Some(o) = &mut self.ordinals {
+            o.record(rec, session);
+        }
+        if let Some(b) = &mut self.boundary {
+            b.record(rec, session);
+        }
+        if let Some(usage) = &mut self.usage {
+            if carries_usage(rec) {
+                // The segmentation needs the usage of every line (full detail), or only of
+                // the lines that may begin an implicit first turn.
+                let line = self
+                    .turns
+                    .as_ref()
+                    .filter(|t| t.keeps_usage_by_line() || t.is_early_usage(rec.pos.line))
+                    .map(|_| rec.pos.line);
+                let census = self.census.as_ref();
+                usage.feed(rec, session.provenance(), session.own_id(), || UsageAt {
+                    line,
+                    day: census.and_then(|c| c.day_of(rec)),
+                    model: census.and_then(|c| c.model().map(str::to_string)),
+                });
+            }
+        }
+    }
+
+    fn bad(&mut self, bad: BadLine) {
+        if let Some(c) = &mut self.census {
+            c.bad(&bad);
+        }
+        if let Some(o) = &mut self.ordinals {
+            o.bad(&bad);
+        }
+        if let Some(b) = &mut self.boundary {
+            b.bad(&bad);
+        }
+        self.bad.push(bad);
+    }
+
+    fn blank(&mut self, pos: Pos) {
+        if let Some(c) = &mut self.census {
+            c.blank(pos);
+        }
+        if let Some(b) = &mut self.boundary {
+            b.blank(pos);
+        }
+    }
+
+    fn finish(
+        self,
+        source: Source,
+        stream: StreamInfo,
+        io_error: Option<String>,
+        file: Option<SourceFile>,
+    ) -> FileFacts {
+        let Pass {
+            session,
+            bad,
+            census,
+            turns,
+            calls,
+            ordinals,
+            boundary,
+            usage,
+        } = self;
+        let usage = usage.map(UsageAccount::finish).unwrap_or_default();
+        let mut by_line: BTreeMap<u64, Tokens> = BTreeMap::new();
+        let mut by_day_model: BTreeMap<(Option<NaiveDate>, Option<String>), Tokens> =
+            BTreeMap::new();
+        for (at, t) in usage {
+            if let Some(line) = at.line {
+                *by_line.entry(line).or_default() += t;
+            }
+            if census.is_some() {
+                *by_day_model.entry((at.day, at.model)).or_default() += t;
+            }
+        }
+        let (turn_counts, turns) = match turns {
+            None => (None, None),
+            Some(log) if log.detail() == Detail::Count => (Some(log.count(&by_line)), None),
+            Some(log) => {
+                let turns = log.finish(&by_line);
+                (Some(turns.counts), Some(turns))
+            }
+        };
+        // The file stays open only while some row's text is held as where it lies.
+        let keep_file = calls.as_ref().is_some_and(CallCollector::points_into_file);
+        let calls = match (calls, &turns) {
+            (Some(c), Some(t)) => Some(c.finish(t)),
+            _ => None,
+        };
+        let census = match (census, turn_counts) {
+            (Some(c), Some(counts)) => Some(c.finish(&stream, by_day_model, counts)),
+            _ => None,
+        };
+        FileFacts {
+            source,
+            bad,
+            io_error,
+            opened: true,
+            census,
+            turn_counts,
+            turns,
+            calls,
+            ordinals: ordinals.map(|o| o.finish(&stream)),
+            boundary: boundary.map(|b| b.finish(&session, &stream)),
+            file: file.filter(|_| keep_file),
+            session: session.into_info(),
+            stream,
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! Input discovery and opening.
+//!
+//! Turns the command line's `PATH...` (or `$CODEX_HOME`) into an ordered list of
+//! [`Source`]s, and opens each one as a buffered byte stream, decompressing zstd (detected
+//! from the magic bytes, never the name) as a stream, multi-frame files included.
+//!
+//! Order is deterministic: arguments in the order given, each directory's rollouts sorted by
+//! path. In a walk, `X.jsonl` shadows `X.jsonl.zst` (Codex prefers the plain file too), what
+//! is not a regular file is skipped, and symlinked directories are not followed. A path given
+//! explicitly is read as given, whatever it is (a FIFO, `/dev/fd/N`).
+//!
+//! Opening (`open.rs`) and reading a plain file again later (`reread.rs`) are modules of
+//! their own.
+
+mod open;
+mod reread;
+
+pub use open::{open, open_rereadable, wrap, PooledReader, Stream};
+pub use reread::{Handles, Reopen, SourceFile};
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Source {
+    /// Standard input (`-`).
+    Stdin,
+    /// A file, by the path it was found under.
+    File(PathBuf),
+}
+
+impl Source {
+    /// The path as shown to users (`-` for standard input).
+    pub fn display(&self) -> String {
+        match self {
+            Source::Stdin => "-".to_string(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => Some(p),
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display())
+    }
+}
+
+/// A problem finding inputs: the run goes on, and ends with exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {cause}")]
+pub struct InputError {
+    pub path: String,
+    pub cause: String,
+}
+
+/// Where to look when no path is given.
+#[derive(Debug, Clone)]
+pub struct DefaultRoots {
+    pub codex_home: PathBuf,
+    pub archived: bool,
+}
+
+impl DefaultRoots {
+    /// `$CODEX_HOME`, else `~/.codex`.
+    pub fn from_env(archived: bool) -> Result<Self, InputError> {
+        let home = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
+            Some(h) => PathBuf::from(h),
+            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+                Some(h) => PathBuf::from(h).join(".codex"),
+                None => {
+                    return Err(InputError {
+                        path: "~/.codex".into(),
+                        cause: "neither CODEX_HOME nor HOME is set".into(),
+                    })
+                }
+            },
+        };
+        Ok(DefaultRoots {
+            codex_home: home,
+            archived,
+        })
+    }
+
+    /// The directories to walk, in order; an error when none exists.
+    pub fn roots(&self) -> Result<Vec<PathBuf>, InputError> {
+        let mut wanted = vec![self.codex_home.join("sessions")];
+        if self.archived {
+            wanted.push(self.codex_home.join("archived_sessions"));
+        }
+        let found: Vec<PathBuf> = wanted.iter().filter(|p| p.is_dir()).cloned().collect();
+        if found.is_empty() {
+            let names: Vec<String> = wanted.iter().map(|p| p.display().to_string()).collect();
+            let what = match names.as_slice() {
+                [one] => format!("{one} does not exist"),
+                many => format!("neither {} exists", many.join(" nor ")),
+            };
+            return Err(InputError {
+                path: self.codex_home.display().to_string(),
+                cause: format!("no rollouts to read: {what} (set CODEX_HOME or pass a PATH)"),
+            });
+        }
+        Ok(found)
+    }
+}
+
+/// The result of discovery: the sources in output order, and the problems met.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub sources: Vec<Source>,
+    pub errors: Vec<InputError>,
+}
+
+/// Expand the given paths (or the default roots when `paths` is empty).
+pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
+    let mut out = Discovery::default();
+    let mut seen: HashSet<Source> = HashSet::new();
+    let mut push = |out: &mut Discovery, s: Source| {
+        // Each input is read once: `-` given twice would only read an empty stream again.
+        if seen.insert(s.clone()) {
+            out.sources.push(s);
+        }
+    };
+    if paths.is_empty() {
+        let dirs = match roots.map(|r| r.roots()) {
+            Some(Ok(d)) => d,
+            Some(Err(e)) => {
+                out.errors.push(e);
+                return out;
+            }
+            None => Vec::new(),
+        };
+        for dir in dirs {
+            for s in walk(&dir, &mut out.errors) {
+                push(&mut out, s);
+            }
+        }
+        return out;
+    }
+    for p in paths {
+        if p.as_os_str() == "-" {
+            push(&mut out, Source::Stdin);
+            continue;
+        }
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => {
+                for s in walk(p, &mut out.errors) {
+                    push(&mut out, s);
+                }
+            }
+            // Anything else given explicitly is read as given (file, FIFO, /dev/fd/N).
+            Ok(_) => push(&mut out, Source::File(p.clone())),
+            Err(e) => out.errors.push(InputError {
+                path: p.display().to_string(),
+                cause: io_cause(&e),
+            }),
+        }
+    }
+    out
+}
+
+/// True for `rollout-*.jsonl` and `rollout-*.jsonl.zst`.
+pub fn is_rollout_name(name: &str) -> bool {
+    name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
+}
+
+/// Walk one directory for rollouts, sorted by path.
+fn walk(dir: &Path, errors: &mut Vec<InputError>) -> Vec<Source> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e
+                    .path()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| dir.display().to_string());
+                let cause = match e.io_error() {
+                    Some(io) => io_cause(io),
+                    None => e.to_string(),
+                };
+                errors.push(InputError { path, cause });
+                continue;
+            }
+        };
+        let name = match entry.file_name().to_str() {
+            Some(n) => n,
+            None => continue,
+        };
+        if !is_rollout_name(name) {
+            continue;
+        }
+        let ft = entry.file_type();
+        let regular = if ft.is_symlink() {
+            // A symlinked file still counts; a symlinked directory is never entered.
+            std::fs::metadata(entry.path())
+                .map(|m| m.is_file())
+                .unwrap_or(false)
+        } else {
+            ft.is_file()
+        };
+        if regular {
+            files.push(entry.into_path());
+        }
+    }
+    // Codex prefers the plain file over its compressed twin; so do we.
+    let plain: HashSet<PathBuf> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .cloned()
+        .collect();
+    files.retain(|p| match p.to_str().and_then(|s| s.strip_suffix(".zst")) {
+        Some(stem) => !plain.contains(Path::new(stem)),
+        None => true,
+    });
+    files.sort();
+    files.into_iter().map(Source::File).collect()
+}
+
+/// A short cause for an I/O error, without Rust's "(os error N)" suffix.
+pub fn io_cause(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rollout_names() {
+        assert!(is_rollout_name("rollout-2026-01-01T00-00-00-x.jsonl"));
+        assert!(is_rollout_name("rollout-x.jsonl.zst"));
+        assert!(!is_rollout_name("notes.jsonl"));
+        assert!(!is_rollout_name("rollout-x.json"));
+    }
+
+    #[test]
+    fn stdin_is_listed_once() {
+        let d = discover(&[PathBuf::from("-"), PathBuf::from("-")], None);
+        assert_eq!(d.sources, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn walk_prefers_plain_twin_and_sorts() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("2026/01/02");
+        std::fs::create_dir_all(&d).unwrap();
+        for n in [
+            "rollout-b.jsonl",
+            "rollout-b.jsonl.zst",
+            "rollout-a.jsonl.zst",
+            "other.txt",
+        ] {
+            std::fs::write(d.join(n), b"").unwrap();
+        }
+        let mut errors = Vec::new();
+        let got: Vec<String> = walk(dir.path(), &mut errors)
+            .iter()
+            .map(|s| {
+                s.path()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(got, ["rollout-a.jsonl.zst", "rollout-b.jsonl"]);
+        assert!(errors.is_empty());
+    }
+}

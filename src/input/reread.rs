@@ -1,0 +1,266 @@
+//! Reading a plain file again later: a row's large text is read back from where it lies
+//! when the row is written, instead of being held until the file's end.
+
+use std::fs::File;
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// How to read a plain file again later: a second handle on it, opened with the first (it
+/// reads the file even if it is moved or archived meanwhile), and its path and identity,
+/// to open it again when the handle is not kept (see [`SourceFile`]).
+#[derive(Debug)]
+pub struct Reopen {
+    pub(super) path: PathBuf,
+    pub(super) id: Option<FileId>,
+    pub(super) handle: Option<File>,
+}
+
+impl Reopen {
+    /// The second handle, once.
+    pub fn take_handle(&mut self) -> Option<File> {
+        self.handle.take()
+    }
+
+    /// Open the file again; an error if another file now stands at its path.
+    pub fn open(&self) -> io::Result<File> {
+        let f = File::open(&self.path)?;
+        if self.id.is_some() && FileId::of(&f) != self.id {
+            return Err(io::Error::other("the file was replaced while it was read"));
+        }
+        Ok(f)
+    }
+}
+
+/// A file's identity (device and inode) where the platform has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct FileId(u64, u64);
+
+impl FileId {
+    pub(super) fn of(f: &File) -> Option<FileId> {
+        FileId::from_meta(&f.metadata().ok()?)
+    }
+
+    pub(super) fn from_meta(m: &std::fs::Metadata) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId(m.dev(), m.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = m;
+            None
+        }
+    }
+}
+
+/// How many files may keep their handle open past their pass, shared by the readers of one
+/// run. Reports wait in the scheduler's reorder window by the hundred, and an open file each
+/// ran into the limit on open files (256 by default on macOS): past the budget, a file is
+/// opened again by its path when first read, and must be the same file.
+#[derive(Debug, Clone)]
+pub struct Handles {
+    held: Arc<AtomicUsize>,
+    max: usize,
+}
+
+impl Handles {
+    /// A budget of `max` handles.
+    pub fn new(max: usize) -> Handles {
+        Handles {
+            held: Arc::new(AtomicUsize::new(0)),
+            max,
+        }
+    }
+
+    /// One handle of the budget, when some is left; given back when dropped.
+    fn take(&self) -> Option<HandleSlot> {
+        if self.held.fetch_add(1, Ordering::Relaxed) < self.max {
+            Some(HandleSlot(self.held.clone()))
+        } else {
+            self.held.fetch_sub(1, Ordering::Relaxed);
+            None
+        }
+    }
+}
+
+impl Default for Handles {
+    /// Eight: enough for the reports in flight that are written next.
+    fn default() -> Handles {
+        Handles::new(8)
+    }
+}
+
+/// A handle taken from a [`Handles`] budget.
+#[derive(Debug)]
+struct HandleSlot(Arc<AtomicUsize>);
+
+impl Drop for HandleSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A plain file whose lines can be read again in part. Its second handle is kept when the
+/// budget allows, so its texts are read even if the file is moved or archived before its
+/// rows are written (as Codex archives a session); else it is opened again by its path.
+#[derive(Debug)]
+pub struct SourceFile {
+    reopen: Reopen,
+    /// Held while the handle opened with the file is kept.
+    _slot: Option<HandleSlot>,
+    file: OnceLock<Result<File, (io::ErrorKind, String)>>,
+}
+
+impl SourceFile {
+    pub fn new(mut reopen: Reopen, handles: &Handles) -> SourceFile {
+        let file = OnceLock::new();
+        let mut slot = None;
+        if let Some(f) = reopen.take_handle() {
+            slot = handles.take();
+            if slot.is_some() {
+                let _ = file.set(Ok(f));
+            }
+        }
+        SourceFile {
+            reopen,
+            _slot: slot,
+            file,
+        }
+    }
+
+    /// Append the `len` bytes at `offset` to `buf`. A file that shrank since it was read is
+    /// an error (`UnexpectedEof`).
+    pub fn read_at(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
+        let file = self
+            .file
+            .get_or_init(|| {
+                self.reopen
+                    .open()
+                    .map_err(|e| (e.kind(), super::io_cause(&e)))
+            })
+            .as_ref()
+            .map_err(|(kind, cause)| io::Error::new(*kind, cause.clone()))?;
+        let from = buf.len();
+        buf.resize(from + len, 0);
+        let r = read_exact_at(file, &mut buf[from..], offset);
+        if r.is_err() {
+            buf.truncate(from);
+        }
+        r
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match f.seek_read(buf, offset) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{open_rereadable, Source};
+    use std::io::Read;
+
+    #[test]
+    fn a_file_opened_again_must_be_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        std::fs::write(&path, "{}\n").unwrap();
+        let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
+        let reopen = reopen.expect("a plain file can be read again");
+        assert!(reopen.open().is_ok());
+        // Replaced (a new file renamed over it), as an editor or a rotation would.
+        let other = dir.path().join("other");
+        std::fs::write(&other, "{}\n").unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        if cfg!(unix) {
+            let err = reopen.open().unwrap_err();
+            assert!(err.to_string().contains("replaced"), "{err}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    #[allow(clippy::disallowed_macros)] // the skip note of a test
+    fn a_fifo_is_never_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("SKIPPED: mkfifo is not available");
+            return;
+        }
+        let writer = {
+            let path = path.clone();
+            std::thread::spawn(move || std::fs::write(path, "{}\n").unwrap())
+        };
+        let (mut stream, reopen) = open_rereadable(&Source::File(path)).unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        writer.join().unwrap();
+        assert_eq!(text, "{}\n");
+        assert!(reopen.is_none());
+    }
+
+    #[test]
+    fn a_zstd_file_is_never_read_again_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl.zst");
+        std::fs::write(&path, zstd::encode_all(&b"{}\n"[..], 3).unwrap()).unwrap();
+        let (_, reopen) = open_rereadable(&Source::File(path)).unwrap();
+        assert!(reopen.is_none());
+    }
+
+    #[test]
+    fn a_held_file_is_read_again_after_it_is_moved() {
+        // As Codex archives a session while `calls` still has its rows to write.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        std::fs::write(&path, "0123456789\n").unwrap();
+        let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
+        let file = SourceFile::new(reopen.unwrap(), &Handles::default());
+        std::fs::rename(&path, dir.path().join("archived.jsonl")).unwrap();
+        let mut buf = Vec::new();
+        file.read_at(3, 4, &mut buf).unwrap();
+        assert_eq!(buf, b"3456");
+    }
+
+    #[test]
+    fn past_the_budget_a_file_is_opened_again_by_its_path_and_handles_come_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        std::fs::write(&path, "0123456789\n").unwrap();
+        let handles = Handles::new(1);
+        let open = || {
+            let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
+            SourceFile::new(reopen.unwrap(), &handles)
+        };
+        let (first, second) = (open(), open());
+        assert!(first._slot.is_some() && second._slot.is_none());
+        let mut buf = Vec::new();
+        second.read_at(0, 2, &mut buf).unwrap();
+        assert_eq!(buf, b"01");
+        drop(first);
+        assert!(open()._slot.is_some(), "the handle went back to the budget");
+    }
+}

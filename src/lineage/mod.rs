@@ -1,0 +1,68 @@
+//! Lineage: a paginated fork or revert continues a source rollout named by its rollout id
+//! (`session_meta.history_base`). This module finds that source on disk ([`resolve`]) and
+//! judges whether the cutoff points at a real boundary of it ([`check`]); `check-ordinal`
+//! uses both today, `replay` and `lint` next.
+//!
+//! The rules (`research/upstream.md` §4, lineage trim; `research/real-rollouts.md`):
+//! `history_base.thread_id` holds the source's **rollout** id: the part of its file name
+//! after `_` in `rollout-<ts>-<thread>_<rollout>.jsonl`, or the thread id when there is no
+//! `_`. The real 0.171 revert's new file names its base by the old file's id, which has no
+//! `_`; the fork's child names its parent's.
+
+pub mod check;
+pub mod resolve;
+
+pub use check::Lineage;
+pub use resolve::Resolver;
+
+/// `rollout-<19-char ts>-<ids>.jsonl[.zst]` → `(thread id, rollout id)`.
+pub fn ids_from_file_name(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("rollout-")?;
+    let rest = rest
+        .strip_suffix(".jsonl.zst")
+        .or_else(|| rest.strip_suffix(".jsonl"))?;
+    // The timestamp is exactly 19 characters (`YYYY-MM-DDThh-mm-ss`), then `-`.
+    let ids = rest.get(19..)?.strip_prefix('-')?;
+    let (thread, rollout) = ids.split_once('_').unwrap_or((ids, ids));
+    if thread.is_empty() || rollout.is_empty() {
+        return None;
+    }
+    Some((thread, rollout))
+}
+
+/// The rollout id a file name declares.
+pub fn rollout_id_from_file_name(name: &str) -> Option<&str> {
+    ids_from_file_name(name).map(|(_, r)| r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_from_names() {
+        let plain = "rollout-2026-11-29T12-31-25-01a22749-ec63-7791-aa7e-90f634c94a03.jsonl";
+        assert_eq!(
+            ids_from_file_name(plain),
+            Some((
+                "01a22749-ec63-7791-aa7e-90f634c94a03",
+                "01a22749-ec63-7791-aa7e-90f634c94a03"
+            ))
+        );
+        let revert = "rollout-2026-11-29T12-31-26-01a22749-ec63-7791-aa7e-90f634c94a03_01a22749-ed72-7ef2-83d3-0a2ada3ba658.jsonl.zst";
+        assert_eq!(
+            rollout_id_from_file_name(revert),
+            Some("01a22749-ed72-7ef2-83d3-0a2ada3ba658")
+        );
+        assert_eq!(rollout_id_from_file_name("rollout-short.jsonl"), None);
+        assert_eq!(rollout_id_from_file_name("notes.jsonl"), None);
+        assert_eq!(
+            rollout_id_from_file_name("rollout-2026-11-29T12-31-26-_.jsonl"),
+            None
+        );
+        assert_eq!(
+            rollout_id_from_file_name("rollout-2026-11-29T12-31-2é-x.jsonl"),
+            None
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! Finding a lineage source on disk by its rollout id.
+//!
+//! Where it looks, in order: the inputs given on the command line; the child's own
+//! directory; the `sessions` and `archived_sessions` of the Codex home the child sits in
+//! (when its path has a `sessions` or `archived_sessions` ancestor); the Codex home of the
+//! run (`$CODEX_HOME`, or `~/.codex`), `sessions` and `archived_sessions`. Directories are
+//! walked with the ordinary discovery (so `X.jsonl` is preferred over `X.jsonl.zst`, as Codex
+//! does), once each, and remembered.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::findings::Place;
+use crate::input::{self, Source};
+use crate::lineage::rollout_id_from_file_name;
+
+/// Finds source rollouts by rollout id.
+#[derive(Debug)]
+pub struct Resolver {
+    given: HashMap<String, PathBuf>,
+    dirs: HashMap<PathBuf, HashMap<String, PathBuf>>,
+    /// The run's Codex home, when one is known.
+    home: Option<PathBuf>,
+}
+
+impl Resolver {
+    /// A resolver over the run's inputs and its Codex home.
+    pub fn new(sources: &[Source], home: Option<PathBuf>) -> Self {
+        Resolver {
+            given: index(
+                sources
+                    .iter()
+                    .filter_map(Source::path)
+                    .map(Path::to_path_buf),
+            ),
+            dirs: HashMap::new(),
+            home,
+        }
+    }
+
+    /// The file that declares `rollout_id`, never `child` itself; else every place searched.
+    pub fn find(&mut self, child: &Source, rollout_id: &str) -> Result<PathBuf, Vec<Place>> {
+        let id = rollout_id.to_ascii_lowercase();
+        let me = child.path().map(same_file_key);
+        let not_me = |p: &PathBuf| me.as_ref() != Some(&same_file_key(p));
+        let mut searched = vec![Place::GivenInputs];
+        if let Some(p) = self.given.get(&id).filter(|p| not_me(p)) {
+            return Ok(p.clone());
+        }
+        for dir in self.places(child) {
+            searched.push(Place::Dir(dir.clone()));
+            let idx = self
+                .dirs
+                .entry(dir.clone())
+                .or_insert_with(|| index(walk(&dir).into_iter()));
+            if let Some(p) = idx.get(&id).filter(|p| not_me(p)) {
+                return Ok(p.clone());
+            }
+        }
+        if let Some(home) = &self.home {
+            let dirs = [home.join("sessions"), home.join("archived_sessions")];
+            if !dirs.iter().any(|d| d.is_dir()) {
+                searched.push(Place::EmptyHome(home.clone()));
+            }
+        }
+        Err(searched)
+    }
+
+    /// The directories to search for a child's source, in order, without repeats.
+    fn places(&self, child: &Source) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = Vec::new();
+        if let Some(p) = child.path() {
+            if let Some(dir) = p.parent() {
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                v.push(dir.to_path_buf());
+            }
+            if let Some(home) = p.ancestors().skip(1).find_map(|a| {
+                let name = a.file_name()?;
+                (name == "sessions" || name == "archived_sessions")
+                    .then(|| a.parent())
+                    .flatten()
+            }) {
+                v.push(home.join("sessions"));
+                v.push(home.join("archived_sessions"));
+            }
+        }
+        if let Some(home) = &self.home {
+            v.push(home.join("sessions"));
+            v.push(home.join("archived_sessions"));
+        }
+        let mut seen = HashSet::new();
+        v.retain(|d| d.is_dir() && seen.insert(same_file_key(d)));
+        v
+    }
+}
+
+/// Rollout files under a directory, by the ordinary discovery (errors are not ours to
+/// report: the directory was not given).
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    input::discover(&[dir.to_path_buf()], None)
+        .sources
+        .into_iter()
+        .filter_map(|s| s.path().map(Path::to_path_buf))
+        .collect()
+}
+
+/// Rollout id (lowercase) → first file that declares it.
+fn index(paths: impl Iterator<Item = PathBuf>) -> HashMap<String, PathBuf> {
+    let mut m = HashMap::new();
+    for p in paths {
+        let id = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(rollout_id_from_file_name)
+            .map(str::to_ascii_lowercase);
+        if let Some(id) = id {
+            m.entry(id).or_insert(p);
+        }
+    }
+    m
+}
+
+/// A path to compare files by (the canonical path when there is one).
+fn same_file_key(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}

@@ -1,0 +1,243 @@
+//! Findings in words: the message of every [`Cause`], and the human line a finding prints as.
+//!
+//! The analyses hand over findings as data; this is the one place that words them, so a
+//! finding reads the same in every command and format. Messages are one sentence: what is
+//! wrong and what it breaks in Codex.
+
+use crate::findings::{Boundary, Cause, Finding, Place, Severity, Unparseable};
+use crate::output::table::Tone;
+use crate::output::Cell;
+
+/// The finding's message.
+pub fn message(f: &Finding) -> String {
+    use Cause::*;
+    let expected = f.expected;
+    let found = f.found;
+    match &f.cause {
+        Bom => "line 1 starts with a UTF-8 byte order mark: Codex cannot parse its first record, \
+                so its resume fails (openai/codex#28139)"
+            .to_string(),
+        FirstLineUnreadable(bad) => format!(
+            "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse first \
+             rollout record\")"
+        ),
+        FirstRecordNotMeta { type_name } => format!(
+            "the first record is `{}`, not session_meta: Codex's resume fails (\"does not start \
+             with session metadata\")",
+            short(type_name)
+        ),
+        NoMetaWithOrdinals => "no session_meta: the lines carry ordinals, so the file is checked \
+                               as paginated, but Codex cannot resume it (\"failed to parse thread \
+                               ID from rollout file\")"
+            .to_string(),
+        UnknownHistoryMode { mode } => format!(
+            "history_mode {mode:?} is unknown: Codex refuses to load this rollout at all (its \
+             ordinals are checked as legacy)"
+        ),
+        OrdinalInLegacy => format!(
+            "ordinal {} in a legacy rollout: Codex never writes ordinals in legacy mode (a foreign \
+             writer?)",
+            num(found)
+        ),
+        OrdinalMissing {
+            fails_resume: false,
+        } => "record has no ordinal: every record of a \
+                                                   paginated rollout needs one (Codex's history \
+                                                   projection rejects the line)"
+            .to_string(),
+        OrdinalMissing { fails_resume: true } => "the last record Codex can parse has no ordinal: \
+                                                  the next resume fails (\"final paginated \
+                                                  rollout record is missing an ordinal\")"
+            .to_string(),
+        OrdinalStart => {
+            let e = expected.unwrap_or(0);
+            let why = if e == 0 {
+                "a paginated rollout without history_base starts at 0".to_string()
+            } else {
+                format!("history_base.end_ordinal_exclusive is {e}")
+            };
+            format!("first ordinal is {}, expected {e}: {why}", num(found))
+        }
+        OrdinalDuplicate { previous_line } => {
+            let earlier = match previous_line {
+                Some(line) => format!("the previous line's (line {line})"),
+                None => "an earlier line's".to_string(),
+            };
+            format!(
+                "ordinal {} repeats {earlier}; expected {}: Codex's thread-history projection \
+                 stops here for good",
+                num(found),
+                due(expected)
+            )
+        }
+        OrdinalDecrease { from } => format!(
+            "ordinal goes back from {from} to {}; expected {}: Codex's thread-history projection \
+             stops here for good",
+            num(found),
+            due(expected)
+        ),
+        OrdinalGap { lo, hi, unseen } => {
+            let what = if lo == hi {
+                format!("ordinal {lo} never appears")
+            } else if *unseen == (hi - lo).saturating_add(1) {
+                format!("ordinals {lo}..={hi} never appear")
+            } else {
+                format!("{unseen} of the ordinals {lo}..={hi} never appear")
+            };
+            format!(
+                "ordinal jumps to {}, expected {lo}: {what} (Codex's recorder tolerates gaps; \
+                 dense readers of the history do not)",
+                num(found)
+            )
+        }
+        OrdinalTailUnparseable {
+            line,
+            last_line,
+            last_ordinal,
+        } => {
+            let reason = match line {
+                Unparseable::UnknownType(t) => {
+                    format!("record type `{}` is unknown to Codex", short(t))
+                }
+                Unparseable::Bad(bad) => bad.to_string(),
+            };
+            let next = num(expected);
+            let effect = if expected == found {
+                format!("writes ordinal {next} again")
+            } else {
+                format!("starts at ordinal {next} and writes {} again", num(found))
+            };
+            format!(
+                "Codex cannot parse this line: {reason}. Its next resume continues after line \
+                 {last_line} (ordinal {last_ordinal}) and {effect}, a duplicate"
+            )
+        }
+        SubagentPrefix { start, last } => format!(
+            "sub-agent rollout is incomplete: its inherited prefix must reach ordinal {} \
+             (subagent_history_start_ordinal {start}) but the last parseable record has {last}: \
+             the next resume fails",
+            start.saturating_sub(1)
+        ),
+        BaseNoThreadId => "history_base has no thread_id (the source's rollout id)".to_string(),
+        BaseZeroEnd => "history_base.end_ordinal_exclusive is 0: the cutoff cannot include the \
+                        source's session metadata"
+            .to_string(),
+        BaseNoEnd => "history_base has no end_ordinal_exclusive".to_string(),
+        BaseNoOffset => "history_base has no end_byte_offset".to_string(),
+        BaseSourceNotPaginated { source, mode } => format!(
+            "source rollout {source} is not paginated (history_mode {mode}): Codex refuses the \
+             lineage"
+        ),
+        BaseOutsideSource {
+            source,
+            end,
+            highest,
+        } => format!(
+            "history_base.end_ordinal_exclusive {end} is outside source rollout {source}: it \
+             holds no ordinal {} (its highest is {})",
+            end.saturating_sub(1),
+            num(*highest)
+        ),
+        BaseOffsetPastEnd {
+            source,
+            bytes,
+            boundary,
+        } => format!(
+            "history_base.end_byte_offset {} is past the end of source rollout {source} ({bytes} \
+             decoded bytes); expected {}, {}",
+            num(found),
+            num(expected),
+            boundary_text(boundary)
+        ),
+        BaseOffsetNotAtLineStart { source, boundary } => format!(
+            "history_base.end_byte_offset {} is not just after a newline in source rollout \
+             {source}; expected {}, {}",
+            num(found),
+            num(expected),
+            boundary_text(boundary)
+        ),
+        BaseOffsetMismatch { source, boundary } => format!(
+            "history_base.end_byte_offset {} does not match its ordinal boundary in source \
+             rollout {source}: expected {}, {}",
+            num(found),
+            num(expected),
+            boundary_text(boundary)
+        ),
+        BaseSourceNotFound {
+            rollout_id,
+            searched,
+        } => {
+            let places: Vec<String> = searched.iter().map(place).collect();
+            format!(
+                "source rollout {rollout_id} (history_base.thread_id) not found in {}: the lineage \
+                 could not be checked",
+                places.join(", ")
+            )
+        }
+        BaseSourceUnreadable {
+            source,
+            rollout_id,
+            cause,
+        } => format!(
+            "source rollout {source} (history_base.thread_id {rollout_id}) could not be read \
+             ({cause}): the lineage could not be checked"
+        ),
+    }
+}
+
+/// `path:line: label: message`, in the finding's tone (the human line of `check-ordinal`).
+pub fn located(path: &str, f: &Finding, label: &str) -> Cell {
+    Cell::text(&format!("{path}:{}: {label}: {}", f.line(), message(f))).tone(tone(f.severity))
+}
+
+/// How a severity is emphasised.
+pub fn tone(s: Severity) -> Tone {
+    match s {
+        Severity::Error => Tone::Bad,
+        Severity::Warning => Tone::Warn,
+        Severity::Info => Tone::Plain,
+    }
+}
+
+fn boundary_text(b: &Boundary) -> String {
+    match b.first_at_end {
+        Some(line) => format!(
+            "the byte offset of its first record with ordinal >= {} (line {line})",
+            b.end_ordinal
+        ),
+        None => format!(
+            "the end of the source: no record there has ordinal >= {}",
+            b.end_ordinal
+        ),
+    }
+}
+
+fn place(p: &Place) -> String {
+    match p {
+        Place::GivenInputs => "the given inputs".to_string(),
+        Place::Dir(d) => d.display().to_string(),
+        Place::EmptyHome(h) => format!("{} (no sessions or archived_sessions there)", h.display()),
+    }
+}
+
+/// A number, or `none`.
+fn num(n: Option<u64>) -> String {
+    n.map_or_else(|| "none".to_string(), |n| n.to_string())
+}
+
+/// The ordinal due next, which does not exist past `u64::MAX`.
+fn due(n: Option<u64>) -> String {
+    n.map_or_else(|| "none (overflow)".to_string(), |n| n.to_string())
+}
+
+/// A type name as written, cut for a message.
+fn short(s: &str) -> String {
+    const MAX: usize = 60;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push('…');
+        t
+    }
+}

@@ -1,0 +1,184 @@
+//! The JSON wire format where serde alone does not do it: a text held as where it lies in
+//! its file ([`Text::InFile`]) is read back when its row is written, and copied as it lies
+//! when those bytes are what serde_json would write for it.
+
+use std::borrow::Cow;
+use std::io;
+
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+use crate::analysis::calls::Text;
+use crate::input::SourceFile;
+
+/// A text, ready for a JSON row.
+#[derive(Debug)]
+pub enum JsonText<'a> {
+    /// Written by serde.
+    Str(Cow<'a, str>),
+    /// One JSON string, escaped exactly as serde_json escapes its text: written as it is.
+    Raw(&'a RawValue),
+}
+
+impl Serialize for JsonText<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsonText::Str(t) => s.serialize_str(t),
+            JsonText::Raw(r) => r.serialize(s),
+        }
+    }
+}
+
+/// A row's text for a JSON row. A text in the file is read into `buf` and copied from there
+/// when serde would write the same bytes (the usual case: Codex writes with serde_json);
+/// else it is unescaped and written again. An error when the file cannot be read there, or
+/// no longer holds a JSON string there (it changed while it was read).
+pub fn text_json<'a>(
+    t: Option<&'a Text>,
+    file: Option<&SourceFile>,
+    buf: &'a mut Vec<u8>,
+) -> io::Result<Option<JsonText<'a>>> {
+    match t {
+        None => Ok(None),
+        Some(Text::Owned(s)) => Ok(Some(JsonText::Str(Cow::Borrowed(s)))),
+        Some(Text::InFile { offset, len }) => {
+            buf.clear();
+            read_text(file, *offset, *len, buf)?;
+            if !canonical_escapes(buf) {
+                let s: String = serde_json::from_slice(buf).map_err(|_| changed())?;
+                return Ok(Some(JsonText::Str(Cow::Owned(s))));
+            }
+            crate::decode::json_string(buf)
+                .map(|raw| Some(JsonText::Raw(raw)))
+                .ok_or_else(changed)
+        }
+    }
+}
+
+/// A row's text for a table: the text itself.
+pub fn text_plain<'a>(
+    t: Option<&'a Text>,
+    file: Option<&SourceFile>,
+) -> io::Result<Option<Cow<'a, str>>> {
+    match t {
+        None => Ok(None),
+        Some(Text::Owned(s)) => Ok(Some(Cow::Borrowed(s))),
+        Some(Text::InFile { offset, len }) => {
+            let mut buf = Vec::with_capacity(*len);
+            read_text(file, *offset, *len, &mut buf)?;
+            let s: String = serde_json::from_slice(&buf).map_err(|_| changed())?;
+            Ok(Some(Cow::Owned(s)))
+        }
+    }
+}
+
+/// Append the `len` bytes at `offset` of the file.
+fn read_text(
+    file: Option<&SourceFile>,
+    offset: u64,
+    len: usize,
+    buf: &mut Vec<u8>,
+) -> io::Result<()> {
+    let file = file.ok_or_else(|| io::Error::other("text of a file that is no longer open"))?;
+    file.read_at(offset, len, buf).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => changed(),
+        _ => e,
+    })
+}
+
+fn changed() -> io::Error {
+    io::Error::other("the file changed while it was read (a text is no longer where it was)")
+}
+
+/// Would serde_json write the text of `raw`, a JSON string, back to these very bytes?
+/// serde_json escapes `"` and `\`, writes `\b \f \n \r \t` for those controls and `\u00xx`
+/// (lowercase) for the other controls, and nothing else: no `\/`, no `\u` for other
+/// characters, UTF-8 as is. So in a valid JSON string only `\u` and `\/` escapes can make
+/// it differ, and those are rare: they are looked for instead of walking every escape.
+/// (Whether `raw` is a valid JSON string at all is the decoder's check.)
+fn canonical_escapes(raw: &[u8]) -> bool {
+    if !matches!(raw, [b'"', .., b'"']) || raw.len() < 2 {
+        return false;
+    }
+    for needle in [&b"\\u"[..], &b"\\/"[..]] {
+        for i in memchr::memmem::find_iter(raw, needle) {
+            // An escape when an even run of backslashes precedes this one.
+            let run = raw[..i].iter().rev().take_while(|&&c| c == b'\\').count();
+            if run % 2 == 0 && (needle[1] == b'/' || !canonical_u_escape(&raw[i..])) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Is `e`, starting `\u`, an escape serde_json writes: `\u00xx`, lowercase, for a control
+/// character without a short form?
+fn canonical_u_escape(e: &[u8]) -> bool {
+    let Some(&[b'0', b'0', hi @ (b'0' | b'1'), lo]) = e.get(2..6) else {
+        return false;
+    };
+    let lo = match lo {
+        b'0'..=b'9' => lo - b'0',
+        b'a'..=b'f' => lo - b'a' + 10,
+        _ => return false,
+    };
+    !matches!((hi - b'0') * 16 + lo, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a JSON row writes for `raw` held in a file.
+    fn written(raw: &str) -> Option<String> {
+        let mut buf = raw.as_bytes().to_vec();
+        if !canonical_escapes(&buf) {
+            return None;
+        }
+        let value = crate::decode::json_string(&buf)?;
+        let out = serde_json::to_string(&JsonText::Raw(value)).unwrap();
+        buf.clear();
+        Some(out)
+    }
+
+    #[test]
+    fn canonical_json_strings_are_exactly_what_serde_writes() {
+        // Every string of up to three of these pieces: copied as it lies exactly when
+        // serde_json writes its text back to the same bytes.
+        let pieces = [
+            "a", "é", "\u{7f}", "/", r"\/", r"\n", r"\u000a", r"\u001f", r"\u001F", r"\u0000",
+            r"\u00e9", r"\u0041", r"\t", r"\b", r"\f", r"\r", r#"\""#, r"\\", "\u{2028}",
+        ];
+        let mut n = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let raw = format!("\"{a}{b}{c}\"");
+                    let text: String = serde_json::from_str(&raw).unwrap();
+                    let serde = serde_json::to_string(&text).unwrap();
+                    let same = serde == raw;
+                    assert_eq!(canonical_escapes(raw.as_bytes()), same, "{raw}");
+                    if same {
+                        assert_eq!(written(&raw).as_deref(), Some(serde.as_str()));
+                    }
+                    n += usize::from(same);
+                }
+            }
+        }
+        assert!(n > 1000);
+        for bad in ["", "\"", "a", "\"\\\""] {
+            assert_eq!(written(bad), None, "{bad:?}");
+        }
+        assert_eq!(written("\"a\"b\""), None);
+        assert_eq!(written("\"\u{1}\""), None);
+    }
+
+    #[test]
+    fn a_text_that_is_no_json_string_is_a_changed_file() {
+        let text = Text::InFile { offset: 0, len: 4 };
+        let mut buf = Vec::new();
+        let err = text_json(Some(&text), None, &mut buf).unwrap_err();
+        assert!(err.to_string().contains("no longer open"), "{err}");
+    }
+}
