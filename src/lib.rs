@@ -21,6 +21,7 @@
 //! Only `cli`, `cmd` and [`run`] know clap. `exit` holds the exit-code contract.
 
 pub mod analysis;
+pub mod budget;
 pub mod cli;
 pub mod cmd;
 pub mod decode;

@@ -615,7 +615,9 @@ impl Fold for OrdinalCheck {
     }
 
     fn bad(&mut self, bad: &BadLine) {
-        self.note_head(bad.pos, || Some(Cause::FirstLineUnreadable(Box::new(bad.clone()))));
+        self.note_head(bad.pos, || {
+            Some(Cause::FirstLineUnreadable(Box::new(bad.clone())))
+        });
         self.observe(Obs {
             pos: bad.pos,
             ordinal: bad.ordinal_hint,

@@ -4,8 +4,9 @@
 use std::fs::File;
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
+
+use crate::budget::{Budget, Share};
 
 /// How to read a plain file again later: a second handle on it, opened with the first (it
 /// reads the file even if it is moved or archived meanwhile), and its path and identity,
@@ -61,28 +62,12 @@ impl FileId {
 /// ran into the limit on open files (256 by default on macOS): past the budget, a file is
 /// opened again by its path when first read, and must be the same file.
 #[derive(Debug, Clone)]
-pub struct Handles {
-    held: Arc<AtomicUsize>,
-    max: usize,
-}
+pub struct Handles(Budget);
 
 impl Handles {
     /// A budget of `max` handles.
     pub fn new(max: usize) -> Handles {
-        Handles {
-            held: Arc::new(AtomicUsize::new(0)),
-            max,
-        }
-    }
-
-    /// One handle of the budget, when some is left; given back when dropped.
-    fn take(&self) -> Option<HandleSlot> {
-        if self.held.fetch_add(1, Ordering::Relaxed) < self.max {
-            Some(HandleSlot(self.held.clone()))
-        } else {
-            self.held.fetch_sub(1, Ordering::Relaxed);
-            None
-        }
+        Handles(Budget::new(max))
     }
 }
 
@@ -93,34 +78,23 @@ impl Default for Handles {
     }
 }
 
-/// A handle taken from a [`Handles`] budget.
-#[derive(Debug)]
-struct HandleSlot(Arc<AtomicUsize>);
-
-impl Drop for HandleSlot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
 /// A plain file whose lines can be read again in part. Its second handle is kept when the
 /// budget allows, so its texts are read even if the file is moved or archived before its
 /// rows are written (as Codex archives a session); else it is opened again by its path.
 #[derive(Debug)]
 pub struct SourceFile {
     reopen: Reopen,
-    /// Held while the handle opened with the file is kept.
-    _slot: Option<HandleSlot>,
+    /// The handle opened with the file, while it is kept, takes one of the budget.
+    _slot: Share,
     file: OnceLock<Result<File, (io::ErrorKind, String)>>,
 }
 
 impl SourceFile {
     pub fn new(mut reopen: Reopen, handles: &Handles) -> SourceFile {
         let file = OnceLock::new();
-        let mut slot = None;
+        let mut slot = handles.0.share();
         if let Some(f) = reopen.take_handle() {
-            slot = handles.take();
-            if slot.is_some() {
+            if slot.take(1) {
                 let _ = file.set(Ok(f));
             }
         }
@@ -134,6 +108,18 @@ impl SourceFile {
     /// Append the `len` bytes at `offset` to `buf`. A file that shrank since it was read is
     /// an error (`UnexpectedEof`).
     pub fn read_at(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
+        let from = buf.len();
+        buf.resize(from + len, 0);
+        let r = self.read_exact_at(offset, &mut buf[from..]);
+        if r.is_err() {
+            buf.truncate(from);
+        }
+        r
+    }
+
+    /// Fill `dst` with the bytes at `offset`. A file that shrank since it was read is an
+    /// error (`UnexpectedEof`).
+    pub fn read_exact_at(&self, offset: u64, dst: &mut [u8]) -> io::Result<()> {
         let file = self
             .file
             .get_or_init(|| {
@@ -143,13 +129,7 @@ impl SourceFile {
             })
             .as_ref()
             .map_err(|(kind, cause)| io::Error::new(*kind, cause.clone()))?;
-        let from = buf.len();
-        buf.resize(from + len, 0);
-        let r = read_exact_at(file, &mut buf[from..], offset);
-        if r.is_err() {
-            buf.truncate(from);
-        }
-        r
+        read_exact_at(file, dst, offset)
     }
 }
 
@@ -256,11 +236,15 @@ mod tests {
             SourceFile::new(reopen.unwrap(), &handles)
         };
         let (first, second) = (open(), open());
-        assert!(first._slot.is_some() && second._slot.is_none());
+        assert_eq!((first._slot.units(), second._slot.units()), (1, 0));
         let mut buf = Vec::new();
         second.read_at(0, 2, &mut buf).unwrap();
         assert_eq!(buf, b"01");
         drop(first);
-        assert!(open()._slot.is_some(), "the handle went back to the budget");
+        assert_eq!(
+            open()._slot.units(),
+            1,
+            "the handle went back to the budget"
+        );
     }
 }
