@@ -1,6 +1,7 @@
-//! The JSON wire format where serde alone does not do it: a text held as where it lies in
-//! its file ([`Text::InFile`]) is read back when its row is written, and copied as it lies
-//! when those bytes are what serde_json would write for it.
+//! The JSON wire format where serde alone does not do it: a text held as the record wrote
+//! it ([`Text::Json`]), or as where it lies in its file ([`Text::InFile`], read back when
+//! its row is written), is copied as it is when those bytes are what serde_json would write
+//! for it.
 
 use std::borrow::Cow;
 use std::io;
@@ -41,18 +42,24 @@ pub fn text_json<'a>(
     match t {
         None => Ok(None),
         Some(Text::Owned(s)) => Ok(Some(JsonText::Str(Cow::Borrowed(s)))),
+        Some(Text::Json(raw)) => Ok(Some(as_written(raw)?)),
         Some(Text::InFile { offset, len }) => {
-            buf.clear();
-            read_text(file, *offset, *len, buf)?;
-            if !canonical_escapes(buf) {
-                let s: String = serde_json::from_slice(buf).map_err(|_| changed())?;
-                return Ok(Some(JsonText::Str(Cow::Owned(s))));
-            }
-            crate::decode::json_string(buf)
-                .map(|raw| Some(JsonText::Raw(raw)))
-                .ok_or_else(changed)
+            let bytes = read_text(file, *offset, *len, buf)?;
+            // Checked again: the file may have changed since it was read.
+            let raw = crate::decode::json_string(bytes).ok_or_else(changed)?;
+            Ok(Some(as_written(raw)?))
         }
     }
+}
+
+/// A JSON string of a record, as a JSON row writes it: as it is when serde would write the
+/// same bytes, else unescaped and written again.
+fn as_written(raw: &RawValue) -> io::Result<JsonText<'_>> {
+    if canonical_escapes(raw.get().as_bytes()) {
+        return Ok(JsonText::Raw(raw));
+    }
+    let s: String = serde_json::from_str(raw.get()).map_err(|_| changed())?;
+    Ok(JsonText::Str(Cow::Owned(s)))
 }
 
 /// A row's text for a table: the text itself.
@@ -63,27 +70,37 @@ pub fn text_plain<'a>(
     match t {
         None => Ok(None),
         Some(Text::Owned(s)) => Ok(Some(Cow::Borrowed(s))),
+        Some(Text::Json(raw)) => serde_json::from_str(raw.get())
+            .map(Some)
+            .map_err(|_| changed()),
         Some(Text::InFile { offset, len }) => {
-            let mut buf = Vec::with_capacity(*len);
-            read_text(file, *offset, *len, &mut buf)?;
-            let s: String = serde_json::from_slice(&buf).map_err(|_| changed())?;
+            let mut buf = Vec::new();
+            let bytes = read_text(file, *offset, *len, &mut buf)?;
+            let s: String = serde_json::from_slice(bytes).map_err(|_| changed())?;
             Ok(Some(Cow::Owned(s)))
         }
     }
 }
 
-/// Append the `len` bytes at `offset` of the file.
-fn read_text(
+/// The `len` bytes at `offset` of the file, read into `buf` (kept from row to row: only
+/// what it grows by is ever zeroed).
+fn read_text<'a>(
     file: Option<&SourceFile>,
     offset: u64,
     len: usize,
-    buf: &mut Vec<u8>,
-) -> io::Result<()> {
+    buf: &'a mut Vec<u8>,
+) -> io::Result<&'a [u8]> {
     let file = file.ok_or_else(|| io::Error::other("text of a file that is no longer open"))?;
-    file.read_at(offset, len, buf).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => changed(),
-        _ => e,
-    })
+    if buf.len() < len {
+        buf.resize(len, 0);
+    }
+    let dst = &mut buf[..len];
+    file.read_exact_at(offset, dst)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => changed(),
+            _ => e,
+        })?;
+    Ok(dst)
 }
 
 fn changed() -> io::Error {
@@ -94,8 +111,9 @@ fn changed() -> io::Error {
 /// serde_json escapes `"` and `\`, writes `\b \f \n \r \t` for those controls and `\u00xx`
 /// (lowercase) for the other controls, and nothing else: no `\/`, no `\u` for other
 /// characters, UTF-8 as is. So in a valid JSON string only `\u` and `\/` escapes can make
-/// it differ, and those are rare: they are looked for instead of walking every escape.
-/// (Whether `raw` is a valid JSON string at all is the decoder's check.)
+/// it differ, and those are rare: they are searched for (a search per escape kind cost less
+/// than stopping at every backslash). Whether `raw` is a valid JSON string at all is the
+/// decoder's check.
 fn canonical_escapes(raw: &[u8]) -> bool {
     if !matches!(raw, [b'"', .., b'"']) || raw.len() < 2 {
         return false;

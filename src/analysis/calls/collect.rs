@@ -60,8 +60,8 @@ pub(super) struct OutputItem {
 /// file, kept until [`CallCollector::finish`] pairs them.
 #[derive(Debug, Default)]
 pub struct CallCollector {
-    /// The input is a plain file that the output layer reads again: large texts are
-    /// held as where they lie ([`Text::InFile`]).
+    /// The input is a plain file that the output layer reads again: large texts are held
+    /// as where they lie ([`Text::InFile`]).
     in_file: bool,
     /// Some text is held as where it lies.
     points_into_file: bool,
@@ -101,7 +101,7 @@ impl CallCollector {
             let raw = item.arguments.or(item.input).or(item.action);
             let name = item.name.as_deref().map(str::to_string);
             let (arguments, mentions_patch) = match raw {
-                Some(r) => match self.in_file(rec, r) {
+                Some(r) => match self.string(rec, r) {
                     Some(text) => (Some(text), json_string_mentions(r.get(), "apply_patch")),
                     None => {
                         let a = raw_text(r).into_owned();
@@ -130,7 +130,7 @@ impl CallCollector {
             });
         } else {
             let (text, success, facts) = match (item.output, item.tools) {
-                (Some(o), _) => match self.in_file(rec, o) {
+                (Some(o), _) => match self.string(rec, o) {
                     Some(text) => (text, None, OutputFacts::of_json_string(o.get())),
                     None => {
                         let o = model::output_text(o);
@@ -158,19 +158,23 @@ impl CallCollector {
         }
     }
 
-    /// Where a large JSON string value of `rec` lies in the file, when the file can be
-    /// read again there and its bytes are the row's field as written.
-    fn in_file(&mut self, rec: &Record<'_>, value: &RawValue) -> Option<Text> {
+    /// A JSON string value of `rec` as a row's text: a large one of a plain file as where
+    /// it lies in the file, any other held as written. `None` for a value that is no string.
+    fn string(&mut self, rec: &Record<'_>, value: &RawValue) -> Option<Text> {
         let raw = value.get();
-        if !self.in_file || raw.len() < IN_FILE_MIN || !raw.starts_with('"') {
+        if !raw.starts_with('"') {
             return None;
         }
-        let offset = rec.stream_offset_of(raw)?;
-        self.points_into_file = true;
-        Some(Text::InFile {
-            offset,
-            len: raw.len(),
-        })
+        if self.in_file && raw.len() >= IN_FILE_MIN {
+            if let Some(offset) = rec.stream_offset_of(raw) {
+                self.points_into_file = true;
+                return Some(Text::InFile {
+                    offset,
+                    len: raw.len(),
+                });
+            }
+        }
+        Some(Text::Json(value.to_owned()))
     }
 
     fn event(&mut self, rec: &Record<'_>) {

@@ -39,7 +39,10 @@ mod pairing;
 pub use collect::CallCollector;
 pub use outcome::{parse_output_meta, OutputMeta};
 
+use std::borrow::Cow;
+
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// What the file proves about a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -63,10 +66,13 @@ impl CallStatus {
 }
 
 /// A row's `arguments` or `output` text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Text {
-    /// The text itself.
+    /// The text itself (one the record did not write as a JSON string: the parts of an
+    /// array joined, an object's JSON).
     Owned(String),
+    /// The text of this JSON string (quotes included), held as the record wrote it.
+    Json(Box<RawValue>),
     /// The text of the JSON string (quotes included) at `len` bytes from `offset` of the
     /// file ([`FileFacts::file`](crate::analysis::FileFacts)), as the record wrote it. The
     /// output layer reads it when it writes the row: a file's large texts are not held
@@ -76,9 +82,10 @@ pub enum Text {
 
 impl Text {
     /// The text, when it is held.
-    pub fn owned(&self) -> Option<&str> {
+    pub fn held(&self) -> Option<Cow<'_, str>> {
         match self {
-            Text::Owned(s) => Some(s),
+            Text::Owned(s) => Some(Cow::Borrowed(s)),
+            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
             Text::InFile { .. } => None,
         }
     }
@@ -291,10 +298,13 @@ mod tests {
         let c = calls(&[&fc("a", "shell", "{}"), &fco("zzz", "hi")]);
         assert_eq!(c.len(), 2);
         assert_eq!(c[0].status, CallStatus::Unknown);
-        assert_eq!(c[0].output, None);
+        assert!(c[0].output.is_none());
         assert_eq!(c[1].status, CallStatus::Orphan);
         assert_eq!(c[1].kind, "function_call_output");
-        assert_eq!(c[1].output.as_ref().and_then(Text::owned), Some("hi"));
+        assert_eq!(
+            c[1].output.as_ref().and_then(Text::held).as_deref(),
+            Some("hi")
+        );
     }
 
     #[test]
@@ -307,7 +317,10 @@ mod tests {
         ]);
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["ok", "orphan"]);
-        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some("first"));
+        assert_eq!(
+            c[0].output.as_ref().and_then(Text::held).as_deref(),
+            Some("first")
+        );
     }
 
     #[test]
@@ -411,12 +424,12 @@ mod tests {
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["ok", "error", "unknown", "ok"]);
         assert_eq!(
-            c[0].arguments.as_ref().and_then(Text::owned),
+            c[0].arguments.as_ref().and_then(Text::held).as_deref(),
             Some(r#"{"type":"search","query":"q"}"#)
         );
         assert_eq!(c[3].namespace.as_deref(), Some("mcp__w"));
         assert_eq!(
-            c[3].output.as_ref().and_then(Text::owned),
+            c[3].output.as_ref().and_then(Text::held).as_deref(),
             Some("Wall time: 0.0030 seconds\nOutput:\nSunny")
         );
         assert_eq!(c[3].duration_ms, Some(3));
@@ -462,8 +475,14 @@ mod tests {
             ["ok", "ok", "unknown", "orphan", "orphan", "orphan"],
             "{c:#?}"
         );
-        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some("first"));
-        assert_eq!(c[1].output.as_ref().and_then(Text::owned), Some("second"));
+        assert_eq!(
+            c[0].output.as_ref().and_then(Text::held).as_deref(),
+            Some("first")
+        );
+        assert_eq!(
+            c[1].output.as_ref().and_then(Text::held).as_deref(),
+            Some("second")
+        );
         assert_eq!(c[3].kind, "custom_tool_call_output");
         assert_eq!(c[5].call_id.as_deref(), Some("other"));
     }
@@ -490,7 +509,7 @@ mod tests {
         assert_eq!(c[0].kind, "tool_search_output");
         assert_eq!((c[0].call_line, c[0].output_line), (Some(1), Some(1)));
         assert_eq!(
-            c[0].output.as_ref().and_then(Text::owned),
+            c[0].output.as_ref().and_then(Text::held).as_deref(),
             Some(r#"[{"type":"namespace","name":"mcp__w"}]"#)
         );
         assert_eq!(c[0].name, None);
@@ -517,10 +536,13 @@ mod tests {
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["unknown", "orphan", "orphan"]);
         assert_eq!(
-            c[0].arguments.as_ref().and_then(Text::owned),
+            c[0].arguments.as_ref().and_then(Text::held).as_deref(),
             Some(r#"{"a":1}"#)
         );
-        assert_eq!(c[2].output.as_ref().and_then(Text::owned), Some("boom"));
+        assert_eq!(
+            c[2].output.as_ref().and_then(Text::held).as_deref(),
+            Some("boom")
+        );
     }
 
     #[test]
@@ -549,11 +571,8 @@ mod tests {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         f.write_all(text.as_bytes()).unwrap();
         let needs = Needs::default().calls();
-        let from_file = crate::analysis::read(
-            &Source::File(f.path().to_path_buf()),
-            &ReadOptions::default(),
-            &needs,
-        );
+        let opts = ReadOptions::default();
+        let from_file = crate::analysis::read(&Source::File(f.path().to_path_buf()), &opts, &needs);
         let held = testkit::facts(&text, needs).calls.unwrap();
         let file = from_file.file.expect("kept open");
         let rows = from_file.calls.unwrap();
@@ -567,7 +586,10 @@ mod tests {
             let mut buf = Vec::new();
             file.read_at(*offset, *len, &mut buf).unwrap();
             let text: String = serde_json::from_slice(&buf).unwrap();
-            assert_eq!(Some(text.as_str()), want.as_ref().and_then(Text::owned));
+            assert_eq!(
+                Some(text.as_str()),
+                want.as_ref().and_then(Text::held).as_deref()
+            );
         }
         assert_eq!(rows[0].status, CallStatus::Error);
         assert_eq!(
@@ -607,7 +629,10 @@ mod tests {
         assert_eq!((c[0].exit_code, c[0].duration_ms), (None, None));
         // The output is still shown, and when it was written.
         assert_eq!(c[0].output_line, Some(2));
-        assert_eq!(c[0].output.as_ref().and_then(Text::owned), Some(running));
+        assert_eq!(
+            c[0].output.as_ref().and_then(Text::held).as_deref(),
+            Some(running)
+        );
 
         // A later end event or item proves the outcome.
         let c = calls(&[
@@ -625,5 +650,19 @@ mod tests {
         let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(s, ["error", "ok"]);
         assert_eq!((c[0].exit_code, c[0].duration_ms), (Some(2), Some(3000)));
+    }
+
+    #[test]
+    fn short_texts_and_texts_of_streams_are_held_as_written() {
+        let big = "x".repeat(1000);
+        let lines = [fc("a", "shell", "ls"), fco("a", &big)];
+        let c = calls(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+        // Standard input cannot be read again: even the large text is held.
+        assert!(matches!(c[0].arguments, Some(Text::Json(_))));
+        assert!(matches!(c[0].output, Some(Text::Json(_))));
+        assert_eq!(
+            c[0].output.as_ref().and_then(Text::held).as_deref(),
+            Some(big.as_str())
+        );
     }
 }
