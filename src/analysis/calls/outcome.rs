@@ -101,9 +101,14 @@ pub fn parse_output_meta(text: &str) -> OutputMeta {
             };
         }
     }
+    header_meta(t.lines().take(12))
+}
+
+/// What the header lines of an output say (the first twelve lines, or fewer: only the
+/// header counts, up to `Output:`, so that the command's own output never does).
+fn header_meta<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputMeta {
     let mut m = OutputMeta::default();
-    // Only the header: stop at `Output:` so that the command's own output never counts.
-    for line in t.lines().take(12) {
+    for line in lines {
         let line = line.trim_end();
         if line == "Output:" {
             break;
@@ -160,20 +165,60 @@ impl OutputFacts {
         self.verification_failed || (is_patch && self.error_prefix)
     }
 
-    /// The facts of the text of `raw`, a canonical JSON string
-    /// ([`is_canonical_json_string`]), read from its first few KiB when they decide them
-    /// (the usual case: a header of a few lines), else from the whole text.
+    /// The facts of the text of `raw`, a JSON string of a decoded record: read off the raw
+    /// text when its header holds no escape but line breaks (the usual case), else from
+    /// its first few KiB unescaped when they decide them, else from the whole text.
     pub(super) fn of_json_string(raw: &str) -> OutputFacts {
         const HEAD: usize = 4096;
         let unescape = |json: &str| serde_json::from_str::<String>(json).unwrap_or_default();
         let inner = &raw[1..raw.len() - 1];
-        if inner.len() > HEAD {
+        if let Some(facts) = OutputFacts::of_raw_header(inner) {
+            return facts;
+        }
+        // A JSON output (0.36) is read whole.
+        if inner.len() > HEAD && !inner.trim_start().starts_with('{') {
             let head = unescape(&format!("\"{}\"", &inner[..escape_safe_cut(inner, HEAD)]));
             if let Some(facts) = OutputFacts::of_head(&head) {
                 return facts;
             }
         }
         OutputFacts::of(&unescape(raw))
+    }
+
+    /// The facts of a JSON string's text read off its raw contents `inner` (escapes
+    /// unresolved), when the header holds no escape but the line breaks (`\n`): its lines
+    /// are then the raw text between them, as they are, and nothing needs unescaping.
+    /// `None` otherwise, and for a JSON output (read whole).
+    fn of_raw_header(inner: &str) -> Option<OutputFacts> {
+        // Plain leading white space is the text's own; an escaped one is not read here.
+        let t = inner.trim_start();
+        if t.starts_with(['\\', '{']) {
+            return None;
+        }
+        let mut lines: Vec<&str> = Vec::with_capacity(12);
+        let mut rest = t;
+        while lines.len() < 12 {
+            let Some(i) = memchr::memchr(b'\\', rest.as_bytes()) else {
+                if !rest.is_empty() {
+                    lines.push(rest);
+                }
+                break;
+            };
+            if rest.as_bytes().get(i + 1) != Some(&b'n') {
+                return None;
+            }
+            let line = &rest[..i];
+            lines.push(line);
+            rest = &rest[i + 2..];
+            if line.trim_end() == "Output:" {
+                break;
+            }
+        }
+        Some(OutputFacts {
+            meta: header_meta(lines),
+            verification_failed: t.starts_with("apply_patch verification failed"),
+            error_prefix: t.starts_with("error:"),
+        })
     }
 
     /// The facts of a text from its beginning `head`, when that is enough: the header
@@ -270,6 +315,51 @@ mod tests {
             (facts.meta.exit_code, facts.meta.duration_ms),
             (Some(1), Some(500))
         );
+    }
+
+    #[test]
+    fn the_raw_header_says_what_the_unescaped_text_says() {
+        // Texts put together from header-like lines, escapes Codex writes (and some it
+        // does not), white space at the start, bodies, JSON: read off the raw JSON string,
+        // and as JSON strings written otherwise (`\u` for a letter, `\/`), they say what the
+        // text says.
+        let pieces = [
+            "Exit code: 3\n",
+            "Exit code: x\n",
+            "Process exited with code 0\n",
+            "Wall time: 1.25 seconds\n",
+            "Wall time: -1 seconds\n",
+            "Chunk ID: 9\n",
+            "Process running with session ID 7\n",
+            "Output:\n",
+            "Output:  \n",
+            "Original token count: 4\n",
+            "apply_patch verification failed: x\n",
+            "error: bad\n",
+            "\n",
+            "  ",
+            "\t",
+            "\r\n",
+            "\"q\"",
+            "\\n",
+            "é",
+            "\u{2028}",
+            "\u{a0}",
+            "{\"a\":1}",
+            "plain text ",
+        ];
+        let mut rnd = crate::testkit::xorshift(0x5851_f42d_4c95_7f2d);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..rnd(16) {
+                text.push_str(pieces[rnd(pieces.len())]);
+            }
+            let want = OutputFacts::of(&text);
+            let raw = serde_json::to_string(&text).unwrap();
+            assert_eq!(OutputFacts::of_json_string(&raw), want, "{raw}");
+            let other = raw.replace('E', "\\u0045").replace('/', "\\/");
+            assert_eq!(OutputFacts::of_json_string(&other), want, "{other}");
+        }
     }
 
     #[test]
