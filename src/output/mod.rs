@@ -16,7 +16,7 @@ pub mod json;
 pub mod sanitize;
 pub mod table;
 
-use std::io::{self, BufWriter, Stdout, Write};
+use std::io::{self, BufWriter, Write};
 
 use serde::Serialize;
 
@@ -53,9 +53,9 @@ impl ColorWhen {
 }
 
 enum Sink {
-    Ndjson(BufWriter<Stdout>),
+    Ndjson(BufWriter<RowStdout>),
     Json {
-        w: BufWriter<Stdout>,
+        w: BufWriter<RowStdout>,
         first: bool,
     },
     Table {
@@ -74,7 +74,7 @@ pub struct Out {
 impl Out {
     /// `columns` describe the table; they are ignored by the JSON formats.
     pub fn new(format: Format, color: ColorWhen, columns: Vec<Column>) -> Out {
-        let stdout = || BufWriter::with_capacity(64 * 1024, io::stdout());
+        let stdout = || BufWriter::with_capacity(64 * 1024, row_stdout());
         let sink = match format {
             Format::Ndjson => Sink::Ndjson(stdout()),
             Format::Json => Sink::Json {
@@ -175,6 +175,24 @@ pub fn raw(bytes: &[u8]) -> io::Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()
+}
+
+/// Stdout for rows, which [`Out`] buffers and flushes itself.
+type RowStdout = Box<dyn Write + Send>;
+
+/// A duplicate of stdout's descriptor where the platform has one: writing to it is writing
+/// to stdout (same open file, same offset), without the line buffering of `io::stdout()`,
+/// which searches every write that does not fit its buffer for a newline (every large text
+/// of a row, in a slower search than the copy itself). Else `io::stdout()` itself.
+fn row_stdout() -> RowStdout {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdout())
 }
 
 /// Is `e` (or what it wraps) a closed pipe? Then the run ends quietly with exit 0.
