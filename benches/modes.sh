@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# How the machine's state moves the `stats` / ccusage ratio (docs/performance.md, "The
-# machine"). On a VM that hands free memory back to its host, a process pays more for
-# memory that nobody touched in the last few seconds, and how much depends on what ran
-# just before. This times `rollscope stats` and `ccusage codex daily --json --offline` on
-# the bench tree in three protocols, --runs times each:
+# How the machine's state moves the `stats` / ccusage and `calls` / `stats` ratios
+# (docs/performance.md, "The machine"). On a VM that hands free memory back to its host, a
+# process pays more for memory that nobody touched in the last few seconds, and how much
+# depends on what ran just before. This times `rollscope stats`, `rollscope calls` and
+# `ccusage codex daily --json --offline` on the bench tree in three protocols, --runs times
+# each:
 #
 #   rounds   one run of each in turn, as benches/run.sh times them;
 #   idle     every run after --idle seconds of nothing (a tool run once, as a user or a
@@ -11,10 +12,11 @@
 #   repeat   each tool's runs back to back (each run reuses the memory and the cache its
 #            own previous run just left).
 #
-# It prints the median wall and system time of each tool in each protocol, and the ratio.
+# It prints the median wall and system time of each tool in each protocol, and the ratios.
 # Run benches/run.sh first: it builds the binary, generates the tree and installs ccusage.
 #
 #   bash benches/modes.sh [--runs N] [--idle SECONDS] [--out DIR] [--size SIZE]
+#   (ROLLSCOPE=path/to/binary times another build than target/release/rollscope)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
 done
 
 TREE=$OUT/corpus-$SIZE
-BIN=target/release/rollscope
+BIN=${ROLLSCOPE:-target/release/rollscope}
 CCUSAGE=$OUT/tools/ccusage/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage
 for need in "$TREE" "$BIN" "$CCUSAGE" /usr/bin/time; do
     if [ ! -e "$need" ]; then
@@ -49,7 +51,7 @@ run() {
     local tool=$1 protocol=$2
     local log=$OUT/modes-$protocol-$tool.txt
     case "$tool" in
-        stats) /usr/bin/time -f "%e %S" -a -o "$log" "$BIN" stats --format ndjson -q "$TREE" >/dev/null ;;
+        stats | calls) /usr/bin/time -f "%e %S" -a -o "$log" "$BIN" "$tool" --format ndjson -q "$TREE" >/dev/null ;;
         ccusage) CODEX_HOME=$TREE /usr/bin/time -f "%e %S" -a -o "$log" "$CCUSAGE" codex daily --json --offline >/dev/null ;;
     esac
 }
@@ -57,33 +59,39 @@ run() {
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 rm -f "$OUT"/modes-*.txt
-# Warm the page cache and both binaries.
-run stats warmup
-run ccusage warmup
+TOOLS=(stats calls ccusage)
+# Warm the page cache and the binaries.
+for tool in "${TOOLS[@]}"; do
+    run "$tool" warmup
+done
 
 for _ in $(seq "$RUNS"); do
-    run stats rounds
-    run ccusage rounds
+    for tool in "${TOOLS[@]}"; do
+        run "$tool" rounds
+    done
 done
 for _ in $(seq "$RUNS"); do
-    for tool in stats ccusage; do
+    for tool in "${TOOLS[@]}"; do
         sleep "$IDLE"
         run "$tool" idle
     done
 done
-for tool in stats ccusage; do
+for tool in "${TOOLS[@]}"; do
     run "$tool" warmup
     for _ in $(seq "$RUNS"); do
         run "$tool" repeat
     done
 done
 
-printf '%-8s %-26s %-26s %s\n' protocol "stats: wall (sys) s" "ccusage: wall (sys) s" "stats / ccusage"
+field() { cut -d' ' -f"$1" "$OUT/modes-$2-$3.txt" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '%-8s %-18s %-18s %-18s %-16s %s\n' protocol "stats: wall (sys)" "calls: wall (sys)" \
+    "ccusage: wall (sys)" "stats / ccusage" "calls / stats"
 for protocol in rounds idle repeat; do
-    sw=$(cut -d' ' -f1 "$OUT/modes-$protocol-stats.txt" | median)
-    ss=$(cut -d' ' -f2 "$OUT/modes-$protocol-stats.txt" | median)
-    cw=$(cut -d' ' -f1 "$OUT/modes-$protocol-ccusage.txt" | median)
-    cs=$(cut -d' ' -f2 "$OUT/modes-$protocol-ccusage.txt" | median)
-    printf '%-8s %-26s %-26s %s\n' "$protocol" "$sw ($ss)" "$cw ($cs)" \
-        "$(awk -v s="$sw" -v c="$cw" 'BEGIN { printf "%.2f", s / c }')"
+    sw=$(field 1 "$protocol" stats)
+    lw=$(field 1 "$protocol" calls)
+    cw=$(field 1 "$protocol" ccusage)
+    printf '%-8s %-18s %-18s %-18s %-16s %s\n' "$protocol" \
+        "$sw ($(field 2 "$protocol" stats))" "$lw ($(field 2 "$protocol" calls))" \
+        "$cw ($(field 2 "$protocol" ccusage))" "$(ratio "$sw" "$cw")" "$(ratio "$lw" "$sw")"
 done
