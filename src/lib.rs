@@ -12,7 +12,7 @@
 //!          │
 //!          ├── analysis  the shared per-file analyses and the one pass computing them:
 //!          │             session, turns, calls, ordinal, tokens, census, boundary
-//!          ├── findings  findings as data; rules: the rule registry
+//!          ├── findings  findings as data, and the rule registry they name
 //!          ├── model     typed, lenient views of payloads
 //!          ├── decode    the one tolerant line decoder
 //!          └── input     discovery, opening, zstd, reading a file again; time: timestamps
@@ -32,7 +32,6 @@ pub mod lineage;
 pub mod model;
 pub mod output;
 pub mod parallel;
-pub mod rules;
 pub mod time;
 
 #[cfg(test)]

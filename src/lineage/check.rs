@@ -254,7 +254,7 @@ mod tests {
         );
         let p = run(&text, 3, offs[2]).unwrap();
         assert!(matches!(p.cause, Cause::BaseOffsetMismatch { .. }), "{p:?}");
-        assert_eq!(p.rule, crate::rules::Rule::HistoryBaseByteOffset);
+        assert_eq!(p.rule, crate::findings::Rule::HistoryBaseByteOffset);
     }
 
     #[test]
@@ -277,7 +277,7 @@ mod tests {
         let (legacy, offs) = source(5, "legacy");
         let p = run(&legacy, 3, offs[3]).unwrap();
         assert!(matches!(&p.cause, Cause::BaseSourceNotPaginated { mode, .. } if mode == "legacy"));
-        assert_eq!(p.rule, crate::rules::Rule::HistoryBaseResolve);
+        assert_eq!(p.rule, crate::findings::Rule::HistoryBaseResolve);
     }
 
     #[test]

@@ -8,5 +8,7 @@ mod util;
 mod calls;
 mod check_ordinal;
 mod common;
+mod contract;
+mod layers;
 mod stats;
 mod turns;

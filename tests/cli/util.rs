@@ -114,6 +114,14 @@ pub fn ndjson(stdout: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// A row without its `path` (which names the input as given), for comparing the rows of
+/// one content read in different ways.
+pub fn without_path(row: &Value) -> Value {
+    let mut r = row.clone();
+    r.as_object_mut().unwrap().remove("path");
+    r
+}
+
 /// Run with args and return NDJSON rows; asserts the exit code.
 pub fn rows(args: &[&str], code: i32) -> Vec<Value> {
     let out = rollscope().args(args).output().unwrap();

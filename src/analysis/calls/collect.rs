@@ -5,9 +5,8 @@ use std::collections::HashMap;
 use serde_json::value::RawValue;
 
 use crate::analysis::calls::outcome::{proof, Evidence, OutputFacts};
-use crate::analysis::calls::{pairing, Call, Text};
+use crate::analysis::calls::Text;
 use crate::analysis::session::SessionTracker;
-use crate::analysis::turns::Turns;
 use crate::analysis::Fold;
 use crate::decode::{Kind, Record};
 use crate::model::{self, raw_text, ItemCompleted, ToolItem, ToolOutcome};
@@ -84,9 +83,9 @@ impl CallCollector {
         self.points_into_file
     }
 
-    /// Every call and orphan output, paired and settled, placed in `turns`.
-    pub fn finish(self, turns: &Turns) -> Vec<Call> {
-        pairing::pair(self.calls, self.outputs, &self.evidence, turns)
+    /// What was collected: calls, outputs, and the evidence per `call_id`.
+    pub(super) fn into_parts(self) -> (Vec<CallItem>, Vec<OutputItem>, HashMap<String, Evidence>) {
+        (self.calls, self.outputs, self.evidence)
     }
 
     fn response_item(&mut self, rec: &Record<'_>, t: &str, session: &SessionTracker) {

@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use crate::analysis::calls::collect::{CallItem, OutputItem};
+use crate::analysis::calls::collect::{CallCollector, CallItem, OutputItem};
 use crate::analysis::calls::outcome::{Evidence, Proof};
 use crate::analysis::calls::{Call, CallStatus};
 use crate::analysis::turns::Turns;
@@ -35,7 +35,15 @@ fn output_fit(output_kind: &str) -> Option<Fit> {
     }
 }
 
-pub(super) fn pair(
+impl CallCollector {
+    /// Every call and orphan output, paired and settled, placed in `turns`.
+    pub fn finish(self, turns: &Turns) -> Vec<Call> {
+        let (calls, outputs, evidence) = self.into_parts();
+        pair(calls, outputs, &evidence, turns)
+    }
+}
+
+fn pair(
     calls: Vec<CallItem>,
     outputs: Vec<OutputItem>,
     evidence: &HashMap<String, Evidence>,

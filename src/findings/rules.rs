@@ -3,7 +3,7 @@
 //! Each rule has a slug (`group.name`), a default severity, a one-line summary and its
 //! documentation, written once in the [`rules!`] declaration below (the doc comment is the
 //! documentation, as clippy and ruff declare their lints). Findings name their rule
-//! ([`crate::findings::Finding::rule`]); `check-ordinal` reports these rules today, `replay`
+//! ([`super::Finding::rule`]); `check-ordinal` reports these rules today, `replay`
 //! and `lint` extend the registry with theirs.
 //!
 //! Severity follows what the real Codex does with such a file: **error** when it refuses
@@ -13,7 +13,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::findings::Severity;
+use super::Severity;
 
 /// Declares the [`Rule`] enum and its table from one list of
 /// `/// docs` `Variant = "slug", Severity, "summary";` entries.

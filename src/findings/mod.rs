@@ -1,6 +1,7 @@
 //! Findings: what a check found wrong with a file, as data.
 //!
-//! A [`Finding`] names its [`Rule`], its severity, the line that proves it, what was expected
+//! A [`Finding`] names its [`Rule`] (the registry: [`rules`]), its severity, the line that
+//! proves it, what was expected
 //! and found there, and a [`Cause`] holding the facts the finding's message is made of. No
 //! prose is built here or in the analyses: the output layer words every cause
 //! (`output/findings.rs`) in each format a command prints, so one finding reads the same in
@@ -11,7 +12,10 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::decode::{BadLine, Pos};
-use crate::rules::Rule;
+
+pub mod rules;
+
+pub use rules::Rule;
 
 /// How bad a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

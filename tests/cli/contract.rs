@@ -1,0 +1,215 @@
+//! The contract every row-printing subcommand keeps, checked for each one from one table:
+//! `--format json` is one array of the `--format ndjson` rows; rows have the fields its
+//! `docs/` page documents, in that order; a closed pipe (`| head`) ends it quietly with exit
+//! 0; standard input and `.zst` give the rows of the plain file. A new subcommand gets all
+//! of it by adding one line to [`CONTRACTS`].
+
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+
+use serde_json::Value;
+
+use crate::util::*;
+
+/// A subcommand under contract: its name and the page documenting its rows.
+struct Contract {
+    command: &'static str,
+    doc: &'static str,
+}
+
+const CONTRACTS: &[Contract] = &[
+    Contract {
+        command: "stats",
+        doc: "docs/stats.md",
+    },
+    Contract {
+        command: "turns",
+        doc: "docs/turns.md",
+    },
+    Contract {
+        command: "calls",
+        doc: "docs/calls.md",
+    },
+    Contract {
+        command: "check-ordinal",
+        doc: "docs/check-ordinal.md",
+    },
+];
+
+/// Inputs whose result does not depend on where they lie (no `history_base` to look up
+/// beside them): real files of several Codex versions and broken copies with a defect that
+/// a stream can end in (a torn last line) or that makes `check-ordinal` exit 1.
+fn samples() -> Vec<PathBuf> {
+    vec![
+        real_file("0.171.0", "shell", ""),
+        real_file("0.147.0", "resume", ""),
+        real_file("0.128.0", "apply_patch", ""),
+        real_file("0.80.0", "shell", ""),
+        real_file("0.36.0", "shell", ""),
+        testdata("broken/ordinal-torn-last-line.jsonl"),
+        testdata("broken/ordinal-line-duplicated.jsonl"),
+    ]
+}
+
+/// What a run printed: exit code and stdout.
+fn run(command: &str, format: &str, input: Input<'_>) -> (i32, Vec<u8>) {
+    let mut cmd = rollscope();
+    cmd.args([command, "--format", format, "-q"]);
+    match input {
+        Input::Path(p) => {
+            cmd.arg(p);
+        }
+        Input::Stdin(p) => {
+            cmd.arg("-").pipe_stdin(p).unwrap();
+        }
+    }
+    let out = cmd.output().unwrap();
+    let code = out.status.code().expect("exited");
+    assert!(
+        code == 0 || code == 1,
+        "{command} {input:?}: exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (code, out.stdout)
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Input<'a> {
+    Path(&'a Path),
+    Stdin(&'a Path),
+}
+
+/// The rows of a run without their `path`.
+fn rows_without_path(stdout: &[u8]) -> Vec<Value> {
+    ndjson(stdout).iter().map(without_path).collect()
+}
+
+/// The fields of the first `| field | type | meaning |` table of a docs page, in order.
+fn documented_fields(doc: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(doc)).unwrap();
+    let table = text
+        .split("| field | type | meaning |")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{doc} has no field table"));
+    table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.split('`')
+                .nth(1)
+                .expect("a field in backquotes")
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn json_is_one_array_of_the_ndjson_rows() {
+    for c in CONTRACTS {
+        for s in samples() {
+            let (code, nd) = run(c.command, "ndjson", Input::Path(&s));
+            let (json_code, json) = run(c.command, "json", Input::Path(&s));
+            let arr: Value = serde_json::from_slice(&json).unwrap();
+            assert_eq!(json_code, code, "{} {}", c.command, s.display());
+            assert_eq!(
+                arr.as_array().unwrap(),
+                &ndjson(&nd),
+                "{} {}",
+                c.command,
+                s.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn rows_have_the_documented_fields_in_order() {
+    for c in CONTRACTS {
+        let fields = documented_fields(c.doc);
+        assert!(fields.len() > 5, "{}: {fields:?}", c.doc);
+        let mut rows_seen = 0;
+        for s in samples() {
+            let (_, nd) = run(c.command, "ndjson", Input::Path(&s));
+            for row in ndjson(&nd) {
+                let keys: Vec<&str> = row
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .map(String::as_str)
+                    .collect();
+                // `tokens.cache_write_input_tokens` aside, rows carry every field, always.
+                assert_eq!(keys, fields, "{} {}", c.command, s.display());
+                rows_seen += 1;
+            }
+        }
+        assert!(rows_seen > 0, "{}: no rows", c.command);
+    }
+}
+
+#[test]
+fn standard_input_gives_the_rows_of_the_file() {
+    for c in CONTRACTS {
+        for s in samples() {
+            let (code, from_file) = run(c.command, "ndjson", Input::Path(&s));
+            let (stdin_code, from_stdin) = run(c.command, "ndjson", Input::Stdin(&s));
+            assert_eq!(stdin_code, code, "{} {}", c.command, s.display());
+            assert_eq!(
+                rows_without_path(&from_stdin),
+                rows_without_path(&from_file),
+                "{} {}",
+                c.command,
+                s.display()
+            );
+            assert!(ndjson(&from_stdin).iter().all(|r| r["path"] == "-"));
+        }
+    }
+}
+
+#[test]
+fn zst_gives_the_rows_of_the_plain_file_by_path_and_on_standard_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    for s in samples() {
+        let zst = compress_into(&s, tmp.path());
+        for c in CONTRACTS {
+            let (code, plain) = run(c.command, "ndjson", Input::Path(&s));
+            let plain = rows_without_path(&plain);
+            for input in [Input::Path(&zst), Input::Stdin(&zst)] {
+                let (zst_code, rows) = run(c.command, "ndjson", input);
+                assert_eq!(zst_code, code, "{} {input:?}", c.command);
+                assert_eq!(rows_without_path(&rows), plain, "{} {input:?}", c.command);
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly_with_exit_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = real_file("0.171.0", "shell", ".jsonl");
+    // Enough rows to overflow a pipe buffer, so rollscope really meets the closed pipe.
+    for i in 0..400 {
+        std::fs::copy(&src, tmp.path().join(format!("rollout-{i:04}.jsonl"))).unwrap();
+    }
+    let bin = assert_cmd::cargo::cargo_bin("rollscope");
+    for c in CONTRACTS {
+        for args in ["--format ndjson", "--format json", "-j 1 --format ndjson"] {
+            let out = StdCommand::new("bash")
+                .arg("-c")
+                .arg(format!(
+                    "{} {} {args} {} | head -1; exit ${{PIPESTATUS[0]}}",
+                    bin.display(),
+                    c.command,
+                    tmp.path().display()
+                ))
+                .output()
+                .unwrap();
+            let what = format!("{} {args}", c.command);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{what}: {stderr}");
+            assert_eq!(stderr, "", "{what}");
+            assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+        }
+    }
+}
