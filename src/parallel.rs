@@ -37,9 +37,9 @@ where
     }
     // Whichever worker finishes an item hands out the results now in order; the calling
     // thread is one of the workers. No thread waits for results: a thread that did only
-    // that was woken once per item (6,000 context switches on a 2,400-file tree, 5% of
-    // `stats`). While one worker feeds the sink (which may be slow: `calls` reads texts back
-    // and formats rows), the others go on with their items and leave their results to it.
+    // that was woken once per item (`docs/performance.md`, third pass). While one worker
+    // feeds the sink (which may be slow: `calls` reads texts back and formats rows), the
+    // others go on with their items and leave their results to it.
     let next_index = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let window = Window::new(sink);

@@ -161,8 +161,8 @@ impl Fold for CensusCount {
 
 /// Occurrences per name, counted line by line. A file holds a few dozen names, so the
 /// first ones are kept in a list searched by length first, the most frequent moving to
-/// the front (a tree's string comparisons on every line were 4% of `stats`' time); any
-/// beyond go to a tree.
+/// the front (a tree's string comparisons on every line cost more); any beyond go to a
+/// tree.
 #[derive(Debug, Default)]
 struct Tally {
     few: Vec<(Box<str>, u64)>,

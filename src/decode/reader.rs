@@ -95,7 +95,7 @@ impl<R: BufRead> Decoder<R> {
         // the front, in cache. A grown buffer is kept to the end of the file (and so within
         // the peak a giant line set): a rollout holding one giant line often holds more
         // (each compaction repeats the history), and faulting in fresh pages for each one
-        // cost more than reading it (ten 20 MiB lines: 51,000 page faults).
+        // cost more than reading it (`docs/performance.md`, third pass).
         if self.start > 0 && (self.buf.len() - self.end < chunk || self.start >= COMPACT_FROM) {
             let partial = self.end - self.start;
             self.buf.copy_within(self.start..self.end, 0);

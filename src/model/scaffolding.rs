@@ -64,7 +64,7 @@ fn ends_are_contextual(head: &str, tail: &str) -> bool {
 /// scaffolding (`<environment_context>\n…\n</environment_context>`) is decided by its raw
 /// ends in place; a text with escapes near its ends has a window at each end unescaped;
 /// only a short one is unescaped whole. (User scaffolding holds an escaped newline every
-/// line: unescaping it whole cost 5% of `stats` on a tree of older rollouts.)
+/// line: unescaping it whole was a large share of `stats`, `docs/performance.md`.)
 pub(super) fn raw_is_contextual_fragment(raw: &str) -> bool {
     let inner = &raw[1..raw.len() - 1];
     if let Some(is) = raw_ends_are_contextual(inner) {
