@@ -15,10 +15,13 @@
 //!          ├── findings  findings as data, and the rule registry they name
 //!          ├── model     typed, lenient views of payloads
 //!          ├── decode    the one tolerant line decoder
-//!          └── input     discovery, opening, zstd, reading a file again; time: timestamps
+//!          ├── input     discovery, opening, zstd, reading a plain file again
+//!          └── budget    a run-wide budget taken in shares (open handles)
+//!
+//!          time: timestamps, days and date bounds; exit: the exit-code contract
 //! ```
 //!
-//! Only `cli`, `cmd` and [`run`] know clap. `exit` holds the exit-code contract.
+//! Only `cli`, `cmd` and [`run`] know clap. The tests' shared kit is `testkit`.
 
 pub mod analysis;
 pub mod budget;
