@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
+use serde::Serialize;
 
 use crate::analysis::session::{SessionInfo, SessionTracker};
 use crate::analysis::tokens::{self, Tokens};
@@ -28,15 +29,17 @@ pub struct UsageKey {
     pub model: Option<String>,
 }
 
-/// The census of one file.
-#[derive(Debug, Clone, Default)]
-pub struct Census {
+/// The counts every `stats` row writes (`docs/stats.md`): a file's, or a group's (its
+/// files' summed).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Counts {
     pub lines: u64,
     pub blank_lines: u64,
     pub bytes: u64,
     pub parse_errors: u64,
-    pub torn_lines: u64,
-    pub bom: bool,
+    /// Whether the file starts with a byte order mark; `None` in a group's counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bom: Option<bool>,
     pub records: BTreeMap<String, u64>,
     pub response_items: BTreeMap<String, u64>,
     pub events: BTreeMap<String, u64>,
@@ -47,7 +50,40 @@ pub struct Census {
     /// output on top.
     pub tool_calls: u64,
     pub tokens: Tokens,
-    /// Usage per day and model; sums to `tokens`.
+}
+
+impl Counts {
+    /// Add another file's or group's numbers: lines, bytes, errors, turns and calls (not
+    /// its per-type counts, tokens or `bom`).
+    pub fn add_numbers(&mut self, o: &Counts) {
+        self.lines += o.lines;
+        self.blank_lines += o.blank_lines;
+        self.bytes += o.bytes;
+        self.parse_errors += o.parse_errors;
+        self.turns += o.turns;
+        self.tool_calls += o.tool_calls;
+    }
+
+    /// Add another file's or group's counts per type.
+    fn add_types(&mut self, o: &Counts) {
+        merge_counts(&mut self.records, &o.records);
+        merge_counts(&mut self.response_items, &o.response_items);
+        merge_counts(&mut self.events, &o.events);
+    }
+}
+
+fn merge_counts(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {
+    for (k, v) in from {
+        *into.entry(k.clone()).or_default() += v;
+    }
+}
+
+/// The census of one file.
+#[derive(Debug, Clone, Default)]
+pub struct Census {
+    pub counts: Counts,
+    pub torn_lines: u64,
+    /// Usage per day and model; sums to `counts.tokens`.
     pub usage: BTreeMap<UsageKey, Tokens>,
     /// The session's first model, for groupings that need one model per session.
     pub first_model: Option<String>,
@@ -106,18 +142,20 @@ impl CensusCount {
             .map(|((day, model), t)| (UsageKey { day, model }, t))
             .collect();
         Census {
-            lines: info.lines,
-            blank_lines: self.blank_lines,
-            bytes: info.bytes,
-            parse_errors: self.parse_errors,
+            counts: Counts {
+                lines: info.lines,
+                blank_lines: self.blank_lines,
+                bytes: info.bytes,
+                parse_errors: self.parse_errors,
+                bom: Some(info.bom),
+                records: self.records.into_map(),
+                response_items: self.response_items.into_map(),
+                events: self.events.into_map(),
+                turns: counts.turns,
+                tool_calls: counts.tool_calls,
+                tokens: tokens::sum(usage.values()),
+            },
             torn_lines: self.torn_lines,
-            bom: info.bom,
-            records: self.records.into_map(),
-            response_items: self.response_items.into_map(),
-            events: self.events.into_map(),
-            turns: counts.turns,
-            tool_calls: counts.tool_calls,
-            tokens: tokens::sum(usage.values()),
             usage,
             first_model: self.first_model,
         }
@@ -214,40 +252,24 @@ pub enum GroupBy {
     Total,
 }
 
+impl GroupBy {
+    /// The name rows give it (`by`), as `--by` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupBy::Day => "day",
+            GroupBy::Month => "month",
+            GroupBy::Model => "model",
+            GroupBy::Cwd => "cwd",
+            GroupBy::Total => "total",
+        }
+    }
+}
+
 /// The totals of one group. `sessions` counts the files that contributed to it.
 #[derive(Debug, Clone, Default)]
 pub struct GroupTotals {
     pub sessions: u64,
-    pub lines: u64,
-    pub blank_lines: u64,
-    pub bytes: u64,
-    pub parse_errors: u64,
-    pub records: BTreeMap<String, u64>,
-    pub response_items: BTreeMap<String, u64>,
-    pub events: BTreeMap<String, u64>,
-    pub turns: u64,
-    pub tool_calls: u64,
-    pub tokens: Tokens,
-}
-
-fn merge_counts(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {
-    for (k, v) in from {
-        *into.entry(k.clone()).or_default() += v;
-    }
-}
-
-impl GroupTotals {
-    fn add_counts(&mut self, f: &Census) {
-        self.lines += f.lines;
-        self.blank_lines += f.blank_lines;
-        self.bytes += f.bytes;
-        self.parse_errors += f.parse_errors;
-        merge_counts(&mut self.records, &f.records);
-        merge_counts(&mut self.response_items, &f.response_items);
-        merge_counts(&mut self.events, &f.events);
-        self.turns += f.turns;
-        self.tool_calls += f.tool_calls;
-    }
+    pub counts: Counts,
 }
 
 /// Regroups files. Tokens go where each increment happened (its day, its turn's model);
@@ -267,6 +289,11 @@ impl Groups {
             zone,
             groups: BTreeMap::new(),
         }
+    }
+
+    /// How it groups.
+    pub fn by(&self) -> GroupBy {
+        self.by
     }
 
     fn usage_group(&self, k: &UsageKey, session_day: Option<NaiveDate>) -> Option<String> {
@@ -291,14 +318,15 @@ impl Groups {
         };
         let mut touched = std::collections::BTreeSet::new();
         let g = self.groups.entry(home.clone()).or_default();
-        g.add_counts(f);
+        g.counts.add_numbers(&f.counts);
+        g.counts.add_types(&f.counts);
         touched.insert(home.clone());
         match self.by {
-            GroupBy::Total | GroupBy::Cwd => g.tokens += f.tokens,
+            GroupBy::Total | GroupBy::Cwd => g.counts.tokens += f.counts.tokens,
             _ => {
                 for (k, t) in &f.usage {
                     let key = self.usage_group(k, session_day);
-                    self.groups.entry(key.clone()).or_default().tokens += *t;
+                    self.groups.entry(key.clone()).or_default().counts.tokens += *t;
                     touched.insert(key);
                 }
             }
@@ -363,13 +391,13 @@ mod tests {
             "\n",
             "not json\n",
         ));
-        assert_eq!(s.lines, 6);
-        assert_eq!(s.blank_lines, 1);
-        assert_eq!(s.parse_errors, 1);
-        assert_eq!(s.records.values().sum::<u64>(), 4);
-        assert_eq!(s.events.get("task_started"), Some(&1));
-        assert_eq!(s.tool_calls, 1);
-        assert_eq!(s.turns, 1);
+        assert_eq!(s.counts.lines, 6);
+        assert_eq!(s.counts.blank_lines, 1);
+        assert_eq!(s.counts.parse_errors, 1);
+        assert_eq!(s.counts.records.values().sum::<u64>(), 4);
+        assert_eq!(s.counts.events.get("task_started"), Some(&1));
+        assert_eq!(s.counts.tool_calls, 1);
+        assert_eq!(s.counts.turns, 1);
     }
 
     #[test]
@@ -384,7 +412,7 @@ mod tests {
             r#"{"timestamp":"2026-01-02T00:02:00Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"total_tokens":15},"last_token_usage":{"total_tokens":5}}}}"#,
             "\n",
         ));
-        assert_eq!(s.tokens.total_tokens, 15);
+        assert_eq!(s.counts.tokens.total_tokens, 15);
         let by: Vec<(String, String, u64)> = s
             .usage
             .iter()
@@ -421,9 +449,9 @@ mod tests {
             r#"{"timestamp":"2026-01-01T00:00:04Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"s","execution":"server","tools":[]}}"#,
             "\n",
         ));
-        assert_eq!(s.turns, 2);
-        assert_eq!(s.tool_calls, 2);
-        assert_eq!(s.tokens.total_tokens, 10);
+        assert_eq!(s.counts.turns, 2);
+        assert_eq!(s.counts.tool_calls, 2);
+        assert_eq!(s.counts.tokens.total_tokens, 10);
     }
 
     #[test]
@@ -436,6 +464,6 @@ mod tests {
             r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"again"}]}}"#,
             "\n",
         ));
-        assert_eq!(s.turns, 2);
+        assert_eq!(s.counts.turns, 2);
     }
 }
