@@ -3,8 +3,12 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::analysis::calls::CallStatus;
+use crate::analysis::turns::TurnStatus;
+use crate::model::{CALL_TYPES, OUTPUT_TYPES};
 use crate::output::{ColorWhen, Format};
 
 /// A fast inspector and linter for OpenAI Codex session rollouts.
@@ -171,30 +175,20 @@ pub enum DenyArg {
     Gap,
 }
 
+// `--status` and `--kind` take the names the analyses give their values (their rows'
+// `status` and `kind`): the subcommands map them back.
+
 #[derive(Debug, Args)]
 pub struct TurnsArgs {
     /// Only turns with one of these statuses (comma-separated)
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
-    pub status: Vec<TurnStatusArg>,
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = turn_statuses())]
+    pub status: Vec<String>,
 
     #[command(flatten)]
     pub input: InputArgs,
 
     #[command(flatten)]
     pub output: OutputArgs,
-}
-
-/// `turns --status` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum TurnStatusArg {
-    Completed,
-    Failed,
-    Aborted,
-    RolledBack,
-    Stale,
-    Open,
-    Unknown,
 }
 
 #[derive(Debug, Args)]
@@ -205,13 +199,13 @@ pub struct CallsArgs {
     pub name: Vec<String>,
 
     /// Only calls with one of these statuses (comma-separated)
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
-    pub status: Vec<CallStatusArg>,
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = call_statuses())]
+    pub status: Vec<String>,
 
     /// Only calls of these response item types (comma-separated; an orphan row has its
     /// output's type)
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
-    pub kind: Vec<CallKindArg>,
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = call_kinds())]
+    pub kind: Vec<String>,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -220,46 +214,19 @@ pub struct CallsArgs {
     pub output: OutputArgs,
 }
 
-/// `calls --status` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum CallStatusArg {
-    Ok,
-    Error,
-    Unknown,
-    Orphan,
+/// `turns --status` values: [`TurnStatus::as_str`] of each status.
+fn turn_statuses() -> PossibleValuesParser {
+    PossibleValuesParser::new(TurnStatus::ALL.map(TurnStatus::as_str))
+}
+
+/// `calls --status` values: [`CallStatus::as_str`] of each status.
+fn call_statuses() -> PossibleValuesParser {
+    PossibleValuesParser::new(CallStatus::ALL.map(CallStatus::as_str))
 }
 
 /// `calls --kind` values: the call item types, and the output types orphan rows carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum CallKindArg {
-    FunctionCall,
-    CustomToolCall,
-    LocalShellCall,
-    ToolSearchCall,
-    WebSearchCall,
-    ImageGenerationCall,
-    FunctionCallOutput,
-    CustomToolCallOutput,
-    ToolSearchOutput,
-}
-
-impl CallKindArg {
-    /// The `response_item` type this value names.
-    pub fn type_name(self) -> &'static str {
-        match self {
-            CallKindArg::FunctionCall => "function_call",
-            CallKindArg::CustomToolCall => "custom_tool_call",
-            CallKindArg::LocalShellCall => "local_shell_call",
-            CallKindArg::ToolSearchCall => "tool_search_call",
-            CallKindArg::WebSearchCall => "web_search_call",
-            CallKindArg::ImageGenerationCall => "image_generation_call",
-            CallKindArg::FunctionCallOutput => "function_call_output",
-            CallKindArg::CustomToolCallOutput => "custom_tool_call_output",
-            CallKindArg::ToolSearchOutput => "tool_search_output",
-        }
-    }
+fn call_kinds() -> PossibleValuesParser {
+    PossibleValuesParser::new(CALL_TYPES.iter().chain(OUTPUT_TYPES).copied())
 }
 
 /// Check a `--name` glob at parse time, so a bad one is a usage error with clap's message.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::analysis::calls::{Call, CallStatus};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
-use crate::cli::{CallStatusArg, CallsArgs};
+use crate::cli::CallsArgs;
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::input::{io_cause, SourceFile};
@@ -87,7 +87,7 @@ impl<'a> Row<'a> {
 struct Filter {
     names: Option<GlobSet>,
     statuses: Vec<CallStatus>,
-    kinds: Vec<&'static str>,
+    kinds: Vec<String>,
 }
 
 impl Filter {
@@ -108,18 +108,12 @@ impl Filter {
         let statuses = args
             .status
             .iter()
-            .map(|s| match s {
-                CallStatusArg::Ok => CallStatus::Ok,
-                CallStatusArg::Error => CallStatus::Error,
-                CallStatusArg::Unknown => CallStatus::Unknown,
-                CallStatusArg::Orphan => CallStatus::Orphan,
-            })
+            .map(|s| CallStatus::from_name(s).expect("clap checks --status"))
             .collect();
-        let kinds = args.kind.iter().map(|k| k.type_name()).collect();
         Ok(Filter {
             names,
             statuses,
-            kinds,
+            kinds: args.kind.clone(),
         })
     }
 
@@ -127,7 +121,7 @@ impl Filter {
         if !self.statuses.is_empty() && !self.statuses.contains(&c.status) {
             return false;
         }
-        if !self.kinds.is_empty() && !self.kinds.contains(&c.kind.as_str()) {
+        if !self.kinds.is_empty() && !self.kinds.contains(&c.kind) {
             return false;
         }
         match &self.names {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::analysis::tokens::Tokens;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::Needs;
-use crate::cli::{TurnStatusArg, TurnsArgs};
+use crate::cli::TurnsArgs;
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
@@ -21,18 +21,6 @@ struct Row<'a> {
     thread_id: Option<&'a str>,
     #[serde(flatten)]
     turn: &'a Turn,
-}
-
-fn wanted(arg: TurnStatusArg) -> TurnStatus {
-    match arg {
-        TurnStatusArg::Completed => TurnStatus::Completed,
-        TurnStatusArg::Failed => TurnStatus::Failed,
-        TurnStatusArg::Aborted => TurnStatus::Aborted,
-        TurnStatusArg::RolledBack => TurnStatus::RolledBack,
-        TurnStatusArg::Stale => TurnStatus::Stale,
-        TurnStatusArg::Open => TurnStatus::Open,
-        TurnStatusArg::Unknown => TurnStatus::Unknown,
-    }
 }
 
 fn tone(s: TurnStatus) -> Tone {
@@ -66,7 +54,11 @@ fn columns(many_files: bool) -> Vec<Column> {
 
 pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     let mut cx = Context::new(&args.input, &args.output)?;
-    let statuses: Vec<TurnStatus> = args.status.iter().copied().map(wanted).collect();
+    let statuses: Vec<TurnStatus> = args
+        .status
+        .iter()
+        .map(|s| TurnStatus::from_name(s).expect("clap checks --status"))
+        .collect();
     let many = cx.sources.len() > 1;
     let mut out = Out::new(cx.format, cx.color, columns(many));
     let (mut shown, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());

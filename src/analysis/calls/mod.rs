@@ -55,6 +55,19 @@ pub enum CallStatus {
 }
 
 impl CallStatus {
+    /// Every status, in the order of their discriminants (and of `calls --status`).
+    pub const ALL: [CallStatus; 4] = [
+        CallStatus::Ok,
+        CallStatus::Error,
+        CallStatus::Unknown,
+        CallStatus::Orphan,
+    ];
+
+    /// The status named `name` by [`CallStatus::as_str`].
+    pub fn from_name(name: &str) -> Option<CallStatus> {
+        CallStatus::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             CallStatus::Ok => "ok",

@@ -67,6 +67,22 @@ pub enum TurnStatus {
 }
 
 impl TurnStatus {
+    /// Every status, in the order `turns --status` lists them.
+    pub const ALL: [TurnStatus; 7] = [
+        TurnStatus::Completed,
+        TurnStatus::Failed,
+        TurnStatus::Aborted,
+        TurnStatus::RolledBack,
+        TurnStatus::Stale,
+        TurnStatus::Open,
+        TurnStatus::Unknown,
+    ];
+
+    /// The status named `name` by [`TurnStatus::as_str`].
+    pub fn from_name(name: &str) -> Option<TurnStatus> {
+        TurnStatus::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             TurnStatus::Completed => "completed",
