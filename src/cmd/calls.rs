@@ -182,22 +182,20 @@ fn brief_output(text: &str) -> &str {
 }
 
 fn columns(many_files: bool) -> Vec<Column> {
-    let mut c = Vec::new();
-    if many_files {
-        c.push(Column::left("file"));
-    }
-    c.extend([
-        Column::right("turn"),
-        Column::right("line"),
-        Column::left("status"),
-        Column::left("name"),
-        Column::right("exit"),
-        Column::right("duration"),
-        Column::left("called"),
-        Column::left("arguments"),
-        Column::left("output"),
-    ]);
-    c
+    Column::with_file(
+        many_files,
+        [
+            Column::right("turn"),
+            Column::right("line"),
+            Column::left("status"),
+            Column::left("name"),
+            Column::right("exit"),
+            Column::right("duration"),
+            Column::left("called"),
+            Column::left("arguments"),
+            Column::left("output"),
+        ],
+    )
 }
 
 fn cells(

@@ -34,22 +34,20 @@ fn tone(s: TurnStatus) -> Tone {
 }
 
 fn columns(many_files: bool) -> Vec<Column> {
-    let mut c = Vec::new();
-    if many_files {
-        c.push(Column::left("file"));
-    }
-    c.extend([
-        Column::right("#"),
-        Column::left("status"),
-        Column::left("started"),
-        Column::right("duration"),
-        Column::left("model"),
-        Column::left("effort"),
-        Column::right("calls"),
-        Column::right("tokens"),
-        Column::left("user message"),
-    ]);
-    c
+    Column::with_file(
+        many_files,
+        [
+            Column::right("#"),
+            Column::left("status"),
+            Column::left("started"),
+            Column::right("duration"),
+            Column::left("model"),
+            Column::left("effort"),
+            Column::right("calls"),
+            Column::right("tokens"),
+            Column::left("user message"),
+        ],
+    )
 }
 
 pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {

@@ -39,6 +39,13 @@ impl Column {
             align: Align::Right,
         }
     }
+
+    /// The columns of a table whose rows may come from many files: a `file` column first
+    /// when they do, then `rest`.
+    pub fn with_file(many_files: bool, rest: impl IntoIterator<Item = Column>) -> Vec<Column> {
+        let file = many_files.then(|| Column::left("file"));
+        file.into_iter().chain(rest).collect()
+    }
 }
 
 /// How a cell is emphasised.
