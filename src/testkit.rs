@@ -59,6 +59,12 @@ impl Line {
         self
     }
 
+    /// Stamped with this text: another day, milliseconds, or a stamp that does not parse.
+    pub fn stamped(mut self, timestamp: &str) -> Line {
+        self.timestamp = timestamp.to_string();
+        self
+    }
+
     pub fn ordinal(mut self, ordinal: u64) -> Line {
         self.ordinal = Some(ordinal);
         self

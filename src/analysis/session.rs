@@ -219,7 +219,8 @@ impl SessionTracker {
 mod tests {
     use super::*;
     use crate::analysis::Fold;
-    use crate::testkit;
+    use crate::testkit::{self, Line};
+    use serde_json::json;
 
     /// The provenance the tracker gave each record.
     #[derive(Default)]
@@ -231,24 +232,41 @@ mod tests {
         }
     }
 
-    fn run(lines: &[&str]) -> (Vec<Provenance>, SessionInfo) {
+    fn run(lines: &[Line]) -> (Vec<Provenance>, SessionInfo) {
         let mut p = Provenances::default();
         let (session, _) = testkit::feed(&mut p, &testkit::jsonl(lines));
         (p.0, session.into_info())
     }
 
-    const CHILD_META: &str = r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"session_meta","payload":{"id":"child","timestamp":"2026-01-01T00:00:01.000Z","forked_from_id":"parent"}}"#;
-    const PARENT_META: &str = r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"session_meta","payload":{"id":"parent"}}"#;
+    /// A fork's own `session_meta`, a second in.
+    fn child_meta() -> Line {
+        let t = "2026-01-01T00:00:01.000Z";
+        testkit::meta(json!({"id": "child", "timestamp": t, "forked_from_id": "parent"})).stamped(t)
+    }
+
+    /// The parent's `session_meta`, copied into the fork and stamped `t`.
+    fn parent_meta(t: &str) -> Line {
+        testkit::meta(json!({"id": "parent"})).stamped(t)
+    }
+
+    /// An event of this type (and nothing else), stamped `t`.
+    fn event(t: &str, type_: &str) -> Line {
+        testkit::event(json!({ "type": type_ })).stamped(t)
+    }
+
+    /// The stamp of the copy the fork made of its parent: a millisecond after its own meta.
+    const COPY: &str = "2026-01-01T00:00:01.001Z";
 
     #[test]
     fn copied_parent_records_are_inherited_until_own_id_appears() {
+        let settings = json!({"type": "thread_settings_applied", "thread_id": "child"});
         let (p, info) = run(&[
-            CHILD_META,
-            PARENT_META,
-            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"task_started"}}"#,
-            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"token_count"}}"#,
-            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"thread_settings_applied","thread_id":"child"}}"#,
-            r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"token_count"}}"#,
+            child_meta(),
+            parent_meta(COPY),
+            event(COPY, "task_started"),
+            event(COPY, "token_count"),
+            testkit::event(settings).stamped(COPY),
+            event("2026-01-01T00:00:02.000Z", "token_count"),
         ]);
         use Provenance::*;
         assert_eq!(p, [Own, Inherited, Inherited, Inherited, Own, Own]);
@@ -257,35 +275,38 @@ mod tests {
     }
 
     #[test]
-    fn without_ids_a_later_turn_start_ends_the_copy() {
-        let (p, _) = run(&[
-            CHILD_META,
-            PARENT_META,
-            r#"{"timestamp":"2026-01-01T00:00:01.001Z","type":"event_msg","payload":{"type":"token_count"}}"#,
-            r#"{"timestamp":"2026-01-01T00:00:03.000Z","type":"event_msg","payload":{"type":"user_message"}}"#,
-        ]);
-        use Provenance::*;
-        assert_eq!(p, [Own, Inherited, Inherited, Own]);
-    }
-
-    #[test]
-    fn copies_with_original_earlier_timestamps_stay_inherited() {
-        let (p, _) = run(&[
-            CHILD_META,
-            r#"{"timestamp":"2025-12-31T00:00:00.000Z","type":"session_meta","payload":{"id":"parent"}}"#,
-            r#"{"timestamp":"2025-12-31T00:00:05.000Z","type":"event_msg","payload":{"type":"task_started"}}"#,
-            r#"{"timestamp":"2026-01-01T00:00:09.000Z","type":"event_msg","payload":{"type":"task_started"}}"#,
-        ]);
-        use Provenance::*;
-        assert_eq!(p, [Own, Inherited, Inherited, Own]);
+    fn without_ids_the_copy_ends_at_a_later_turn_start() {
+        // The fork's meta, the copy's records, then a turn start after them.
+        let files = [
+            // Stamped as the fork copied them.
+            [
+                child_meta(),
+                parent_meta(COPY),
+                event(COPY, "token_count"),
+                event("2026-01-01T00:00:03.000Z", "user_message"),
+            ],
+            // With their original, earlier stamps: a turn start among them is no later one.
+            [
+                child_meta(),
+                parent_meta("2025-12-31T00:00:00.000Z"),
+                event("2025-12-31T00:00:05.000Z", "task_started"),
+                event("2026-01-01T00:00:09.000Z", "task_started"),
+            ],
+        ];
+        for file in files {
+            let (p, _) = run(&file);
+            use Provenance::*;
+            assert_eq!(p, [Own, Inherited, Inherited, Own], "{file:?}");
+        }
     }
 
     #[test]
     fn subagent_records_below_start_ordinal_are_inherited() {
+        let kid = json!({"id": "kid", "subagent_history_start_ordinal": 2});
         let (p, _) = run(&[
-            r#"{"timestamp":"t","ordinal":0,"type":"session_meta","payload":{"id":"kid","subagent_history_start_ordinal":2}}"#,
-            r#"{"timestamp":"t","ordinal":1,"type":"event_msg","payload":{"type":"token_count"}}"#,
-            r#"{"timestamp":"t","ordinal":2,"type":"event_msg","payload":{"type":"token_count"}}"#,
+            testkit::meta(kid).stamped("t").ordinal(0),
+            event("t", "token_count").ordinal(1),
+            event("t", "token_count").ordinal(2),
         ]);
         use Provenance::*;
         assert_eq!(p, [Own, Inherited, Own]);
@@ -293,7 +314,7 @@ mod tests {
 
     #[test]
     fn session_id_falls_back_to_id_and_start_to_meta_timestamp() {
-        let (_, info) = run(&[CHILD_META]);
+        let (_, info) = run(&[child_meta()]);
         assert_eq!(info.session_id.as_deref(), Some("child"));
         assert_eq!(info.started_at.as_deref(), Some("2026-01-01T00:00:01.000Z"));
         assert_eq!(info.mode(), "legacy");

@@ -262,6 +262,25 @@ mod tests {
         testkit::event(payload).at(ts).to_string()
     }
 
+    /// A `turn_aborted` of turn `id`, interrupted.
+    fn aborted(ts: u32, id: &str) -> String {
+        let payload = json!({"type": "turn_aborted", "turn_id": id, "reason": "interrupted"});
+        testkit::event(payload).at(ts).to_string()
+    }
+
+    /// A whole turn at `ts`: its start, its user message and its completion (three lines).
+    fn user_turn(ts: u32, id: &str, text: &str) -> String {
+        [started(ts, id), user_item(text), complete(ts, id)].join("\n")
+    }
+
+    /// A rollback marker dropping `num_turns` (its JSON text).
+    fn rolled_back(num_turns: &str) -> String {
+        ev(
+            9,
+            &format!(r#"{{"type":"thread_rolled_back","num_turns":{num_turns}}}"#),
+        )
+    }
+
     fn user_item(text: &str) -> String {
         let content = json!([{"type": "input_text", "text": text}]);
         testkit::item(json!({"type": "message", "role": "user", "content": content})).to_string()
@@ -321,10 +340,7 @@ mod tests {
         let t = turns(&[
             META,
             &started(1, "a"),
-            &ev(
-                2,
-                r#"{"type":"turn_aborted","turn_id":"a","reason":"interrupted"}"#,
-            ),
+            &aborted(2, "a"),
             &started(3, "b"),
             &complete(4, "a"),
             &complete(5, "b"),
@@ -368,23 +384,15 @@ mod tests {
 
     #[test]
     fn rollback_markers_add_up() {
-        let rb = ev(9, r#"{"type":"thread_rolled_back","num_turns":1}"#);
+        let rb = rolled_back("1");
         let t = turns(&[
             META,
-            &started(1, "a"),
-            &user_item("one"),
-            &complete(1, "a"),
-            &started(2, "b"),
-            &user_item("two"),
-            &complete(2, "b"),
-            &started(3, "c"),
-            &user_item("three"),
-            &complete(3, "c"),
+            &user_turn(1, "a", "one"),
+            &user_turn(2, "b", "two"),
+            &user_turn(3, "c", "three"),
             &rb,
             &rb,
-            &started(4, "d"),
-            &user_item("four"),
-            &complete(4, "d"),
+            &user_turn(4, "d", "four"),
         ]);
         assert_eq!(
             statuses(&t),
@@ -396,38 +404,22 @@ mod tests {
     fn rollback_counts_user_turns_and_drops_what_follows_the_cut() {
         let t = turns(&[
             META,
-            &started(1, "a"),
-            &user_item("one"),
-            &complete(1, "a"),
-            &started(2, "b"),
-            &user_item("two"),
-            &complete(2, "b"),
+            &user_turn(1, "a", "one"),
+            &user_turn(2, "b", "two"),
             // A turn without a user message (a compaction turn, say).
             &started(3, "c"),
             &complete(3, "c"),
-            &ev(9, r#"{"type":"thread_rolled_back","num_turns":1}"#),
+            &rolled_back("1"),
         ]);
         assert_eq!(statuses(&t), ["completed", "rolled_back", "rolled_back"]);
         // More turns than there are: everything from the first user turn.
-        let t = turns(&[
-            META,
-            &started(1, "a"),
-            &user_item("one"),
-            &ev(9, r#"{"type":"thread_rolled_back","num_turns":5}"#),
-        ]);
+        let t = turns(&[META, &started(1, "a"), &user_item("one"), &rolled_back("5")]);
         assert_eq!(statuses(&t), ["rolled_back"]);
     }
 
     #[test]
     fn usage_and_calls_are_counted_per_turn() {
-        let tc = |total: u64, last: u64| {
-            ev(
-                5,
-                &format!(
-                    r#"{{"type":"token_count","info":{{"total_token_usage":{{"total_tokens":{total}}},"last_token_usage":{{"total_tokens":{last}}}}}}}"#
-                ),
-            )
-        };
+        let tc = |total: u64, last: u64| token_count(5, total, last);
         let call = r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","call_id":"c","name":"x"}}"#;
         let t = turns(&[
             META,
@@ -482,10 +474,7 @@ mod tests {
         let t = turns(&[
             META,
             &started(1, "t1"),
-            &ev(
-                2,
-                r#"{"type":"turn_aborted","turn_id":"t1","reason":"interrupted"}"#,
-            ),
+            &aborted(2, "t1"),
             &complete(3, "ghost"),
             &turn_context("ghost", "other"),
         ]);
@@ -520,19 +509,11 @@ mod tests {
     #[test]
     fn rollback_needs_a_u32_num_turns() {
         let file = |num: &str| {
-            let rb = ev(
-                9,
-                &format!(r#"{{"type":"thread_rolled_back","num_turns":{num}}}"#),
-            );
             let t = turns(&[
                 META,
-                &started(1, "a"),
-                &user_item("one"),
-                &complete(1, "a"),
-                &started(2, "b"),
-                &user_item("two"),
-                &complete(2, "b"),
-                &rb,
+                &user_turn(1, "a", "one"),
+                &user_turn(2, "b", "two"),
+                &rolled_back(num),
             ]);
             statuses(&t)
         };
@@ -610,10 +591,7 @@ mod tests {
         let t = turns(&[
             META,
             &turn_context("t1", "m1"),
-            &ev(
-                2,
-                r#"{"type":"turn_aborted","turn_id":"t1","reason":"interrupted"}"#,
-            ),
+            &aborted(2, "t1"),
             &started(4, "t2"),
             &complete(6, "t2"),
             &complete(7, "t1"),
