@@ -714,6 +714,12 @@ mod tests {
             .to_string()
     }
 
+    /// A record of a type Codex does not know.
+    fn brand_new(ordinal: u64) -> String {
+        testkit::line("brand_new", json!({}))
+            .ordinal(ordinal)
+            .to_string()
+    }
     fn file(lines: &[String]) -> String {
         testkit::jsonl(lines)
     }
@@ -874,12 +880,7 @@ mod tests {
 
     #[test]
     fn unknown_type_at_tail_is_skipped_by_codex() {
-        let text = file(&[
-            meta(0, json!({})),
-            ev(1),
-            r#"{"timestamp":"t","ordinal":2,"type":"brand_new","payload":{}}"#.into(),
-            r#"{"timestamp":"t","ordinal":3,"type":"brand_new","payload":{}}"#.into(),
-        ]);
+        let text = file(&[meta(0, json!({})), ev(1), brand_new(2), brand_new(3)]);
         let r = check(&text);
         assert_eq!(
             kinds(&r),
@@ -893,12 +894,7 @@ mod tests {
 
     #[test]
     fn resume_over_a_skipped_tail_shows_as_duplicate() {
-        let text = file(&[
-            meta(0, json!({})),
-            ev(1),
-            r#"{"timestamp":"t","ordinal":2,"type":"brand_new","payload":{}}"#.into(),
-            ev(2),
-        ]);
+        let text = file(&[meta(0, json!({})), ev(1), brand_new(2), ev(2)]);
         let r = check(&text);
         assert_eq!(kinds(&r), [("duplicate", 4, Some(3), Some(2))]);
         assert_eq!(r.next_on_resume, Some(3));
@@ -906,11 +902,7 @@ mod tests {
 
     #[test]
     fn unknown_type_mid_file_is_not_a_tail_problem() {
-        let text = file(&[
-            meta(0, json!({})),
-            r#"{"timestamp":"t","ordinal":1,"type":"brand_new","payload":{}}"#.into(),
-            ev(2),
-        ]);
+        let text = file(&[meta(0, json!({})), brand_new(1), ev(2)]);
         let r = check(&text);
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert_eq!(r.next_on_resume, Some(3));

@@ -160,14 +160,29 @@ mod tests {
     use super::*;
     use crate::input::{open_rereadable, Source};
     use std::io::Read;
+    use std::path::Path;
+
+    const NAME: &str = "rollout-2026-01-01T00-00-00-x.jsonl";
+
+    /// A file `name` holding `content`, in a new temporary directory (removed when dropped).
+    fn written(name: &str, content: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        (dir, path)
+    }
+
+    /// What opening `path` as a rollout says about reading it again.
+    fn reopen_of(path: &Path) -> Option<Reopen> {
+        open_rereadable(&Source::File(path.to_path_buf()))
+            .unwrap()
+            .1
+    }
 
     #[test]
     fn a_file_opened_again_must_be_the_same_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
-        std::fs::write(&path, "{}\n").unwrap();
-        let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
-        let reopen = reopen.expect("a plain file can be read again");
+        let (dir, path) = written(NAME, b"{}\n");
+        let reopen = reopen_of(&path).expect("a plain file can be read again");
         assert!(reopen.open().is_ok());
         // Replaced (a new file renamed over it), as an editor or a rotation would.
         let other = dir.path().join("other");
@@ -184,7 +199,7 @@ mod tests {
     #[allow(clippy::disallowed_macros)] // the skip note of a test
     fn a_fifo_is_never_read_again() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
+        let path = dir.path().join(NAME);
         let made = std::process::Command::new("mkfifo").arg(&path).status();
         if !made.is_ok_and(|s| s.success()) {
             eprintln!("SKIPPED: mkfifo is not available");
@@ -204,21 +219,16 @@ mod tests {
 
     #[test]
     fn a_zstd_file_is_never_read_again_in_place() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl.zst");
-        std::fs::write(&path, zstd::encode_all(&b"{}\n"[..], 3).unwrap()).unwrap();
-        let (_, reopen) = open_rereadable(&Source::File(path)).unwrap();
-        assert!(reopen.is_none());
+        let zst = zstd::encode_all(&b"{}\n"[..], 3).unwrap();
+        let (_dir, path) = written(&format!("{NAME}.zst"), &zst);
+        assert!(reopen_of(&path).is_none());
     }
 
     #[test]
     fn a_held_file_is_read_again_after_it_is_moved() {
         // As Codex archives a session while `calls` still has its rows to write.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
-        std::fs::write(&path, "0123456789\n").unwrap();
-        let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
-        let file = SourceFile::new(reopen.unwrap(), &Handles::default());
+        let (dir, path) = written(NAME, b"0123456789\n");
+        let file = SourceFile::new(reopen_of(&path).unwrap(), &Handles::default());
         std::fs::rename(&path, dir.path().join("archived.jsonl")).unwrap();
         let mut buf = Vec::new();
         file.read_at(3, 4, &mut buf).unwrap();
@@ -227,14 +237,9 @@ mod tests {
 
     #[test]
     fn past_the_budget_a_file_is_opened_again_by_its_path_and_handles_come_back() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
-        std::fs::write(&path, "0123456789\n").unwrap();
+        let (_dir, path) = written(NAME, b"0123456789\n");
         let handles = Handles::new(1);
-        let open = || {
-            let (_, reopen) = open_rereadable(&Source::File(path.clone())).unwrap();
-            SourceFile::new(reopen.unwrap(), &handles)
-        };
+        let open = || SourceFile::new(reopen_of(&path).unwrap(), &handles);
         let (first, second) = (open(), open());
         assert_eq!((first._slot.units(), second._slot.units()), (1, 0));
         let mut buf = Vec::new();

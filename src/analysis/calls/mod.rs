@@ -142,6 +142,15 @@ mod tests {
         facts.calls.unwrap()
     }
 
+    fn statuses(c: &[Call]) -> Vec<&'static str> {
+        c.iter().map(|c| c.status.as_str()).collect()
+    }
+
+    /// A row's text, when it is held.
+    fn held(t: &Option<Text>) -> Option<String> {
+        t.as_ref().and_then(Text::held).map(Cow::into_owned)
+    }
+
     /// A response item, its payload as JSON text.
     fn item(payload: &str) -> String {
         let payload = serde_json::from_str(payload).unwrap();
@@ -158,6 +167,16 @@ mod tests {
         let payload =
             json!({"type": "function_call", "name": name, "arguments": args, "call_id": call_id});
         testkit::item(payload).at(1).to_string()
+    }
+
+    /// A shell call without arguments.
+    fn shell(call_id: &str) -> String {
+        fc(call_id, "shell", "{}")
+    }
+
+    /// A shell call's output (0.80 style) saying it exited with `code`, and nothing else.
+    fn exited(call_id: &str, code: i64) -> String {
+        fco(call_id, &format!("Exit code: {code}\nOutput:\n"))
     }
 
     fn fco(call_id: &str, output: &str) -> String {
@@ -190,11 +209,7 @@ mod tests {
 
     #[test]
     fn a_duplicate_output_changes_nothing_even_when_it_says_otherwise() {
-        let c = calls(&[
-            &fc("a", "shell", "{}"),
-            &fco("a", "Exit code: 0\nOutput:\n"),
-            &fco("a", "Exit code: 9\nOutput:\n"),
-        ]);
+        let c = calls(&[&shell("a"), &exited("a", 0), &exited("a", 9)]);
         assert_eq!(c.len(), 1);
         assert_eq!((c[0].status, c[0].exit_code), (CallStatus::Ok, Some(0)));
         assert_eq!(c[0].output_line, Some(2));
@@ -203,11 +218,11 @@ mod tests {
     #[test]
     fn an_unanswered_call_keeps_its_place_before_later_answered_calls() {
         let c = calls(&[
-            &fc("a", "shell", "{}"),
-            &fc("b", "shell", "{}"),
-            &fco("b", "Exit code: 0\nOutput:\n"),
-            &fc("c", "shell", "{}"),
-            &fco("c", "Exit code: 1\nOutput:\n"),
+            &shell("a"),
+            &shell("b"),
+            &exited("b", 0),
+            &shell("c"),
+            &exited("c", 1),
         ]);
         let got: Vec<_> = c
             .iter()
@@ -231,11 +246,7 @@ mod tests {
 
     #[test]
     fn an_output_before_its_call_answers_it_so_orphans_are_known_only_at_the_end() {
-        let c = calls(&[
-            &fco("a", "Exit code: 0\nOutput:\n"),
-            &fco("lost", "x"),
-            &fc("a", "shell", "{}"),
-        ]);
+        let c = calls(&[&exited("a", 0), &fco("lost", "x"), &shell("a")]);
         let got: Vec<_> = c
             .iter()
             .map(|c| (c.status.as_str(), c.call_line, c.output_line))
@@ -292,9 +303,9 @@ mod tests {
     #[test]
     fn pairs_by_call_id_not_position() {
         let c = calls(&[
-            &fc("a", "shell", "{}"),
-            &fc("b", "shell", "{}"),
-            &fco("b", "Exit code: 2\nOutput:\n"),
+            &shell("a"),
+            &shell("b"),
+            &exited("b", 2),
             &fco("a", "Exit code: 0\nOutput:\nok"),
         ]);
         assert_eq!(c.len(), 2);
@@ -308,32 +319,25 @@ mod tests {
 
     #[test]
     fn missing_output_is_unknown_and_stray_output_is_orphan() {
-        let c = calls(&[&fc("a", "shell", "{}"), &fco("zzz", "hi")]);
+        let c = calls(&[&shell("a"), &fco("zzz", "hi")]);
         assert_eq!(c.len(), 2);
         assert_eq!(c[0].status, CallStatus::Unknown);
         assert!(c[0].output.is_none());
         assert_eq!(c[1].status, CallStatus::Orphan);
         assert_eq!(c[1].kind, "function_call_output");
-        assert_eq!(
-            c[1].output.as_ref().and_then(Text::held).as_deref(),
-            Some("hi")
-        );
+        assert_eq!(held(&c[1].output).as_deref(), Some("hi"));
     }
 
     #[test]
     fn output_of_the_wrong_kind_is_an_orphan_and_duplicates_are_ignored() {
         let c = calls(&[
-            &fc("a", "shell", "{}"),
+            &shell("a"),
             &item(r#"{"type":"custom_tool_call_output","call_id":"a","output":"x"}"#),
             &fco("a", "first"),
             &fco("a", "second"),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["ok", "orphan"]);
-        assert_eq!(
-            c[0].output.as_ref().and_then(Text::held).as_deref(),
-            Some("first")
-        );
+        assert_eq!(statuses(&c), ["ok", "orphan"]);
+        assert_eq!(held(&c[0].output).as_deref(), Some("first"));
     }
 
     #[test]
@@ -377,7 +381,7 @@ mod tests {
     #[test]
     fn legacy_end_events() {
         let c = calls(&[
-            &fc("a", "shell", "{}"),
+            &shell("a"),
             &event(
                 r#"{"type":"exec_command_end","call_id":"a","exit_code":5,"duration":{"secs":0,"nanos":2000000}}"#,
             ),
@@ -392,8 +396,7 @@ mod tests {
             &fc("n", "mcp__w__look", "{}"),
             &event(r#"{"type":"mcp_tool_call_end","call_id":"n","result":{"Ok":{"content":[]}}}"#),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["error", "error", "error", "ok"]);
+        assert_eq!(statuses(&c), ["error", "error", "error", "ok"]);
         assert_eq!(c[0].exit_code, Some(5));
         assert_eq!(c[0].duration_ms, Some(2));
         assert_eq!(c[2].duration_ms, Some(2000));
@@ -415,8 +418,7 @@ mod tests {
             &fc("r", "shell", r#"{"command":["bash","-lc","echo hi"]}"#),
             &fco("r", "error: not a patch, just output"),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["error", "error", "ok"]);
+        assert_eq!(statuses(&c), ["error", "error", "ok"]);
     }
 
     #[test]
@@ -434,15 +436,14 @@ mod tests {
                 r#"{"type":"function_call_output","call_id":"m","output":[{"type":"input_text","text":"Wall time: 0.0030 seconds\nOutput:"},{"type":"input_text","text":"Sunny"}]}"#,
             ),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["ok", "error", "unknown", "ok"]);
+        assert_eq!(statuses(&c), ["ok", "error", "unknown", "ok"]);
         assert_eq!(
-            c[0].arguments.as_ref().and_then(Text::held).as_deref(),
+            held(&c[0].arguments).as_deref(),
             Some(r#"{"type":"search","query":"q"}"#)
         );
         assert_eq!(c[3].namespace.as_deref(), Some("mcp__w"));
         assert_eq!(
-            c[3].output.as_ref().and_then(Text::held).as_deref(),
+            held(&c[3].output).as_deref(),
             Some("Wall time: 0.0030 seconds\nOutput:\nSunny")
         );
         assert_eq!(c[3].duration_ms, Some(3));
@@ -473,29 +474,22 @@ mod tests {
             ))
         };
         let c = calls(&[
-            &fc("same", "shell", "{}"),
-            &fc("same", "shell", "{}"),
-            &fc("same", "shell", "{}"),
+            &shell("same"),
+            &shell("same"),
+            &shell("same"),
             &cto("same"),
             &fco("same", "first"),
             &cto("same"),
             &fco("same", "second"),
             &fco("other", "stray"),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
         assert_eq!(
-            s,
+            statuses(&c),
             ["ok", "ok", "unknown", "orphan", "orphan", "orphan"],
             "{c:#?}"
         );
-        assert_eq!(
-            c[0].output.as_ref().and_then(Text::held).as_deref(),
-            Some("first")
-        );
-        assert_eq!(
-            c[1].output.as_ref().and_then(Text::held).as_deref(),
-            Some("second")
-        );
+        assert_eq!(held(&c[0].output).as_deref(), Some("first"));
+        assert_eq!(held(&c[1].output).as_deref(), Some("second"));
         assert_eq!(c[3].kind, "custom_tool_call_output");
         assert_eq!(c[5].call_id.as_deref(), Some("other"));
     }
@@ -516,13 +510,12 @@ mod tests {
             &search("client", "lost"),
             &item(r#"{"type":"tool_search_output","execution":"server","tools":[]}"#),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["ok", "ok", "orphan", "ok"], "{c:#?}");
+        assert_eq!(statuses(&c), ["ok", "ok", "orphan", "ok"], "{c:#?}");
         // Self-contained: the item is both the call and its output.
         assert_eq!(c[0].kind, "tool_search_output");
         assert_eq!((c[0].call_line, c[0].output_line), (Some(1), Some(1)));
         assert_eq!(
-            c[0].output.as_ref().and_then(Text::held).as_deref(),
+            held(&c[0].output).as_deref(),
             Some(r#"[{"type":"namespace","name":"mcp__w"}]"#)
         );
         assert_eq!(c[0].name, None);
@@ -546,16 +539,9 @@ mod tests {
                 r#"{"type":"function_call_output","call_id":"q","output":{"content":"boom","success":false}}"#,
             ),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["unknown", "orphan", "orphan"]);
-        assert_eq!(
-            c[0].arguments.as_ref().and_then(Text::held).as_deref(),
-            Some(r#"{"a":1}"#)
-        );
-        assert_eq!(
-            c[2].output.as_ref().and_then(Text::held).as_deref(),
-            Some("boom")
-        );
+        assert_eq!(statuses(&c), ["unknown", "orphan", "orphan"]);
+        assert_eq!(held(&c[0].arguments).as_deref(), Some(r#"{"a":1}"#));
+        assert_eq!(held(&c[2].output).as_deref(), Some("boom"));
     }
 
     #[test]
@@ -586,12 +572,12 @@ mod tests {
         let needs = Needs::default().calls();
         let opts = ReadOptions::default();
         let from_file = crate::analysis::read(&Source::File(f.path().to_path_buf()), &opts, &needs);
-        let held = testkit::facts(&text, needs).calls.unwrap();
+        let streamed = testkit::facts(&text, needs).calls.unwrap();
         let file = from_file.file.expect("kept open");
         let rows = from_file.calls.unwrap();
         for (t, want) in [
-            (&rows[0].arguments, &held[0].arguments),
-            (&rows[0].output, &held[0].output),
+            (&rows[0].arguments, &streamed[0].arguments),
+            (&rows[0].output, &streamed[0].output),
         ] {
             let Some(Text::InFile { offset, len }) = t else {
                 panic!("held: {t:?}");
@@ -599,10 +585,7 @@ mod tests {
             let mut buf = Vec::new();
             file.read_at(*offset, *len, &mut buf).unwrap();
             let text: String = serde_json::from_slice(&buf).unwrap();
-            assert_eq!(
-                Some(text.as_str()),
-                want.as_ref().and_then(Text::held).as_deref()
-            );
+            assert_eq!(Some(text.as_str()), held(want).as_deref());
         }
         assert_eq!(rows[0].status, CallStatus::Error);
         assert_eq!(
@@ -610,7 +593,11 @@ mod tests {
             (Some(3), Some(1000))
         );
         assert_eq!(
-            (held[0].status, held[0].exit_code, held[0].duration_ms),
+            (
+                streamed[0].status,
+                streamed[0].exit_code,
+                streamed[0].duration_ms
+            ),
             (rows[0].status, rows[0].exit_code, rows[0].duration_ms)
         );
     }
@@ -642,10 +629,7 @@ mod tests {
         assert_eq!((c[0].exit_code, c[0].duration_ms), (None, None));
         // The output is still shown, and when it was written.
         assert_eq!(c[0].output_line, Some(2));
-        assert_eq!(
-            c[0].output.as_ref().and_then(Text::held).as_deref(),
-            Some(running)
-        );
+        assert_eq!(held(&c[0].output).as_deref(), Some(running));
 
         // A later end event or item proves the outcome.
         let c = calls(&[
@@ -660,8 +644,7 @@ mod tests {
                 r#"{"type":"item_completed","item":{"type":"CommandExecution","id":"b","status":"completed","exit_code":0}}"#,
             ),
         ]);
-        let s: Vec<_> = c.iter().map(|c| c.status.as_str()).collect();
-        assert_eq!(s, ["error", "ok"]);
+        assert_eq!(statuses(&c), ["error", "ok"]);
         assert_eq!((c[0].exit_code, c[0].duration_ms), (Some(2), Some(3000)));
     }
 
@@ -673,9 +656,6 @@ mod tests {
         // Standard input cannot be read again: even the large text is held.
         assert!(matches!(c[0].arguments, Some(Text::Json(_))));
         assert!(matches!(c[0].output, Some(Text::Json(_))));
-        assert_eq!(
-            c[0].output.as_ref().and_then(Text::held).as_deref(),
-            Some(big.as_str())
-        );
+        assert_eq!(held(&c[0].output).as_deref(), Some(big.as_str()));
     }
 }
