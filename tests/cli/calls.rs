@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use predicates::prelude::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::util::*;
 
 fn calls(path: &Path) -> Vec<Value> {
-    rows(&["calls", "--format", "ndjson", path.to_str().unwrap()], 0)
+    ndjson_rows(&["calls"], path)
 }
 
 fn lines_of(path: &Path) -> Vec<Value> {
@@ -105,7 +105,7 @@ fn check_pairing(corpus: &Path) -> usize {
         for p in rollouts_under(&unit) {
             let lines = lines_of(&p);
             let r = calls(&p);
-            let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+            let s = &ndjson_rows(&["stats"], &p)[0];
             assert_eq!(
                 r.len() as u64,
                 s["tool_calls"].as_u64().unwrap(),
@@ -141,16 +141,10 @@ fn check_pairing(corpus: &Path) -> usize {
     files
 }
 
-#[test]
-fn calls_pair_and_agree_with_stats_on_every_real_file() {
-    assert!(check_pairing(&testdata("real")) >= 38);
-}
-
-#[test]
-fn calls_pair_and_agree_with_stats_on_every_shared_corpus_file() {
-    if let Some(corpus) = shared_corpus() {
-        assert!(check_pairing(&corpus) >= 37);
-    }
+every_real_file! {
+    check_pairing:
+    calls_pair_and_agree_with_stats_on_every_real_file,
+    calls_pair_and_agree_with_stats_on_every_shared_corpus_file
 }
 
 #[test]
@@ -198,16 +192,20 @@ fn the_mcp_call_behind_tool_search_is_paired_with_its_namespace() {
     let r = calls(&p);
     assert_eq!(r.len(), 2);
     let search = &r[0];
-    assert_eq!(search["kind"], "tool_search_call");
-    assert_eq!(search["status"], "ok");
+    assert_fields(search, json!({"kind": "tool_search_call", "status": "ok"}));
     assert!(search["output_line"].is_u64());
     assert!(search["output"].as_str().unwrap().contains("mcp__weather"));
     let mcp = &r[1];
-    assert_eq!(mcp["kind"], "function_call");
-    assert_eq!(mcp["name"], "lookup_weather");
-    assert_eq!(mcp["namespace"], "mcp__weather");
-    assert_eq!(mcp["status"], "ok");
-    assert_eq!(mcp["call_id"], "call_mcp");
+    assert_fields(
+        mcp,
+        json!({
+            "kind": "function_call",
+            "name": "lookup_weather",
+            "namespace": "mcp__weather",
+            "status": "ok",
+            "call_id": "call_mcp",
+        }),
+    );
     assert!(mcp["output_line"].as_u64().unwrap() > mcp["call_line"].as_u64().unwrap());
     // The output is an array of input_text parts: their texts, joined.
     assert!(mcp["output"]
@@ -218,17 +216,7 @@ fn the_mcp_call_behind_tool_search_is_paired_with_its_namespace() {
     assert_eq!(mcp["duration_ms"], 1);
     // --name matches the bare name and NAMESPACE__NAME.
     for glob in ["lookup_*", "mcp__weather__*"] {
-        let f = rows(
-            &[
-                "calls",
-                "--format",
-                "ndjson",
-                "--name",
-                glob,
-                p.to_str().unwrap(),
-            ],
-            0,
-        );
+        let f = ndjson_rows(&["calls", "--name", glob], &p);
         assert_eq!(f.len(), 1, "{glob}");
         assert_eq!(f[0]["call_id"], "call_mcp");
     }
@@ -251,7 +239,7 @@ fn web_search_takes_its_own_status() {
 fn calls_know_their_turn() {
     let p = real_file("0.147.0", "rollback_twice", "");
     let r = calls(&p);
-    let t = rows(&["turns", "--format", "ndjson", p.to_str().unwrap()], 0);
+    let t = ndjson_rows(&["turns"], &p);
     assert_eq!(r.len(), 1);
     assert_eq!(r[0]["turn_index"], 2);
     assert_eq!(r[0]["turn_id"], t[1]["turn_id"]);
@@ -263,10 +251,10 @@ fn calls_know_their_turn() {
 fn a_deleted_output_makes_its_call_unknown() {
     let r = calls(&testdata("broken/calls-output-deleted.jsonl"));
     assert_eq!(r.len(), 5);
-    let c = by_args(&r, "cat missing.txt");
-    assert_eq!(c["status"], "unknown");
-    assert_eq!(c["output"], Value::Null);
-    assert_eq!(c["exit_code"], Value::Null);
+    assert_fields(
+        by_args(&r, "cat missing.txt"),
+        json!({"status": "unknown", "output": null, "exit_code": null}),
+    );
     assert_eq!(by_args(&r, "exit 3")["status"], "error");
 }
 
@@ -276,24 +264,19 @@ fn a_deleted_call_makes_its_output_an_orphan() {
     assert_eq!(r.len(), 5);
     let o: Vec<&Value> = r.iter().filter(|c| c["status"] == "orphan").collect();
     assert_eq!(o.len(), 1);
-    assert_eq!(o[0]["call_id"], "call_fail");
-    assert_eq!(o[0]["kind"], "function_call_output");
-    assert_eq!(o[0]["call_line"], Value::Null);
-    assert_eq!(o[0]["output_line"], 30);
-    assert_eq!(o[0]["name"], Value::Null);
-    // The output text still tells its exit code.
-    assert_eq!(o[0]["exit_code"], 3);
-    let s = &rows(
-        &[
-            "stats",
-            "--format",
-            "ndjson",
-            testdata("broken/calls-call-deleted.jsonl")
-                .to_str()
-                .unwrap(),
-        ],
-        0,
-    )[0];
+    assert_fields(
+        o[0],
+        json!({
+            "call_id": "call_fail",
+            "kind": "function_call_output",
+            "call_line": null,
+            "output_line": 30,
+            "name": null,
+            // The output text still tells its exit code.
+            "exit_code": 3,
+        }),
+    );
+    let s = &ndjson_rows(&["stats"], &testdata("broken/calls-call-deleted.jsonl"))[0];
     assert_eq!(s["tool_calls"], 4);
 }
 
@@ -303,10 +286,10 @@ fn an_item_completed_proves_the_outcome_of_a_call_whose_output_is_missing() {
         "broken/calls-output-deleted-item-completed.jsonl",
     ));
     let c = by_args(&r, "cat missing.txt");
-    assert_eq!(c["status"], "error");
-    assert_eq!(c["exit_code"], 1);
-    assert_eq!(c["output_line"], Value::Null);
-    assert_eq!(c["output"], Value::Null);
+    assert_fields(
+        c,
+        json!({"status": "error", "exit_code": 1, "output_line": null, "output": null}),
+    );
     assert!(c["answered_at"].is_string());
 }
 
@@ -315,11 +298,16 @@ fn an_exec_whose_output_says_the_process_still_runs_is_unknown() {
     let r = calls(&testdata("broken/calls-exec-still-running.jsonl"));
     assert_eq!(r.len(), 5);
     let c = by_args(&r, "cat missing.txt");
-    assert_eq!(c["status"], "unknown");
-    assert_eq!(c["exit_code"], Value::Null);
-    assert_eq!(c["duration_ms"], Value::Null);
-    // The output is still there: the model saw it.
-    assert_eq!(c["output_line"], 23);
+    assert_fields(
+        c,
+        json!({
+            "status": "unknown",
+            "exit_code": null,
+            "duration_ms": null,
+            // The output is still there: the model saw it.
+            "output_line": 23,
+        }),
+    );
     assert!(c["output"]
         .as_str()
         .unwrap()
@@ -347,9 +335,9 @@ fn a_server_tool_search_output_without_call_is_a_call_of_its_own() {
     assert_eq!(r[1]["namespace"], "mcp__weather");
     assert_eq!(r[1]["status"], "ok");
     // Not an orphan: stats and turns count it as a call.
-    let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+    let s = &ndjson_rows(&["stats"], &p)[0];
     assert_eq!(s["tool_calls"], 2);
-    let t = rows(&["turns", "--format", "ndjson", p.to_str().unwrap()], 0);
+    let t = ndjson_rows(&["turns"], &p);
     assert_eq!(t[0]["tool_calls"], 2);
 }
 
@@ -357,7 +345,7 @@ fn a_server_tool_search_output_without_call_is_a_call_of_its_own() {
 fn a_call_before_the_first_surviving_turn_start_has_a_turn() {
     let p = testdata("broken/turns-first-task-started-deleted.jsonl");
     let r = calls(&p);
-    let t = rows(&["turns", "--format", "ndjson", p.to_str().unwrap()], 0);
+    let t = ndjson_rows(&["turns"], &p);
     assert_eq!(r.len(), 1);
     assert_eq!(r[0]["status"], "unknown");
     assert_eq!(r[0]["turn_index"], 1);
@@ -376,11 +364,7 @@ fn ndjson_output_is_exact_and_the_table_cuts_it() {
     let out_line = &lines[ls["output_line"].as_u64().unwrap() as usize - 1];
     assert_eq!(ls["output"], out_line["payload"]["output"]);
 
-    let out = rollscope()
-        .args(["calls", "--color", "never", p.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = output(&["calls", "--color", "never", p.to_str().unwrap()], 0);
     let text = String::from_utf8(out.stdout).unwrap();
     let body: Vec<&str> = text
         .lines()
@@ -433,17 +417,7 @@ fn filters_by_status_kind_and_name() {
     assert!(ids(&["--name", "nothing*"]).is_empty());
     // An orphan has its output's kind.
     let b = testdata("broken/calls-call-deleted.jsonl");
-    let r = rows(
-        &[
-            "calls",
-            "--format",
-            "ndjson",
-            "--kind",
-            "function_call_output",
-            b.to_str().unwrap(),
-        ],
-        0,
-    );
+    let r = ndjson_rows(&["calls", "--kind", "function_call_output"], &b);
     assert_eq!(r.len(), 1);
     assert_eq!(r[0]["status"], "orphan");
 }
@@ -620,22 +594,12 @@ fn a_json_output_followed_by_a_form_feed_is_not_read_as_json() {
 fn a_turn_context_field_beyond_f64_does_not_hide_its_other_fields() {
     // turns, calls and stats read the turn_context field by field, and agree.
     let file = testdata("broken/turn-context-policy-beyond-f64.jsonl");
-    let turns = rows(&["turns", "--format", "ndjson", file.to_str().unwrap()], 0);
+    let turns = ndjson_rows(&["turns"], &file);
     assert_eq!(turns.len(), 1);
     assert_eq!(turns[0]["turn_id"], "T1");
     assert_eq!(turns[0]["model"], "gpt-x");
     let calls = calls(&file);
     assert_eq!(calls[0]["turn_id"], "T1");
-    let by_model = rows(
-        &[
-            "stats",
-            "--by",
-            "model",
-            "--format",
-            "ndjson",
-            file.to_str().unwrap(),
-        ],
-        0,
-    );
+    let by_model = ndjson_rows(&["stats", "--by", "model"], &file);
     assert_eq!(by_model[0]["group"], "gpt-x");
 }

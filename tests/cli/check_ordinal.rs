@@ -276,11 +276,7 @@ fn last_ordinal_removed_is_missing_and_resume_fails() {
 #[test]
 fn torn_last_line_is_tail_unparseable_naming_the_reused_ordinal() {
     let path = broken("ordinal-torn-last-line.jsonl");
-    let out = rollscope()
-        .args(["check-ordinal", "--format", "ndjson", s(&path)])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let out = output(&["check-ordinal", "--format", "ndjson", s(&path)], 1);
     let row = &ndjson(&out.stdout)[0];
     // Line 16 (ordinal 15) is torn; Codex resumes after line 15 (ordinal 14) and writes 15
     // again.
@@ -348,17 +344,9 @@ fn fork_whose_source_is_absent_is_reported_not_passed() {
 #[test]
 fn table_lists_problems_as_path_line_kind_message_then_a_summary() {
     let path = broken("ordinal-line-duplicated.jsonl");
-    let colored = rollscope()
-        .args(["check-ordinal", "--color", "always", s(&path)])
-        .output()
-        .unwrap();
-    assert_eq!(colored.status.code(), Some(1));
+    let colored = output(&["check-ordinal", "--color", "always", s(&path)], 1);
     assert!(String::from_utf8_lossy(&colored.stdout).contains('\x1b'));
-    let out = rollscope()
-        .args(["check-ordinal", "--color", "never", s(&path)])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let out = output(&["check-ordinal", "--color", "never", s(&path)], 1);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
@@ -376,11 +364,7 @@ fn table_lists_problems_as_path_line_kind_message_then_a_summary() {
 #[test]
 fn clean_file_table_is_one_summary_line() {
     let file = real_file("0.171.0", "qa", "rollout-");
-    let out = rollscope()
-        .args(["check-ordinal", "--color", "never", s(&file)])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = output(&["check-ordinal", "--color", "never", s(&file)], 0);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.trim_end().ends_with(": ok"), "{text}");
@@ -424,11 +408,7 @@ fn io_error_beats_findings() {
 
 #[test]
 fn unknown_deny_kind_is_a_usage_error() {
-    let out = rollscope()
-        .args(["check-ordinal", "--deny", "duplicate", "-"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    output(&["check-ordinal", "--deny", "duplicate", "-"], 2);
 }
 
 /// Copy the real fork (or the broken one) into a temp dir, compressing the chosen files.

@@ -115,19 +115,8 @@ fn no_sessions_directory_is_a_one_line_error_with_exit_2() {
 #[test]
 fn a_missing_path_is_reported_and_the_run_goes_on_with_exit_2() {
     let good = real_file("0.171.0", "qa", ".jsonl");
-    let out = rollscope()
-        .args([
-            "stats",
-            "--format",
-            "ndjson",
-            "/no/such/rollout.jsonl",
-            good.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(ndjson(&out.stdout).len(), 1);
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (rows, stderr) = ndjson_run(&["stats", "/no/such/rollout.jsonl"], &good, 2);
+    assert_eq!(rows.len(), 1);
     assert!(
         stderr.starts_with("rollscope: /no/such/rollout.jsonl: "),
         "{stderr}"
@@ -143,19 +132,14 @@ fn an_unreadable_file_is_reported_and_the_run_goes_on() {
     std::fs::write(&bad, [0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
     let good = real_file("0.171.0", "qa", ".jsonl");
     copy(&good, &tmp.path().join(good.file_name().unwrap()));
-    let out = rollscope()
-        .args(["stats", "--format", "ndjson", tmp.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (rows, stderr) = ndjson_run(&["stats"], tmp.path(), 2);
     assert!(
         stderr.contains("rollout-bad.jsonl.zst: read error"),
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     // The good file is still counted.
-    assert!(ndjson(&out.stdout)
+    assert!(rows
         .iter()
         .any(|r| r["parse_errors"] == 0 && r["lines"] == 16));
 }
@@ -196,7 +180,7 @@ fn an_explicit_path_is_read_whatever_its_name() {
     let src = real_file("0.171.0", "qa", ".jsonl");
     let odd = tmp.path().join("whatever.log");
     copy(&src, &odd);
-    let rows = rows(&["stats", "--format", "ndjson", odd.to_str().unwrap()], 0);
+    let rows = ndjson_rows(&["stats"], &odd);
     assert_eq!(rows[0]["lines"], 16);
 }
 
@@ -364,11 +348,7 @@ fn color_is_decided_by_the_flag_and_no_color_never_by_format() {
 fn rollout_text_in_tables_is_stripped_of_escape_sequences_but_ndjson_stays_exact() {
     let f = testdata("broken/hostile-escape-sequences.jsonl");
     let p = f.to_str().unwrap();
-    let table = rollscope()
-        .args(["stats", "--by", "cwd", "--color", "never", p])
-        .output()
-        .unwrap();
-    assert_eq!(table.status.code(), Some(0));
+    let table = output(&["stats", "--by", "cwd", "--color", "never", p], 0);
     assert!(!table.stdout.contains(&0x1b));
     assert!(!table.stdout.contains(&0x07));
     let text = String::from_utf8(table.stdout).unwrap();
@@ -384,8 +364,7 @@ fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
         ("zsh", "_rollscope"),
         ("fish", "rollscope.fish"),
     ] {
-        let out = rollscope().args(["completions", shell]).output().unwrap();
-        assert_eq!(out.status.code(), Some(0));
+        let out = output(&["completions", shell], 0);
         let path = root().join("completions").join(file);
         if std::env::var_os("BLESS").is_some() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();

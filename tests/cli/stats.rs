@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use predicates::prelude::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::util::*;
 
@@ -81,7 +81,7 @@ fn check_corpus(corpus: &Path) {
         .unwrap();
         for (rel, exp) in expected.as_object().unwrap() {
             let path = unit.join(rel);
-            let rows = rows(&["stats", "--format", "ndjson", path.to_str().unwrap()], 0);
+            let rows = ndjson_rows(&["stats"], &path);
             assert_eq!(rows.len(), 1);
             let row = &rows[0];
             let jq = if path.extension().is_some_and(|e| e == "zst") {
@@ -188,42 +188,20 @@ fn the_fork_folder_totals_the_parent_plus_the_childs_own_usage() {
     ]);
     assert_eq!(t[4], 7653);
     let child = real_file("0.171.0", "copy_fork", "f8fb");
-    let rows = rows(&["stats", "--format", "ndjson", child.to_str().unwrap()], 0);
+    let rows = ndjson_rows(&["stats"], &child);
     assert_eq!(rows[0]["tokens"]["total_tokens"], 4053);
 }
 
 #[test]
 fn group_rows_carry_group_and_sessions() {
     let dir = real("0.171.0", "fork");
-    let rows = rows(
-        &[
-            "stats",
-            "--format",
-            "ndjson",
-            "--by",
-            "day",
-            "--utc",
-            dir.to_str().unwrap(),
-        ],
-        0,
-    );
+    let rows = ndjson_rows(&["stats", "--by", "day", "--utc"], &dir);
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["group"], "2026-11-29");
     assert_eq!(rows[0]["sessions"], 2);
     assert!(rows[0].get("path").is_none());
-    let models = rows_of(&[
-        "stats",
-        "--format",
-        "ndjson",
-        "--by",
-        "model",
-        dir.to_str().unwrap(),
-    ]);
+    let models = ndjson_rows(&["stats", "--by", "model"], &dir);
     assert_eq!(models[0]["group"], "gpt-5.5");
-}
-
-fn rows_of(args: &[&str]) -> Vec<Value> {
-    rows(args, 0)
 }
 
 /// A real file's records, for comparing with its broken copies.
@@ -341,7 +319,7 @@ fn broken_files_keep_every_good_line_and_report_each_bad_one() {
 #[test]
 fn one_mistyped_session_meta_field_loses_only_that_field() {
     let f = testdata("broken/session-meta-mistyped-field.jsonl");
-    let rows = rows(&["stats", "--format", "ndjson", f.to_str().unwrap()], 0);
+    let rows = ndjson_rows(&["stats"], &f);
     let r = &rows[0];
     assert_eq!(r["cli_version"], Value::Null);
     assert_eq!(r["thread_id"], "01a2272d-9d87-7932-b6ae-b428ac561278");
@@ -371,21 +349,8 @@ fn a_bad_line_is_located_by_its_byte_offset() {
 fn an_overlong_line_is_reported_and_skipped() {
     let path = real_file("0.171.0", "qa", ".jsonl");
     // The first line (session_meta) is about 25 KB.
-    let out = rollscope()
-        .args([
-            "stats",
-            "--format",
-            "ndjson",
-            "--max-line-bytes",
-            "16K",
-            path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let row = &ndjson(&out.stdout)[0];
-    assert!(row["parse_errors"].as_u64().unwrap() >= 1);
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (rows, stderr) = ndjson_run(&["stats", "--max-line-bytes", "16K"], &path, 0);
+    assert!(rows[0]["parse_errors"].as_u64().unwrap() >= 1);
     assert!(
         stderr.contains(":1: line is") && stderr.contains("longer than --max-line-bytes 16384"),
         "{stderr}"
@@ -395,7 +360,7 @@ fn an_overlong_line_is_reported_and_skipped() {
 #[test]
 fn a_codex_compressed_cold_file_is_read() {
     let zst = real_file("0.171.0", "cold_zst", ".zst");
-    let rows = rows(&["stats", "--format", "ndjson", zst.to_str().unwrap()], 0);
+    let rows = ndjson_rows(&["stats"], &zst);
     assert_eq!(rows[0]["lines"], 14);
     assert_eq!(rows[0]["history_mode"], "paginated");
 }
@@ -403,15 +368,20 @@ fn a_codex_compressed_cold_file_is_read() {
 #[test]
 fn file_rows_carry_identity_fields() {
     let f = real_file("0.171.0", "shell", ".jsonl");
-    let rows = rows(&["stats", "--format", "ndjson", f.to_str().unwrap()], 0);
+    let rows = ndjson_rows(&["stats"], &f);
     let r = &rows[0];
-    assert_eq!(r["session_id"], "01a2272d-9d87-7932-b6ae-b428ac561278");
-    assert_eq!(r["thread_id"], "01a2272d-9d87-7932-b6ae-b428ac561278");
-    assert_eq!(r["history_mode"], "paginated");
-    assert_eq!(r["cli_version"], "0.171.0");
-    assert_eq!(r["originator"], "codex_exec");
-    assert_eq!(r["started_at"], "2026-11-29T12:00:30.602Z");
-    assert_eq!(r["lines"], 45);
+    assert_fields(
+        r,
+        json!({
+            "session_id": "01a2272d-9d87-7932-b6ae-b428ac561278",
+            "thread_id": "01a2272d-9d87-7932-b6ae-b428ac561278",
+            "history_mode": "paginated",
+            "cli_version": "0.171.0",
+            "originator": "codex_exec",
+            "started_at": "2026-11-29T12:00:30.602Z",
+            "lines": 45,
+        }),
+    );
     assert_eq!(
         r["bytes"].as_u64().unwrap(),
         std::fs::metadata(&f).unwrap().len()
@@ -422,7 +392,7 @@ fn file_rows_carry_identity_fields() {
     // 0.171 writes cache_write_input_tokens, so it is reported.
     assert_eq!(r["tokens"]["cache_write_input_tokens"], 0);
     let old = real_file("0.36.0", "shell", ".jsonl");
-    let old_rows = rows_of(&["stats", "--format", "ndjson", old.to_str().unwrap()]);
+    let old_rows = ndjson_rows(&["stats"], &old);
     assert!(old_rows[0]["tokens"]
         .get("cache_write_input_tokens")
         .is_none());

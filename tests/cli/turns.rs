@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::util::*;
 
 fn turns(path: &Path) -> Vec<Value> {
-    rows(&["turns", "--format", "ndjson", path.to_str().unwrap()], 0)
+    ndjson_rows(&["turns"], path)
 }
 
 fn statuses(rows: &[Value]) -> Vec<String> {
@@ -90,16 +90,10 @@ fn check_statuses(corpus: &Path) -> usize {
     files
 }
 
-#[test]
-fn every_real_file_shows_the_statuses_its_scenario_proves() {
-    assert!(check_statuses(&testdata("real")) >= 38);
-}
-
-#[test]
-fn every_shared_corpus_file_shows_the_statuses_its_scenario_proves() {
-    if let Some(corpus) = shared_corpus() {
-        assert!(check_statuses(&corpus) >= 37);
-    }
+every_real_file! {
+    check_statuses:
+    every_real_file_shows_the_statuses_its_scenario_proves,
+    every_shared_corpus_file_shows_the_statuses_its_scenario_proves
 }
 
 /// `turns` and `stats` agree on every file: one row per turn `stats` counts, tool calls
@@ -108,7 +102,7 @@ fn check_agreement_with_stats(corpus: &Path) -> usize {
     let mut files = 0;
     for unit in scenarios_under(corpus) {
         for p in rollouts_under(&unit) {
-            let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+            let s = &ndjson_rows(&["stats"], &p)[0];
             let t = turns(&p);
             assert_eq!(
                 t.len() as u64,
@@ -139,16 +133,10 @@ fn check_agreement_with_stats(corpus: &Path) -> usize {
     files
 }
 
-#[test]
-fn turns_agree_with_stats_on_every_real_file() {
-    assert!(check_agreement_with_stats(&testdata("real")) >= 38);
-}
-
-#[test]
-fn turns_agree_with_stats_on_every_shared_corpus_file() {
-    if let Some(corpus) = shared_corpus() {
-        assert!(check_agreement_with_stats(&corpus) >= 37);
-    }
+every_real_file! {
+    check_agreement_with_stats:
+    turns_agree_with_stats_on_every_real_file,
+    turns_agree_with_stats_on_every_shared_corpus_file
 }
 
 #[test]
@@ -312,7 +300,7 @@ fn a_lost_first_task_started_leaves_an_implicit_turn_that_keeps_its_usage_and_ca
     assert_eq!(r[0]["line_start"], 4);
     assert_eq!(r[0]["line_end"], 9);
     // Turns agree with stats: the oracle's 7637 tokens, 2 turns.
-    let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+    let s = &ndjson_rows(&["stats"], &p)[0];
     assert_eq!(s["turns"], 2);
     assert_eq!(s["tokens"]["total_tokens"], 7637);
     let sum: u64 = r
@@ -351,7 +339,7 @@ fn an_escaped_user_role_counts_the_same_in_turns_and_stats() {
     let p = tmp.path().join("rollout-escaped-role.jsonl");
     std::fs::write(&p, text).unwrap();
     let r = turns(&p);
-    let s = &rows(&["stats", "--format", "ndjson", p.to_str().unwrap()], 0)[0];
+    let s = &ndjson_rows(&["stats"], &p)[0];
     assert_eq!(r.len(), 1);
     assert_eq!(s["turns"], 1);
     assert!(r[0]["user_message"].as_str().unwrap().starts_with("What"));
@@ -366,11 +354,7 @@ fn resume_file() -> PathBuf {
 #[test]
 fn the_table_has_one_line_per_turn_and_cuts_long_text() {
     let p = real_file("0.171.0", "shell", "");
-    let out = rollscope()
-        .args(["turns", "--color", "never", p.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = output(&["turns", "--color", "never", p.to_str().unwrap()], 0);
     let text = String::from_utf8(out.stdout).unwrap();
     let body: Vec<&str> = text.lines().filter(|l| l.contains("completed")).collect();
     assert_eq!(body.len(), 1, "{text}");
@@ -394,17 +378,7 @@ fn statuses_are_colored_when_asked() {
 #[test]
 fn status_filter_takes_a_comma_separated_list() {
     let p = testdata("broken/turns-task-complete-deleted.jsonl");
-    let r = rows(
-        &[
-            "turns",
-            "--format",
-            "ndjson",
-            "--status",
-            "stale,open",
-            p.to_str().unwrap(),
-        ],
-        0,
-    );
+    let r = ndjson_rows(&["turns", "--status", "stale,open"], &p);
     assert_eq!(statuses(&r), ["stale"]);
     assert_eq!(r[0]["index"], 2);
 }

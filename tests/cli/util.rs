@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -122,8 +123,18 @@ pub fn without_path(row: &Value) -> Value {
     r
 }
 
-/// Run with args and return NDJSON rows; asserts the exit code.
-pub fn rows(args: &[&str], code: i32) -> Vec<Value> {
+/// Assert the fields of `row` that the object `want` names: each has the value it gives
+/// (an absent field reads as `null`).
+#[track_caller]
+pub fn assert_fields(row: &Value, want: Value) {
+    let want = want.as_object().expect("an object of fields");
+    let got: serde_json::Map<String, Value> =
+        want.keys().map(|k| (k.clone(), row[k].clone())).collect();
+    assert_eq!(&got, want, "{row:#}");
+}
+
+/// Run with args; asserts the exit code.
+pub fn output(args: &[&str], code: i32) -> Output {
     let out = rollscope().args(args).output().unwrap();
     assert_eq!(
         out.status.code(),
@@ -131,7 +142,46 @@ pub fn rows(args: &[&str], code: i32) -> Vec<Value> {
         "rollscope {args:?}\nstderr: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    ndjson(&out.stdout)
+    out
+}
+
+/// Run with args and return NDJSON rows; asserts the exit code.
+pub fn rows(args: &[&str], code: i32) -> Vec<Value> {
+    ndjson(&output(args, code).stdout)
+}
+
+/// The two tests of a check over every real rollout, `check(corpus)` giving the number of
+/// files it checked: one over `testdata/real`, one over the shared corpus when present.
+macro_rules! every_real_file {
+    ($check:ident: $on_testdata:ident, $on_shared_corpus:ident) => {
+        #[test]
+        fn $on_testdata() {
+            assert!($check(&testdata("real")) >= 38);
+        }
+
+        #[test]
+        fn $on_shared_corpus() {
+            if let Some(corpus) = shared_corpus() {
+                assert!($check(&corpus) >= 37);
+            }
+        }
+    };
+}
+pub(crate) use every_real_file;
+
+/// `rollscope ARGS... --format ndjson PATH` (`args` starting with the subcommand): its
+/// rows and its stderr, the exit code asserted.
+pub fn ndjson_run(args: &[&str], path: &Path, code: i32) -> (Vec<Value>, String) {
+    let mut a = vec![args[0], "--format", "ndjson"];
+    a.extend_from_slice(&args[1..]);
+    a.push(path.to_str().unwrap());
+    let out = output(&a, code);
+    (ndjson(&out.stdout), String::from_utf8(out.stderr).unwrap())
+}
+
+/// [`ndjson_run`]'s rows, for a run that exits 0.
+pub fn ndjson_rows(args: &[&str], path: &Path) -> Vec<Value> {
+    ndjson_run(args, path, 0).0
 }
 
 /// zstd-compress a file into `dir`, keeping its name plus `.zst`.
