@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use serde::{de, Deserialize, Deserializer};
 
-use super::lenient::{Discard, MaybeStr};
+use super::lenient::{keys, read_leniently, Discard, Lenient, MaybeStr};
 use super::scaffolding::{is_contextual_fragment, raw_is_contextual_fragment};
 use crate::decode::select;
 
@@ -24,11 +24,12 @@ pub struct Message<'a> {
 /// text): a string, or parts, of which only the `type` and `text` strings are kept. It
 /// accepts and rejects exactly what a `Value` would, and keeps the last of duplicate keys as
 /// a `Value` does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Content<'a> {
     Text(Cow<'a, str>),
     Parts(Vec<Part<'a>>),
     /// An object, number or boolean: no text.
+    #[default]
     Other,
 }
 
@@ -42,119 +43,52 @@ pub struct Part<'a> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
-            type Value = Content<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("message content")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(s.to_string())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(s)))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
-                let mut parts = Vec::new();
-                while let Some(p) = seq.next_element::<Part<'a>>()? {
-                    parts.push(p);
-                }
-                Ok(Content::Parts(parts))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Content<'a>, A::Error> {
-                Discard::map(map).map(|_| Content::Other)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
-            }
+        read_leniently(d)
+    }
+}
+
+impl<'de: 'a, 'a> Lenient<'de> for Content<'a> {
+    fn str(s: &str) -> Self {
+        Content::Text(Cow::Owned(s.to_string()))
+    }
+    fn borrowed_str(s: &'de str) -> Self {
+        Content::Text(Cow::Borrowed(s))
+    }
+    fn string(s: String) -> Self {
+        Content::Text(Cow::Owned(s))
+    }
+    fn seq<A: de::SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut parts = Vec::new();
+        while let Some(p) = seq.next_element::<Part<'a>>()? {
+            parts.push(p);
         }
-        d.deserialize_any(V(std::marker::PhantomData))
+        Ok(Content::Parts(parts))
     }
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for Part<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
-            type Value = Part<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a content part")
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Part<'a>, A::Error> {
-                let mut part = Part::default();
-                while let Some(key) = map.next_key::<PartKey>()? {
-                    match key {
-                        PartKey::Type => part.type_ = map.next_value::<MaybeStr<'a>>()?.0,
-                        PartKey::Text => part.text = map.next_value::<MaybeStr<'a>>()?.0,
-                        PartKey::Other => {
-                            map.next_value::<Discard>()?;
-                        }
-                    }
-                }
-                Ok(part)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Part<'a>, A::Error> {
-                Discard::seq(seq).map(|_| Part::default())
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-            fn visit_unit<E>(self) -> Result<Part<'a>, E> {
-                Ok(Part::default())
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
+        read_leniently(d)
     }
 }
 
-/// The keys of a content part that matter.
-enum PartKey {
-    Type,
-    Text,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for PartKey {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl de::Visitor<'_> for V {
-            type Value = PartKey;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<PartKey, E> {
-                Ok(match s {
-                    "type" => PartKey::Type,
-                    "text" => PartKey::Text,
-                    _ => PartKey::Other,
-                })
+impl<'de: 'a, 'a> Lenient<'de> for Part<'a> {
+    fn map<A: de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        keys! {
+            /// The keys of a content part that matter.
+            enum PartKey { Type = "type", Text = "text" }
+        }
+        let mut part = Part::default();
+        while let Some(key) = map.next_key::<PartKey>()? {
+            match key {
+                PartKey::Type => part.type_ = map.next_value::<MaybeStr<'a>>()?.0,
+                PartKey::Text => part.text = map.next_value::<MaybeStr<'a>>()?.0,
+                PartKey::Other => {
+                    map.next_value::<Discard>()?;
+                }
             }
         }
-        d.deserialize_identifier(V)
+        Ok(part)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Lenient readers of one JSON value each: a value of the wrong shape is absent, not an error.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use serde::{de, Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -28,42 +29,27 @@ pub(super) fn lenient_owned<'de, D: Deserializer<'de>, T: de::DeserializeOwned>(
 }
 
 /// A number read as [`lenient_opt_u64`] reads it, without a `Value`.
+#[derive(Default)]
 pub(super) struct LenientU64(pub(super) Option<u64>);
 
 impl<'de> Deserialize<'de> for LenientU64 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> de::Visitor<'de> for V {
-            type Value = LenientU64;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number")
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<LenientU64, E> {
-                Ok(LenientU64(Some(n)))
-            }
-            fn visit_i64<E>(self, n: i64) -> Result<LenientU64, E> {
-                Ok(LenientU64(u64::try_from(n).ok()))
-            }
-            fn visit_f64<E>(self, f: f64) -> Result<LenientU64, E> {
-                Ok(LenientU64((f >= 0.0).then_some(f as u64)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<LenientU64, E> {
-                Ok(LenientU64(s.trim().parse().ok()))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<LenientU64, E> {
-                Ok(LenientU64(None))
-            }
-            fn visit_unit<E>(self) -> Result<LenientU64, E> {
-                Ok(LenientU64(None))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<LenientU64, A::Error> {
-                Discard::seq(seq).map(|_| LenientU64(None))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<LenientU64, A::Error> {
-                Discard::map(map).map(|_| LenientU64(None))
-            }
-        }
-        d.deserialize_any(V)
+        read_leniently(d)
+    }
+}
+
+impl Lenient<'_> for LenientU64 {
+    fn u64(n: u64) -> Self {
+        LenientU64(Some(n))
+    }
+    fn i64(n: i64) -> Self {
+        LenientU64(u64::try_from(n).ok())
+    }
+    fn f64(f: f64) -> Self {
+        LenientU64((f >= 0.0).then_some(f as u64))
+    }
+    fn str(s: &str) -> Self {
+        LenientU64(s.trim().parse().ok())
     }
 }
 
@@ -90,52 +76,29 @@ pub(super) fn lenient_opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<
 }
 
 /// A value kept when it is a string (borrowed when it can be), checked and dropped otherwise.
+#[derive(Default)]
 pub(super) struct MaybeStr<'a>(pub(super) Option<Cow<'a, str>>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for MaybeStr<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> de::Visitor<'de> for V<'a> {
-            type Value = MaybeStr<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(Some(Cow::Borrowed(s))))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(Some(Cow::Owned(s.to_string()))))
-            }
-            fn visit_string<E>(self, s: String) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(Some(Cow::Owned(s))))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<MaybeStr<'a>, A::Error> {
-                Discard::seq(seq).map(|_| MaybeStr(None))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<MaybeStr<'a>, A::Error> {
-                Discard::map(map).map(|_| MaybeStr(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_unit<E>(self) -> Result<MaybeStr<'a>, E> {
-                Ok(MaybeStr(None))
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
+        read_leniently(d)
+    }
+}
+
+impl<'de: 'a, 'a> Lenient<'de> for MaybeStr<'a> {
+    fn str(s: &str) -> Self {
+        MaybeStr(Some(Cow::Owned(s.to_string())))
+    }
+    fn borrowed_str(s: &'de str) -> Self {
+        MaybeStr(Some(Cow::Borrowed(s)))
+    }
+    fn string(s: String) -> Self {
+        MaybeStr(Some(Cow::Owned(s)))
     }
 }
 
 /// Any value, read as fully as a `serde_json::Value` would be (same errors) and dropped.
+#[derive(Default)]
 pub(super) struct Discard;
 
 impl Discard {
@@ -151,40 +114,122 @@ impl Discard {
 
 impl<'de> Deserialize<'de> for Discard {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> de::Visitor<'de> for V {
-            type Value = Discard;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Discard, E> {
-                Ok(Discard)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Discard, E> {
-                Ok(Discard)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Discard, E> {
-                Ok(Discard)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Discard, E> {
-                Ok(Discard)
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Discard, E> {
-                Ok(Discard)
-            }
-            fn visit_unit<E>(self) -> Result<Discard, E> {
-                Ok(Discard)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Discard, A::Error> {
-                Discard::seq(seq).map(|_| Discard)
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Discard, A::Error> {
-                Discard::map(map).map(|_| Discard)
-            }
-        }
-        d.deserialize_any(V)
+        read_leniently(d)
     }
 }
+
+impl Lenient<'_> for Discard {}
+
+/// A reader of one JSON value of any kind, for [`read_leniently`]: what it makes of the
+/// kinds of value it takes. Every kind it leaves to the defaults makes its `Default`; an
+/// array or an object is read to its end first, as a `Value` would read it (failing where
+/// a `Value` fails).
+pub(super) trait Lenient<'de>: Default {
+    fn u64(_: u64) -> Self {
+        Self::default()
+    }
+    fn i64(_: i64) -> Self {
+        Self::default()
+    }
+    fn f64(_: f64) -> Self {
+        Self::default()
+    }
+    /// A string; by default also what the two below make.
+    fn str(_: &str) -> Self {
+        Self::default()
+    }
+    /// A string without escapes, borrowed from the input.
+    fn borrowed_str(s: &'de str) -> Self {
+        Self::str(s)
+    }
+    /// A string with escapes, unescaped.
+    fn string(s: String) -> Self {
+        Self::str(&s)
+    }
+    fn seq<A: de::SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+        Discard::seq(seq).map(|_| Self::default())
+    }
+    fn map<A: de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        Discard::map(map).map(|_| Self::default())
+    }
+}
+
+/// Read one value of any kind with its [`Lenient`] reader (`true`, `false` and `null`
+/// make its `Default`).
+pub(super) fn read_leniently<'de, T: Lenient<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<T, D::Error> {
+    struct V<T>(PhantomData<T>);
+    impl<'de, T: Lenient<'de>> de::Visitor<'de> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<T, E> {
+            Ok(T::default())
+        }
+        fn visit_unit<E>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+        fn visit_u64<E>(self, n: u64) -> Result<T, E> {
+            Ok(T::u64(n))
+        }
+        fn visit_i64<E>(self, n: i64) -> Result<T, E> {
+            Ok(T::i64(n))
+        }
+        fn visit_f64<E>(self, f: f64) -> Result<T, E> {
+            Ok(T::f64(f))
+        }
+        fn visit_str<E>(self, s: &str) -> Result<T, E> {
+            Ok(T::str(s))
+        }
+        fn visit_borrowed_str<E>(self, s: &'de str) -> Result<T, E> {
+            Ok(T::borrowed_str(s))
+        }
+        fn visit_string<E>(self, s: String) -> Result<T, E> {
+            Ok(T::string(s))
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+            T::seq(seq)
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::map(map)
+        }
+    }
+    d.deserialize_any(V(PhantomData))
+}
+
+/// An enum of the keys of an object that a reader handles, and `Other` for every other
+/// key, read as serde reads a field name: `keys! { enum PartKey { Type = "type" } }`.
+macro_rules! keys {
+    ($(#[$meta:meta])* enum $name:ident { $($variant:ident = $key:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        enum $name {
+            $($variant,)+
+            Other,
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl serde::de::Visitor<'_> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("a key")
+                    }
+                    fn visit_str<E>(self, s: &str) -> Result<$name, E> {
+                        Ok(match s {
+                            $($key => $name::$variant,)+
+                            _ => $name::Other,
+                        })
+                    }
+                }
+                d.deserialize_identifier(V)
+            }
+        }
+    };
+}
+pub(super) use keys;
 
 // ---------------------------------------------------------------------------------------
 // Views for `turns` and `calls`. Every field that could drift in type is read leniently:

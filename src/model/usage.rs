@@ -5,7 +5,9 @@ use std::borrow::Cow;
 use serde::{de, Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::lenient::{lenient_opt_u64, lenient_str, lenient_u64, LenientU64};
+use super::lenient::{
+    keys, lenient_opt_u64, lenient_str, lenient_u64, read_leniently, Lenient, LenientU64,
+};
 
 /// One usage block (`token_count.info.*_token_usage`, `token_usage_record.usage`).
 /// Missing fields read as zero; unknown fields are ignored.
@@ -82,104 +84,66 @@ pub struct TokenUsageRecord<'a> {
 ///
 /// [`lenient_owned`]: super::lenient::lenient_owned
 fn lenient_usage<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Usage>, D::Error> {
-    enum Key {
-        Input,
-        Cached,
-        Write,
-        Creation,
-        Output,
-        Reasoning,
-        Total,
-        Other,
-    }
-    impl<'de> Deserialize<'de> for Key {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct K;
-            impl de::Visitor<'_> for K {
-                type Value = Key;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a key")
-                }
-                fn visit_str<E>(self, s: &str) -> Result<Key, E> {
-                    Ok(match s {
-                        "input_tokens" => Key::Input,
-                        "cached_input_tokens" => Key::Cached,
-                        "cache_write_input_tokens" => Key::Write,
-                        "cache_creation_input_tokens" => Key::Creation,
-                        "output_tokens" => Key::Output,
-                        "reasoning_output_tokens" => Key::Reasoning,
-                        "total_tokens" => Key::Total,
-                        _ => Key::Other,
-                    })
-                }
+    read_leniently(d)
+}
+
+impl<'de> Lenient<'de> for Option<Usage> {
+    fn map<A: de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        keys! {
+            enum Key {
+                Input = "input_tokens",
+                Cached = "cached_input_tokens",
+                Write = "cache_write_input_tokens",
+                Creation = "cache_creation_input_tokens",
+                Output = "output_tokens",
+                Reasoning = "reasoning_output_tokens",
+                Total = "total_tokens",
             }
-            d.deserialize_identifier(K)
         }
-    }
-    struct V;
-    impl<'de> de::Visitor<'de> for V {
-        type Value = Option<Usage>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a usage object")
-        }
-        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Option<Usage>, A::Error> {
-            let mut u = Usage::default();
-            let (mut write, mut creation) = (None, None);
-            while let Some(key) = map.next_key::<Key>()? {
-                let slot = match key {
-                    Key::Input => &mut u.input_tokens,
-                    Key::Cached => &mut u.cached_input_tokens,
-                    Key::Output => &mut u.output_tokens,
-                    Key::Reasoning => &mut u.reasoning_output_tokens,
-                    Key::Total => &mut u.total_tokens,
-                    Key::Write => {
-                        write = Some(map.next_value::<LenientU64>()?.0);
-                        continue;
-                    }
-                    Key::Creation => {
-                        creation = Some(map.next_value::<LenientU64>()?.0);
-                        continue;
-                    }
-                    Key::Other => {
-                        // Skipped as a derived struct skips it (as `lenient_owned` does).
-                        map.next_value::<de::IgnoredAny>()?;
-                        continue;
-                    }
-                };
-                *slot = map.next_value::<LenientU64>()?.0.unwrap_or(0);
-            }
-            u.cache_write_input_tokens = match (write, creation) {
-                (Some(_), Some(_)) => return Ok(None),
-                (Some(w), None) | (None, Some(w)) => w,
-                (None, None) => None,
+        let mut u = Usage::default();
+        let (mut write, mut creation) = (None, None);
+        while let Some(key) = map.next_key::<Key>()? {
+            let slot = match key {
+                Key::Input => &mut u.input_tokens,
+                Key::Cached => &mut u.cached_input_tokens,
+                Key::Output => &mut u.output_tokens,
+                Key::Reasoning => &mut u.reasoning_output_tokens,
+                Key::Total => &mut u.total_tokens,
+                Key::Write => {
+                    write = Some(map.next_value::<LenientU64>()?.0);
+                    continue;
+                }
+                Key::Creation => {
+                    creation = Some(map.next_value::<LenientU64>()?.0);
+                    continue;
+                }
+                Key::Other => {
+                    // Skipped as a derived struct skips it (as `lenient_owned` does).
+                    map.next_value::<de::IgnoredAny>()?;
+                    continue;
+                }
             };
-            Ok(Some(u))
+            *slot = map.next_value::<LenientU64>()?.0.unwrap_or(0);
         }
-        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Option<Usage>, A::Error> {
-            // A struct can be read from an array: leave that oddity to the `Value` route.
-            let v = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-            Ok(serde_json::from_value(v).ok())
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Option<Usage>, E> {
-            Ok(None)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Option<Usage>, E> {
-            Ok(None)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Option<Usage>, E> {
-            Ok(None)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Option<Usage>, E> {
-            Ok(None)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Option<Usage>, E> {
-            Ok(None)
-        }
-        fn visit_unit<E>(self) -> Result<Option<Usage>, E> {
-            Ok(None)
-        }
+        u.cache_write_input_tokens = match (write, creation) {
+            (Some(_), Some(_)) => return Ok(None),
+            (Some(w), None) | (None, Some(w)) => w,
+            (None, None) => None,
+        };
+        Ok(Some(u))
     }
-    d.deserialize_any(V)
+
+    fn seq<A: de::SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+        struct_from_array(seq)
+    }
+}
+
+/// A struct read from an array, as serde can: an oddity left to the `Value` route.
+fn struct_from_array<'de, T: de::DeserializeOwned, A: de::SeqAccess<'de>>(
+    seq: A,
+) -> Result<Option<T>, A::Error> {
+    let v = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+    Ok(serde_json::from_value(v).ok())
 }
 
 /// `token_count.info` read as [`lenient_owned`] reads it, in one pass: the last of
@@ -188,79 +152,36 @@ fn lenient_usage<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Usage>, D::Er
 ///
 /// [`lenient_owned`]: super::lenient::lenient_owned
 fn lenient_info<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TokenCountInfo>, D::Error> {
-    enum InfoKey {
-        Total,
-        Last,
-        Other,
-    }
-    impl<'de> Deserialize<'de> for InfoKey {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct K;
-            impl de::Visitor<'_> for K {
-                type Value = InfoKey;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a key")
-                }
-                fn visit_str<E>(self, s: &str) -> Result<InfoKey, E> {
-                    Ok(match s {
-                        "total_token_usage" => InfoKey::Total,
-                        "last_token_usage" => InfoKey::Last,
-                        _ => InfoKey::Other,
-                    })
+    read_leniently(d)
+}
+
+impl<'de> Lenient<'de> for Option<TokenCountInfo> {
+    fn map<A: de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        keys! {
+            enum InfoKey { Total = "total_token_usage", Last = "last_token_usage" }
+        }
+        struct UsageField(Option<Usage>);
+        impl<'de> Deserialize<'de> for UsageField {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                lenient_usage(d).map(UsageField)
+            }
+        }
+        let mut info = TokenCountInfo::default();
+        while let Some(key) = map.next_key::<InfoKey>()? {
+            match key {
+                InfoKey::Total => info.total_token_usage = map.next_value::<UsageField>()?.0,
+                InfoKey::Last => info.last_token_usage = map.next_value::<UsageField>()?.0,
+                InfoKey::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
                 }
             }
-            d.deserialize_identifier(K)
         }
+        Ok(Some(info))
     }
-    struct UsageField(Option<Usage>);
-    impl<'de> Deserialize<'de> for UsageField {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            lenient_usage(d).map(UsageField)
-        }
+
+    fn seq<A: de::SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+        struct_from_array(seq)
     }
-    struct V;
-    impl<'de> de::Visitor<'de> for V {
-        type Value = Option<TokenCountInfo>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("token_count info")
-        }
-        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut info = TokenCountInfo::default();
-            while let Some(key) = map.next_key::<InfoKey>()? {
-                match key {
-                    InfoKey::Total => info.total_token_usage = map.next_value::<UsageField>()?.0,
-                    InfoKey::Last => info.last_token_usage = map.next_value::<UsageField>()?.0,
-                    InfoKey::Other => {
-                        map.next_value::<de::IgnoredAny>()?;
-                    }
-                }
-            }
-            Ok(Some(info))
-        }
-        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-            let v = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-            Ok(serde_json::from_value(v).ok())
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-    }
-    d.deserialize_any(V)
 }
 
 #[cfg(test)]
@@ -297,21 +218,14 @@ mod tests {
             #[serde(deserialize_with = "lenient_info", default)]
             info: Option<TokenCountInfo>,
         }
+        let usages = |i: TokenCountInfo| (i.total_token_usage, i.last_token_usage);
         for c in cases {
-            let fast = serde_json::from_str::<Fast>(&format!(r#"{{"info":{c}}}"#))
-                .map(|w| w.info.map(|i| (i.total_token_usage, i.last_token_usage)))
-                .map_err(|_| ());
-            let old = via_value::<TokenCountInfo>(c)
-                .map(|i| i.map(|i| (i.total_token_usage, i.last_token_usage)));
-            assert_eq!(fast, old, "lenient_info {c}");
-        }
-        for c in cases {
-            let new = serde_json::from_str::<Wrap>(&format!(r#"{{"info":{c}}}"#))
-                .map(|w| w.info.map(|i| (i.total_token_usage, i.last_token_usage)))
-                .map_err(|_| ());
-            let old = via_value::<TokenCountInfo>(c)
-                .map(|i| i.map(|i| (i.total_token_usage, i.last_token_usage)));
-            assert_eq!(new, old, "{c}");
+            let json = format!(r#"{{"info":{c}}}"#);
+            let old = via_value::<TokenCountInfo>(c).map(|i| i.map(usages));
+            let new = serde_json::from_str::<Wrap>(&json).map(|w| w.info.map(usages));
+            assert_eq!(new.map_err(|_| ()), old, "{c}");
+            let fast = serde_json::from_str::<Fast>(&json).map(|w| w.info.map(usages));
+            assert_eq!(fast.map_err(|_| ()), old, "lenient_info {c}");
         }
         // Where a `Value` could not hold a field that nothing reads, the rest still reads.
         for c in [
