@@ -207,52 +207,68 @@ mod tests {
         assert_eq!(c[1].status, CallStatus::Ok);
     }
 
-    #[test]
-    fn a_duplicate_output_changes_nothing_even_when_it_says_otherwise() {
-        let c = calls(&[&shell("a"), &exited("a", 0), &exited("a", 9)]);
-        assert_eq!(c.len(), 1);
-        assert_eq!((c[0].status, c[0].exit_code), (CallStatus::Ok, Some(0)));
-        assert_eq!(c[0].output_line, Some(2));
-    }
+    /// A row as the pairing tests see it: call_id, status, call and output lines, exit code.
+    type Paired<'a> = (
+        Option<&'a str>,
+        &'static str,
+        Option<u64>,
+        Option<u64>,
+        Option<i64>,
+    );
 
-    #[test]
-    fn an_unanswered_call_keeps_its_place_before_later_answered_calls() {
-        let c = calls(&[
-            &shell("a"),
-            &shell("b"),
-            &exited("b", 0),
-            &shell("c"),
-            &exited("c", 1),
-        ]);
-        let got: Vec<_> = c
-            .iter()
+    fn paired(c: &[Call]) -> Vec<Paired<'_>> {
+        c.iter()
             .map(|c| {
+                let id = c.call_id.as_deref();
                 (
-                    c.call_id.as_deref().unwrap(),
+                    id,
                     c.status.as_str(),
                     c.call_line,
+                    c.output_line,
+                    c.exit_code,
                 )
             })
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("a", "unknown", Some(1)),
-                ("b", "ok", Some(2)),
-                ("c", "error", Some(4))
-            ]
-        );
+            .collect()
     }
 
     #[test]
-    fn an_output_before_its_call_answers_it_so_orphans_are_known_only_at_the_end() {
-        let c = calls(&[&exited("a", 0), &fco("lost", "x"), &shell("a")]);
-        let got: Vec<_> = c
-            .iter()
-            .map(|c| (c.status.as_str(), c.call_line, c.output_line))
-            .collect();
-        // Rows in line order: the orphan (line 2), then the call (line 3) answered by line 1.
-        assert_eq!(got, [("orphan", None, Some(2)), ("ok", Some(3), Some(1))]);
+    fn outputs_pair_by_call_id_and_rows_keep_line_order_whatever_comes_later() {
+        let files = [
+            // A duplicate output changes nothing, even when it says otherwise.
+            (
+                vec![shell("a"), exited("a", 0), exited("a", 9)],
+                vec![(Some("a"), "ok", Some(1), Some(2), Some(0))],
+            ),
+            // An unanswered call keeps its place before later answered calls.
+            (
+                vec![
+                    shell("a"),
+                    shell("b"),
+                    exited("b", 0),
+                    shell("c"),
+                    exited("c", 1),
+                ],
+                vec![
+                    (Some("a"), "unknown", Some(1), None, None),
+                    (Some("b"), "ok", Some(2), Some(3), Some(0)),
+                    (Some("c"), "error", Some(4), Some(5), Some(1)),
+                ],
+            ),
+            // An output before its call answers it, so orphans are known only at the end:
+            // rows in line order, the orphan (line 2), then the call (line 3) answered by
+            // line 1.
+            (
+                vec![exited("a", 0), fco("lost", "x"), shell("a")],
+                vec![
+                    (Some("lost"), "orphan", None, Some(2), None),
+                    (Some("a"), "ok", Some(3), Some(1), Some(0)),
+                ],
+            ),
+        ];
+        for (file, want) in files {
+            let lines: Vec<&str> = file.iter().map(String::as_str).collect();
+            assert_eq!(paired(&calls(&lines)), want, "{file:#?}");
+        }
     }
 
     #[test]
