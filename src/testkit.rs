@@ -152,6 +152,51 @@ pub fn lines(under: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Byte strings that break JSON text or its line structure (quotes, escapes and lone
+/// surrogates, brackets, invalid UTF-8, line breaks, a byte order mark, half numbers), for
+/// the tests that insert them at random into testdata ([`fragment`]).
+const FRAGMENTS: &[&[u8]] = &[
+    b"\"",
+    b"\\",
+    b"\\u",
+    b"\\ud800",
+    b"\\uDC00",
+    b"\\ud83d\\ude00",
+    b"\\uDBFF\\uDFFF",
+    b"\\ud800\\u0041",
+    b"\\u00e9",
+    b"\\n",
+    b"}",
+    b"]",
+    b",",
+    b":",
+    b"{",
+    b"[",
+    b"\x01",
+    b"\x0b",
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\xef\xbb\xbf",
+    b" ",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\n\n",
+    b" \t\r\n",
+    b"null",
+    b"-",
+    b"0",
+    b"1e",
+    b"\"type\":",
+];
+
+/// One of the fragments that break JSON text or its line structure, picked by `rnd` (a
+/// [`xorshift`]).
+pub fn fragment(rnd: &mut impl FnMut(usize) -> usize) -> &'static [u8] {
+    FRAGMENTS[rnd(FRAGMENTS.len())]
+}
+
 /// A xorshift random source, the same sequence for the same seed: `next(n)` is in `0..n`
 /// (`0` when `n` is `0`). For tests that try many generated or mutated inputs.
 pub fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {

@@ -649,34 +649,6 @@ mod tests {
             assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
         };
         let mut rnd = crate::testkit::xorshift(0x243f_6a88_85a3_08d3u64);
-        const NASTY: &[&[u8]] = &[
-            b"\"",
-            b"\\",
-            b"\\u",
-            b"\\ud800",
-            b"\\uDC00",
-            b"\\ud83d\\ude00",
-            b"\\uDBFF\\uDFFF",
-            b"\\ud800\\u0041",
-            b"\\u00e9",
-            b"\\n",
-            b"}",
-            b"]",
-            b",",
-            b":",
-            b"{",
-            b"[",
-            b"\x01",
-            b"\xff",
-            b"\xc3",
-            b"\xe2\x82",
-            b" ",
-            b"null",
-            b"-",
-            b"0",
-            b"1e",
-            b"\"type\":",
-        ];
         for l in &lines {
             check(l);
             for _ in 0..8 {
@@ -688,7 +660,7 @@ mod tests {
                     }
                     1 => m.truncate(at),
                     _ => {
-                        let ins = NASTY[rnd(NASTY.len())];
+                        let ins = crate::testkit::fragment(&mut rnd);
                         m.splice(at..at, ins.iter().copied());
                     }
                 }

@@ -687,24 +687,6 @@ mod tests {
             out
         };
         let mut rnd = crate::testkit::xorshift(0x1319_8a2e_0370_7344u64);
-        const INSERTS: &[&[u8]] = &[
-            b"\n",
-            b"\r",
-            b" \t\r\n",
-            b"\r\n",
-            b"\n\n",
-            b" ",
-            b"\x0b",
-            b"\x01",
-            b"\xff",
-            b"{",
-            b"}",
-            b"\"",
-            b"\\",
-            b"\\n",
-            b",",
-            b"\xef\xbb\xbf",
-        ];
         let mut files = 0;
         for path in crate::testkit::jsonl_files("") {
             let text = std::fs::read(&path).unwrap();
@@ -743,7 +725,7 @@ mod tests {
                         0 => m.truncate(at),
                         1 if at < m.len() => m[at] ^= 1 << rnd(8),
                         _ => {
-                            let ins = INSERTS[rnd(INSERTS.len())];
+                            let ins = crate::testkit::fragment(&mut rnd);
                             m.splice(at..at, ins.iter().copied());
                         }
                     }
