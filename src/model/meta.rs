@@ -50,29 +50,24 @@ pub struct HistoryBase {
     pub end_byte_offset: Option<u64>,
 }
 
-/// `turn_context` payload (the fields rollscope reads), each field read on its own.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
+/// `turn_context` payload (the fields rollscope reads), each field read on its own:
+/// [`TurnContext::from_record`].
+#[derive(Debug, Default)]
 pub struct TurnContext<'a> {
-    #[serde(borrow, deserialize_with = "lenient_str")]
     pub turn_id: Option<Cow<'a, str>>,
-    #[serde(borrow, deserialize_with = "lenient_str")]
     pub model: Option<Cow<'a, str>>,
-    #[serde(borrow, deserialize_with = "lenient_str")]
     pub cwd: Option<Cow<'a, str>>,
     pub approval_policy: Option<Value>,
     pub sandbox_policy: Option<Value>,
-    #[serde(borrow, deserialize_with = "lenient_str")]
     pub effort: Option<Cow<'a, str>>,
-    #[serde(borrow, deserialize_with = "lenient_str")]
     pub reasoning_effort: Option<Cow<'a, str>>,
     pub collaboration_mode: Option<Value>,
 }
 
 impl<'a> TurnContext<'a> {
-    /// Read from the record's payload members, each field as the derived reader reads it;
-    /// the members rollscope does not read are never parsed.
-    pub fn from_record(rec: &Record<'a>) -> Option<TurnContext<'a>> {
+    /// Read from the record's payload members, the members rollscope does not read never
+    /// parsed: a string field is its string (as `lenient_str` reads one) or absent.
+    pub fn from_record(rec: &Record<'a>) -> TurnContext<'a> {
         let [turn_id, model, cwd, approval, sandbox, effort, reasoning, collaboration] = rec
             .payload_fields([
                 "turn_id",
@@ -84,25 +79,23 @@ impl<'a> TurnContext<'a> {
                 "reasoning_effort",
                 "collaboration_mode",
             ]);
-        // `Option<Value>`: `null` is absent, and so is a value a `Value` cannot hold (a
-        // number beyond f64): each field is read on its own, as `stats` and `calls` read
-        // the one field each needs.
-        fn value(raw: Option<&str>) -> Option<Option<Value>> {
-            Some(
-                raw.and_then(|r| serde_json::from_str(r).ok())
-                    .filter(|v: &Value| !v.is_null()),
-            )
+        // `null` is absent, and so is a value a `Value` cannot hold (a number beyond f64):
+        // each field is read on its own, as `stats` and `calls` read the one field each
+        // needs.
+        fn value(raw: Option<&str>) -> Option<Value> {
+            raw.and_then(|r| serde_json::from_str(r).ok())
+                .filter(|v: &Value| !v.is_null())
         }
-        Some(TurnContext {
+        TurnContext {
             turn_id: turn_id.and_then(select::str_value),
             model: model.and_then(select::str_value),
             cwd: cwd.and_then(select::str_value),
-            approval_policy: value(approval)?,
-            sandbox_policy: value(sandbox)?,
+            approval_policy: value(approval),
+            sandbox_policy: value(sandbox),
             effort: effort.and_then(select::str_value),
             reasoning_effort: reasoning.and_then(select::str_value),
-            collaboration_mode: value(collaboration)?,
-        })
+            collaboration_mode: value(collaboration),
+        }
     }
 
     /// The reasoning effort, wherever this version put it.

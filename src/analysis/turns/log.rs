@@ -252,17 +252,16 @@ impl TurnLog {
                         sandbox: None,
                     });
                 } else if full {
-                    if let Some(tc) = TurnContext::from_record(rec) {
-                        self.settings.push(Settings {
-                            line: rec.pos.line,
-                            turn_id: tc.turn_id.as_deref().map(str::to_string),
-                            model: tc.model.as_deref().map(str::to_string),
-                            effort: tc.effort(),
-                            cwd: tc.cwd.as_deref().map(str::to_string),
-                            approval_policy: tc.approval_policy(),
-                            sandbox: tc.sandbox(),
-                        });
-                    }
+                    let tc = TurnContext::from_record(rec);
+                    self.settings.push(Settings {
+                        line: rec.pos.line,
+                        turn_id: tc.turn_id.as_deref().map(str::to_string),
+                        model: tc.model.as_deref().map(str::to_string),
+                        effort: tc.effort(),
+                        cwd: tc.cwd.as_deref().map(str::to_string),
+                        approval_policy: tc.approval_policy(),
+                        sandbox: tc.sandbox(),
+                    });
                 }
             }
             _ => {}
