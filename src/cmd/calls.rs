@@ -181,80 +181,77 @@ fn brief_output(text: &str) -> &str {
     text
 }
 
-fn columns(many_files: bool) -> Vec<Column> {
-    Column::with_file(
-        many_files,
-        [
-            Column::right("turn"),
-            Column::right("line"),
-            Column::left("status"),
-            Column::left("name"),
-            Column::right("exit"),
-            Column::right("duration"),
-            Column::left("called"),
-            Column::left("arguments"),
-            Column::left("output"),
-        ],
-    )
+/// A call as its table row shows it: the call, and its texts as read.
+struct Shown<'a> {
+    call: &'a Call,
+    arguments: Option<&'a str>,
+    output: Option<&'a str>,
 }
 
-fn cells(
-    path: &str,
-    many: bool,
-    c: &Call,
-    arguments: Option<&str>,
-    output: Option<&str>,
-) -> Vec<Cell> {
-    let mut v = Vec::new();
-    if many {
-        v.push(Cell::path(path, 28));
+/// What a call shows in one column of the table.
+type CellOf = fn(&Shown<'_>) -> Cell;
+
+/// The table after its `file` column: each column, and the cell a call gives it.
+const TABLE: [(Column, CellOf); 9] = [
+    (Column::right("turn"), |s| Cell::opt(s.call.turn_index)),
+    (Column::right("line"), |s| {
+        Cell::opt(s.call.call_line.or(s.call.output_line))
+    }),
+    (Column::left("status"), |s| {
+        Cell::status(s.call.status.as_str(), s.call.inherited).tone(tone(s.call.status))
+    }),
+    (Column::left("name"), |s| {
+        let c = s.call;
+        match (qualified(c), c.name.as_deref()) {
+            (Some(q), _) => Cell::cut(&q, 36),
+            (None, Some(n)) => Cell::cut(n, 36),
+            (None, None) => Cell::cut(&c.kind, 36).tone(Tone::Dim),
+        }
+    }),
+    (Column::right("exit"), |s| match s.call.exit_code {
+        Some(0) => Cell::text("0"),
+        Some(code) => Cell::text(&code.to_string()).tone(Tone::Bad),
+        None => Cell::opt(None::<&str>),
+    }),
+    (Column::right("duration"), |s| {
+        Cell::duration(s.call.duration_ms)
+    }),
+    (Column::left("called"), |s| {
+        Cell::time(
+            s.call
+                .called_at
+                .as_deref()
+                .or(s.call.answered_at.as_deref()),
+        )
+    }),
+    (Column::left("arguments"), |s| match s.arguments {
+        Some(a) => Cell::cut(&brief_arguments(a), 40),
+        None => Cell::opt(None::<&str>),
+    }),
+    (Column::left("output"), |s| match s.output {
+        Some(o) => Cell::cut(&shown_output(o), 40),
+        None => Cell::opt(None::<&str>),
+    }),
+];
+
+/// An output as the table shows it: a JSON object's `output` string, else the text after
+/// its header.
+fn shown_output(o: &str) -> String {
+    match serde_json::from_str::<Value>(o.trim_start()) {
+        Ok(Value::Object(obj)) => match obj.get("output").and_then(Value::as_str) {
+            Some(inner) => inner.to_string(),
+            None => o.to_string(),
+        },
+        _ => brief_output(o).to_string(),
     }
-    let status = if c.inherited {
-        format!("{} (inherited)", c.status.as_str())
-    } else {
-        c.status.as_str().to_string()
-    };
-    let name = match (qualified(c), c.name.as_deref()) {
-        (Some(q), _) => Cell::cut(&q, 36),
-        (None, Some(n)) => Cell::cut(n, 36),
-        (None, None) => Cell::cut(&c.kind, 36).tone(Tone::Dim),
-    };
-    let output = output.map(|o| {
-        let shown = match serde_json::from_str::<Value>(o.trim_start()) {
-            Ok(Value::Object(obj)) => match obj.get("output").and_then(Value::as_str) {
-                Some(inner) => inner.to_string(),
-                None => o.to_string(),
-            },
-            _ => brief_output(o).to_string(),
-        };
-        Cell::cut(&shown, 40)
-    });
-    v.extend([
-        Cell::opt(c.turn_index),
-        Cell::opt(c.call_line.or(c.output_line)),
-        Cell::text(&status).tone(tone(c.status)),
-        name,
-        match c.exit_code {
-            Some(0) => Cell::text("0"),
-            Some(code) => Cell::text(&code.to_string()).tone(Tone::Bad),
-            None => Cell::opt(None::<&str>),
-        },
-        Cell::duration(c.duration_ms),
-        Cell::time(c.called_at.as_deref().or(c.answered_at.as_deref())),
-        match arguments {
-            Some(a) => Cell::cut(&brief_arguments(a), 40),
-            None => Cell::opt(None::<&str>),
-        },
-        output.unwrap_or_else(|| Cell::opt(None::<&str>)),
-    ]);
-    v
 }
 
 pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
     let filter = Filter::new(args)?;
     let mut cx = Context::new(&args.input, &args.output)?;
     let many = cx.sources.len() > 1;
-    let mut out = Out::new(cx.format, cx.color, columns(many));
+    let columns = Column::with_file(many, TABLE.map(|(column, _)| column));
+    let mut out = Out::new(cx.format, cx.color, columns);
     let mut counts = [0u64; 4];
     let mut bufs = TextBufs::default();
     let table = out.is_table();
@@ -278,7 +275,16 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
                     }
                 };
                 counts[c.status as usize] += 1;
-                out.row(&(), || cells(&path, many, c, a.as_deref(), o.as_deref()))?;
+                let shown = Shown {
+                    call: c,
+                    arguments: a.as_deref(),
+                    output: o.as_deref(),
+                };
+                out.row(&(), || {
+                    let file = many.then(|| Cell::path(&path, 28));
+                    let cells = TABLE.iter().map(|(_, cell)| cell(&shown));
+                    file.into_iter().chain(cells).collect()
+                })?;
             } else {
                 let row = match Row::new(&path, &r.session, c, file, &mut bufs) {
                     Ok(row) => row,

@@ -33,22 +33,32 @@ fn tone(s: TurnStatus) -> Tone {
     }
 }
 
-fn columns(many_files: bool) -> Vec<Column> {
-    Column::with_file(
-        many_files,
-        [
-            Column::right("#"),
-            Column::left("status"),
-            Column::left("started"),
-            Column::right("duration"),
-            Column::left("model"),
-            Column::left("effort"),
-            Column::right("calls"),
-            Column::right("tokens"),
-            Column::left("user message"),
-        ],
-    )
-}
+/// What a turn shows in one column of the table.
+type CellOf = fn(&Turn) -> Cell;
+
+/// The table after its `file` column: each column, and the cell a turn gives it.
+const TABLE: [(Column, CellOf); 9] = [
+    (Column::right("#"), |t| Cell::num(t.index)),
+    (Column::left("status"), |t| {
+        Cell::status(t.status.as_str(), t.inherited).tone(tone(t.status))
+    }),
+    (Column::left("started"), |t| {
+        Cell::time(t.started_at.as_deref())
+    }),
+    (Column::right("duration"), |t| Cell::duration(t.duration_ms)),
+    (Column::left("model"), |t| Cell::opt(t.model.as_deref())),
+    (Column::left("effort"), |t| Cell::opt(t.effort.as_deref())),
+    (Column::right("calls"), |t| Cell::num(t.tool_calls)),
+    (Column::right("tokens"), |t| {
+        Cell::num(t.tokens.total_tokens)
+    }),
+    (Column::left("user message"), |t| {
+        match t.user_message.as_deref() {
+            Some(m) => Cell::cut(m, 56),
+            None => Cell::opt(None::<&str>),
+        }
+    }),
+];
 
 pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     let mut cx = Context::new(&args.input, &args.output)?;
@@ -58,7 +68,8 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
         .map(|s| TurnStatus::from_name(s).expect("clap checks --status"))
         .collect();
     let many = cx.sources.len() > 1;
-    let mut out = Out::new(cx.format, cx.color, columns(many));
+    let columns = Column::with_file(many, TABLE.map(|(column, _)| column));
+    let mut out = Out::new(cx.format, cx.color, columns);
     let (mut shown, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());
     cx.each_file(&Needs::default().turns(Detail::Full), |_, r| {
         let Some(turns) = r.turns.as_ref() else {
@@ -79,30 +90,9 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
                 turn: t,
             };
             out.row(&row, || {
-                let mut c = Vec::new();
-                if many {
-                    c.push(Cell::path(&path, 28));
-                }
-                let status = if t.inherited {
-                    format!("{} (inherited)", t.status.as_str())
-                } else {
-                    t.status.as_str().to_string()
-                };
-                c.extend([
-                    Cell::num(t.index),
-                    Cell::text(&status).tone(tone(t.status)),
-                    Cell::time(t.started_at.as_deref()),
-                    Cell::duration(t.duration_ms),
-                    Cell::opt(t.model.as_deref()),
-                    Cell::opt(t.effort.as_deref()),
-                    Cell::num(t.tool_calls),
-                    Cell::num(t.tokens.total_tokens),
-                    match t.user_message.as_deref() {
-                        Some(m) => Cell::cut(m, 56),
-                        None => Cell::opt(None::<&str>),
-                    },
-                ]);
-                c
+                let file = many.then(|| Cell::path(&path, 28));
+                let cells = TABLE.iter().map(|(_, cell)| cell(t));
+                file.into_iter().chain(cells).collect()
             })?;
         }
         Ok(())

@@ -27,13 +27,13 @@ pub struct Column {
 }
 
 impl Column {
-    pub fn left(name: &'static str) -> Column {
+    pub const fn left(name: &'static str) -> Column {
         Column {
             name,
             align: Align::Left,
         }
     }
-    pub fn right(name: &'static str) -> Column {
+    pub const fn right(name: &'static str) -> Column {
         Column {
             name,
             align: Align::Right,
@@ -86,6 +86,14 @@ impl Cell {
         Cell {
             text: sanitize::cut_left(s, max),
             tone: Tone::Plain,
+        }
+    }
+    /// A row's status, marked `(inherited)` when the row was copied from a parent session.
+    pub fn status(status: &str, inherited: bool) -> Cell {
+        if inherited {
+            Cell::text(&format!("{status} (inherited)"))
+        } else {
+            Cell::text(status)
         }
     }
     /// An optional value; `-` when absent.
