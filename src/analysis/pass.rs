@@ -34,29 +34,27 @@ pub struct Needs {
     pub boundary: Option<Cutoff>,
 }
 
-impl Needs {
-    pub fn census(mut self, zone: Zone) -> Needs {
-        self.census = Some(zone);
-        self
-    }
+/// The builder methods of the analyses that take an option, each setting the field of its
+/// name: `Needs::default().census(zone)`.
+macro_rules! with_option {
+    ($($need:ident: $option:ty),+ $(,)?) => {$(
+        pub fn $need(mut self, option: $option) -> Needs {
+            self.$need = Some(option);
+            self
+        }
+    )+};
+}
 
-    pub fn turns(mut self, detail: Detail) -> Needs {
-        self.turns = Some(detail);
-        self
+impl Needs {
+    with_option! {
+        census: Zone,
+        turns: Detail,
+        ordinals: OrdinalOptions,
+        boundary: Cutoff,
     }
 
     pub fn calls(mut self) -> Needs {
         self.calls = true;
-        self
-    }
-
-    pub fn ordinals(mut self, opts: OrdinalOptions) -> Needs {
-        self.ordinals = Some(opts);
-        self
-    }
-
-    pub fn boundary(mut self, cutoff: Cutoff) -> Needs {
-        self.boundary = Some(cutoff);
         self
     }
 
