@@ -177,7 +177,7 @@ fn run(
 /// Where an increment of usage is attributed: its line, where the turn segmentation needs
 /// it, and its day and model, where the census needs them. One account serves both, so each
 /// usage record is read once.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct UsageAt {
     line: Option<u64>,
     day: Option<NaiveDate>,
@@ -289,14 +289,24 @@ impl Pass {
             usage,
         } = self;
         let usage = usage.map(UsageAccount::finish).unwrap_or_default();
-        let mut by_line: BTreeMap<u64, Tokens> = BTreeMap::new();
+        // By line, sorted and summed per line (the account adds in line order, but for a
+        // lost record's usage, added to its line at the end).
+        let mut by_line: Vec<(u64, Tokens)> = usage
+            .iter()
+            .filter_map(|(at, t)| Some((at.line?, *t)))
+            .collect();
+        by_line.sort_by_key(|&(line, _)| line);
+        by_line.dedup_by(|next, kept| {
+            let same = next.0 == kept.0;
+            if same {
+                kept.1 += next.1;
+            }
+            same
+        });
         let mut by_day_model: BTreeMap<(Option<NaiveDate>, Option<String>), Tokens> =
             BTreeMap::new();
-        for (at, t) in usage {
-            if let Some(line) = at.line {
-                *by_line.entry(line).or_default() += t;
-            }
-            if census.is_some() {
+        if census.is_some() {
+            for (at, t) in usage {
                 *by_day_model.entry((at.day, at.model)).or_default() += t;
             }
         }

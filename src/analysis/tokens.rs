@@ -15,7 +15,6 @@
 //! usage, but an inherited `token_count` still sets the baseline the next event is compared
 //! with.
 
-use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
 use serde::Serialize;
@@ -89,15 +88,30 @@ fn difference(now: Usage, prev: Option<Usage>) -> Tokens {
     }
 }
 
-/// Accumulates own usage from both sources, keyed by `K` (a day, a model, a turn...).
+/// Usage per key in the order it was added, consecutive increments of one key summed: a key
+/// that changes seldom (a day, a model) makes a short list, a key per line one entry per
+/// usage record, and neither pays for a map. A key may come back later.
 #[derive(Debug, Clone)]
-pub struct UsageAccount<K: Ord + Clone> {
-    from_records: BTreeMap<K, Tokens>,
+struct Increments<K>(Vec<(K, Tokens)>);
+
+impl<K: PartialEq> Increments<K> {
+    fn add(&mut self, key: K, t: Tokens) {
+        match self.0.last_mut() {
+            Some((last, sum)) if *last == key => *sum += t,
+            _ => self.0.push((key, t)),
+        }
+    }
+}
+
+/// Accumulates own usage from both sources, keyed by `K` (a day, a model, a line...).
+#[derive(Debug, Clone)]
+pub struct UsageAccount<K: PartialEq + Clone> {
+    from_records: Increments<K>,
     own_records: u64,
     /// `thread_token_usage` of the latest `token_usage_record` (copies included): the
     /// cumulative total the next record continues from.
     prev_thread_total: Option<Usage>,
-    from_counts: BTreeMap<K, Tokens>,
+    from_counts: Increments<K>,
     prev_total: Option<Usage>,
     /// The raw `info` of a `token_count` whose cumulative total is `prev_total`: an event
     /// repeating it (Codex re-emits one for each rate-limit update) is skipped unparsed.
@@ -106,13 +120,13 @@ pub struct UsageAccount<K: Ord + Clone> {
     last_own_count: Option<(Usage, K)>,
 }
 
-impl<K: Ord + Clone> Default for UsageAccount<K> {
+impl<K: PartialEq + Clone> Default for UsageAccount<K> {
     fn default() -> Self {
         UsageAccount {
-            from_records: BTreeMap::new(),
+            from_records: Increments(Vec::new()),
             own_records: 0,
             prev_thread_total: None,
-            from_counts: BTreeMap::new(),
+            from_counts: Increments(Vec::new()),
             prev_total: None,
             prev_info_raw: String::new(),
             last_own_count: None,
@@ -150,7 +164,7 @@ pub fn carries_usage(rec: &Record<'_>) -> bool {
     }
 }
 
-impl<K: Ord + Clone> UsageAccount<K> {
+impl<K: PartialEq + Clone> UsageAccount<K> {
     pub fn new() -> Self {
         Self::default()
     }
@@ -196,7 +210,7 @@ impl<K: Ord + Clone> UsageAccount<K> {
                         inc += lost;
                     }
                 }
-                *self.from_records.entry(key()).or_default() += inc;
+                self.from_records.add(key(), inc);
             }
             Kind::EventMsg if rec.payload_type() == Some("token_count") => {
                 let Some(raw) = rec.payload_field("info") else {
@@ -232,7 +246,7 @@ impl<K: Ord + Clone> UsageAccount<K> {
                 if let Some(total) = info.total_token_usage {
                     self.last_own_count = Some((total, k.clone()));
                 }
-                *self.from_counts.entry(k).or_default() += inc;
+                self.from_counts.add(k, inc);
             }
             _ => {}
         }
@@ -243,20 +257,21 @@ impl<K: Ord + Clone> UsageAccount<K> {
         self.own_records > 0
     }
 
-    /// The usage per key, from the source the file supports.
-    pub fn finish(mut self) -> BTreeMap<K, Tokens> {
+    /// The usage per key, from the source the file supports, in the order it was added
+    /// (consecutive increments of one key summed; a key may come back later).
+    pub fn finish(mut self) -> Vec<(K, Tokens)> {
         if !self.uses_records() {
-            return self.from_counts;
+            return self.from_counts.0;
         }
         // The last records lost but their `token_count` kept: the count's cumulative total
         // runs ahead of the last record's.
         if let (Some((count, k)), Some(rec)) = (self.last_own_count.take(), self.prev_thread_total)
         {
             if let Some(lost) = ahead(count, rec) {
-                *self.from_records.entry(k).or_default() += lost;
+                self.from_records.add(k, lost);
             }
         }
-        self.from_records
+        self.from_records.0
     }
 }
 
@@ -280,7 +295,7 @@ mod tests {
             let rec = decode_line(l.as_bytes(), Pos::default()).unwrap();
             acc.feed(&rec, *p, Some("me"), || ());
         }
-        sum(acc.finish().values())
+        sum(acc.finish().iter().map(|(_, t)| t))
     }
 
     fn tc(total: u64, last: Option<u64>) -> String {
@@ -416,6 +431,19 @@ mod tests {
         let a = tc(1, Some(big));
         let b = tc(2, Some(big));
         assert_eq!(feed_all(&[(&a, Own), (&b, Own)]).total_tokens, u64::MAX);
+    }
+
+    #[test]
+    fn increments_sum_a_key_while_it_lasts_and_keep_it_apart_when_it_comes_back() {
+        let t = |n| Tokens {
+            total_tokens: n,
+            ..Default::default()
+        };
+        let mut inc = Increments(Vec::new());
+        for (k, n) in [("a", 1), ("a", 2), ("b", 4), ("a", 8)] {
+            inc.add(k, t(n));
+        }
+        assert_eq!(inc.0, [("a", t(3)), ("b", t(4)), ("a", t(8))]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Cutting a file into turns, once its records are all seen: where each turn begins and
 //! ends, which events settle it, what it holds.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use crate::analysis::tokens::Tokens;
 use crate::analysis::turns::log::{At, Outcome, Settings, Start, Terminal, TurnLog};
@@ -74,13 +74,13 @@ impl TurnLog {
     /// The implicit first turn: when a record proving activity (`first_activity`, or the
     /// first own usage increment) comes before the first turn start (at `first`), a turn
     /// begins there, so that every call and every own usage increment belongs to a turn.
-    fn implicit_start(&self, first: Option<u64>, usage: &BTreeMap<u64, Tokens>) -> Option<Start> {
+    fn implicit_start(&self, first: Option<u64>, usage: &[(u64, Tokens)]) -> Option<Start> {
         // The first line that adds usage; only one seen before any start or activity can
         // come first (see `record`).
         let first_usage = usage
             .iter()
             .find(|(_, t)| !t.is_zero())
-            .and_then(|(&line, _)| {
+            .and_then(|&(line, _)| {
                 let i = self
                     .early_usage
                     .binary_search_by_key(&line, |m| m.line)
@@ -127,9 +127,10 @@ impl TurnLog {
     }
 
     /// The number of turns (what `turns` prints for the file) and of call rows, without
-    /// cutting the file. `usage`: the file's own usage by line, of at least the records
+    /// cutting the file. `usage`: the file's own usage by line (sorted, one entry a line), of
+    /// at least the records
     /// [`TurnLog::is_early_usage`] named (other lines may be absent).
-    pub fn count(self, usage: &BTreeMap<u64, Tokens>) -> TurnCounts {
+    pub fn count(self, usage: &[(u64, Tokens)]) -> TurnCounts {
         let tool_calls = self.call_lines().count() as u64;
         let (first, n) = self.first_start();
         let implicit = self.implicit_start(first, usage).is_some();
@@ -139,10 +140,11 @@ impl TurnLog {
         }
     }
 
-    /// Cut the file into turns. `usage`: the file's own usage by line (every line at full
+    /// Cut the file into turns. `usage`: the file's own usage by line (sorted, one entry a
+    /// line; every line at full
     /// detail; at less, the turns' tokens are not asked for and only the lines
     /// [`TurnLog::is_early_usage`] named matter).
-    pub fn finish(self, usage: &BTreeMap<u64, Tokens>) -> Turns {
+    pub fn finish(self, usage: &[(u64, Tokens)]) -> Turns {
         let call_lines: Vec<u64> = self.call_lines().collect();
         let counts = TurnCounts {
             turns: 0,
@@ -266,7 +268,7 @@ impl TurnLog {
                 turns[i].tool_calls += 1;
             }
         }
-        for (&line, &t) in usage {
+        for &(line, t) in usage {
             if let Some(i) = turn_of(line) {
                 turns[i].tokens += t;
             }
