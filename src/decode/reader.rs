@@ -173,7 +173,10 @@ impl<R: BufRead> Decoder<R> {
 
     /// The next entry, or `None` at the end of the stream. An `Err` is an I/O failure of the
     /// stream itself (it ends this input, not the run).
+    // Kept out of its callers' loops: inlined into the pass's loop, it cost more instructions
+    // per line than the call saves (`docs/performance.md`, fifth pass).
     #[allow(clippy::should_implement_trait)]
+    #[inline(never)]
     pub fn next(&mut self) -> Option<io::Result<Entry<'_>>> {
         if self.done {
             return None;
