@@ -89,6 +89,11 @@ pub struct Census {
     pub first_model: Option<String>,
 }
 
+/// A model of a file's census, by its place in the census's list (usage is keyed by it line
+/// after line: a number costs less to copy and compare than the name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ModelId(u32);
+
 /// The counting half of the census, fed line by line.
 #[derive(Debug)]
 pub struct CensusCount {
@@ -96,9 +101,10 @@ pub struct CensusCount {
     parse_errors: u64,
     torn_lines: u64,
     blank_lines: u64,
-    /// The model of the latest `turn_context`.
-    model: Option<String>,
-    first_model: Option<String>,
+    /// The models of the file's `turn_context`s, in the order they first appear.
+    models: Vec<String>,
+    /// The latest `turn_context`'s model, as its place in `models`.
+    model: Option<ModelId>,
     records: Tally,
     response_items: Tally,
     events: Tally,
@@ -111,8 +117,8 @@ impl CensusCount {
             parse_errors: 0,
             torn_lines: 0,
             blank_lines: 0,
+            models: Vec::new(),
             model: None,
-            first_model: None,
             records: Tally::default(),
             response_items: Tally::default(),
             events: Tally::default(),
@@ -120,8 +126,8 @@ impl CensusCount {
     }
 
     /// The model usage at this point is attributed to: the latest `turn_context`'s.
-    pub fn model(&self) -> Option<&str> {
-        self.model.as_deref()
+    pub fn model(&self) -> Option<ModelId> {
+        self.model
     }
 
     /// The day of a record, in the census's zone.
@@ -134,12 +140,16 @@ impl CensusCount {
     pub fn finish(
         self,
         info: &StreamInfo,
-        usage: BTreeMap<(Option<NaiveDate>, Option<String>), Tokens>,
+        usage: BTreeMap<(Option<NaiveDate>, Option<ModelId>), Tokens>,
         counts: TurnCounts,
     ) -> Census {
+        let name = |m: ModelId| self.models[m.0 as usize].clone();
         let usage: BTreeMap<UsageKey, Tokens> = usage
             .into_iter()
-            .map(|((day, model), t)| (UsageKey { day, model }, t))
+            .map(|((day, model), t)| {
+                let model = model.map(name);
+                (UsageKey { day, model }, t)
+            })
             .collect();
         Census {
             counts: Counts {
@@ -157,7 +167,7 @@ impl CensusCount {
             },
             torn_lines: self.torn_lines,
             usage,
-            first_model: self.first_model,
+            first_model: self.models.into_iter().next(),
         }
     }
 }
@@ -175,10 +185,14 @@ impl Fold for CensusCount {
                 // Only `model` is read: picked out without parsing the rest (the
                 // policies would become `Value`s), as `TurnContext` reads it.
                 if let Some(m) = rec.payload_field("model").and_then(select::str_value) {
-                    if self.first_model.is_none() {
-                        self.first_model = Some(m.to_string());
-                    }
-                    self.model = Some(m.into_owned());
+                    let at = match self.models.iter().position(|known| *known == m) {
+                        Some(at) => at,
+                        None => {
+                            self.models.push(m.into_owned());
+                            self.models.len() - 1
+                        }
+                    };
+                    self.model = Some(ModelId(at as u32));
                 }
             }
             _ => {}

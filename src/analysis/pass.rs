@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 
 use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
 use crate::analysis::calls::{Call, CallCollector};
-use crate::analysis::census::{Census, CensusCount};
+use crate::analysis::census::{Census, CensusCount, ModelId};
 use crate::analysis::ordinal::{OrdinalCheck, OrdinalOptions, OrdinalReport};
 use crate::analysis::session::{SessionInfo, SessionTracker};
 use crate::analysis::tokens::{carries_usage, Tokens, UsageAccount};
@@ -181,7 +181,7 @@ fn run(
 struct UsageAt {
     line: Option<u64>,
     day: Option<NaiveDate>,
-    model: Option<String>,
+    model: Option<ModelId>,
 }
 
 /// The analyses of one pass.
@@ -243,7 +243,7 @@ impl Pass {
                 usage.feed(rec, session.provenance(), session.own_id(), || UsageAt {
                     line,
                     day: census.and_then(|c| c.day_of(rec)),
-                    model: census.and_then(|c| c.model().map(str::to_string)),
+                    model: census.and_then(CensusCount::model),
                 });
             }
         }
@@ -303,7 +303,7 @@ impl Pass {
             }
             same
         });
-        let mut by_day_model: BTreeMap<(Option<NaiveDate>, Option<String>), Tokens> =
+        let mut by_day_model: BTreeMap<(Option<NaiveDate>, Option<ModelId>), Tokens> =
             BTreeMap::new();
         if census.is_some() {
             for (at, t) in usage {
