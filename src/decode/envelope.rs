@@ -7,6 +7,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::select::str_value;
 use super::{scan, select, DecodeError, Pos};
 
 /// The record types Codex writes. Anything else is [`Kind::Other`] and passes through.
@@ -213,7 +214,7 @@ impl<'a> RawEnvelope<'a> {
 /// The payload's `type` (the last one, when repeated); a non-string reads as none.
 fn payload_head(payload: &RawValue) -> Option<Cow<'_, str>> {
     let [t] = RawFields::parse(payload.get(), &["type"]).ok()?.values;
-    json_str(t?.get())
+    str_value(t?.get())
 }
 
 /// Decode one line (without line ending) into a record.
@@ -407,15 +408,6 @@ fn raw_value(json: &str) -> &RawValue {
     unsafe { &*(json as *const str as *const RawValue) }
 }
 
-/// A JSON string value (raw JSON text) as a string: borrowed when it has no escapes.
-fn json_str(raw: &str) -> Option<Cow<'_, str>> {
-    let b = raw.as_bytes();
-    if b.len() >= 2 && b[0] == b'"' && !b[1..b.len() - 1].contains(&b'\\') {
-        return Some(Cow::Borrowed(&raw[1..raw.len() - 1]));
-    }
-    serde_json::from_str::<Cow<'_, str>>(raw).ok()
-}
-
 /// The checks after the envelope is found, shared by both paths.
 fn envelope_record<'a>(
     text: &'a str,
@@ -428,7 +420,7 @@ fn envelope_record<'a>(
     let timestamp = match (plain.timestamp, env.timestamp) {
         (Some(s), _) => Cow::Borrowed(s),
         (None, None) => return Err(DecodeError::TimestampMissing),
-        (None, Some(raw)) => match json_str(raw.get()) {
+        (None, Some(raw)) => match str_value(raw.get()) {
             Some(s) => s,
             None if raw.get() == "null" => return Err(DecodeError::TimestampMissing),
             None => return Err(DecodeError::TimestampNotString),
@@ -448,7 +440,7 @@ fn envelope_record<'a>(
     let type_name = match (plain.type_, env.type_) {
         (Some(s), _) => Cow::Borrowed(s),
         (None, None) => return Err(DecodeError::TypeMissing),
-        (None, Some(raw)) => json_str(raw.get()).ok_or(DecodeError::TypeNotString)?,
+        (None, Some(raw)) => str_value(raw.get()).ok_or(DecodeError::TypeNotString)?,
     };
     let payload = match env.payload {
         None => return Err(DecodeError::PayloadMissing),

@@ -17,7 +17,8 @@
 //! stream into lines); `envelope.rs` decodes one line into a [`Record`]; `scan.rs` is the
 //! one-pass scanner that checks a line and finds its envelope, with serde_json deciding
 //! whatever it is not sure of; `error.rs` says why a line was rejected; `select.rs` reads a
-//! few fields of a payload without parsing the rest.
+//! few fields of a payload without parsing the rest; `unescape.rs` resolves the escapes of a
+//! checked string.
 //!
 //! This module knows nothing of clap or of output.
 
@@ -26,10 +27,12 @@ mod error;
 mod reader;
 mod scan;
 pub mod select;
+mod unescape;
 
 pub use envelope::{decode_line, fold_alias, is_json, json_string, json_string_len, Kind, Record};
 pub use error::{ordinal_hint, BadLine, DecodeError};
 pub use reader::Decoder;
+pub use unescape::unescape;
 
 /// Default for `--max-line-bytes`: 512 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 512 * 1024 * 1024;

@@ -167,11 +167,7 @@ pub fn str_value(raw: &str) -> Option<Cow<'_, str>> {
     if raw.len() < 2 || !raw.starts_with('"') {
         return None;
     }
-    let inner = &raw[1..raw.len() - 1];
-    if !inner.contains('\\') {
-        return Some(Cow::Borrowed(inner));
-    }
-    serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+    super::unescape(&raw[1..raw.len() - 1])
 }
 
 /// An object's members in order, keys unescaped, values raw (the slow path of [`fields`]).
@@ -271,6 +267,21 @@ mod tests {
         assert_eq!(o, Some(r#"{"k": [[]]}"#));
         assert_eq!(last, Some("{}"));
         assert_eq!(missing, None);
+    }
+
+    #[test]
+    fn a_string_of_escaped_quotes_and_backslashes_ends_at_its_own_quote() {
+        for n in [0, 3, 4, 5, 40] {
+            let inner = "{\\\"k\\\":\\\"v \\\\\\\"\\\"}".repeat(n);
+            let obj = format!(r#"{{"output":"{inner}\\\\","model":"m"}}"#);
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&obj).is_ok(),
+                "{obj}"
+            );
+            let [output, model] = fields(&obj, ["output", "model"]).unwrap();
+            assert_eq!(output, Some(format!(r#""{inner}\\\\""#).as_str()), "{n}");
+            assert_eq!(model, Some(r#""m""#));
+        }
     }
 
     #[test]

@@ -170,7 +170,7 @@ fn windowed_is_contextual_fragment(inner: &str) -> Option<bool> {
     }
     let head_cut = escape_boundary(inner, 0, WINDOW)?;
     let tail_cut = escape_boundary(inner, head_cut, b.len() - WINDOW)?;
-    let unescape = |s: &str| serde_json::from_str::<String>(&format!("\"{s}\"")).ok();
+    let unescape = crate::decode::unescape;
     let head = unescape(&inner[..head_cut])?;
     let tail = unescape(&inner[tail_cut..])?;
     let (head, tail) = (head.trim_start(), tail.trim_end());

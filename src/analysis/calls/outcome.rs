@@ -170,19 +170,21 @@ impl OutputFacts {
     /// its first few KiB unescaped when they decide them, else from the whole text.
     pub(super) fn of_json_string(raw: &str) -> OutputFacts {
         const HEAD: usize = 4096;
-        let unescape = |json: &str| serde_json::from_str::<String>(json).unwrap_or_default();
+        fn unescape(inner: &str) -> std::borrow::Cow<'_, str> {
+            crate::decode::unescape(inner).unwrap_or_default()
+        }
         let inner = &raw[1..raw.len() - 1];
         if let Some(facts) = OutputFacts::of_raw_header(inner) {
             return facts;
         }
         // A JSON output (0.36) is read whole.
         if inner.len() > HEAD && !inner.trim_start().starts_with('{') {
-            let head = unescape(&format!("\"{}\"", &inner[..escape_safe_cut(inner, HEAD)]));
+            let head = unescape(&inner[..escape_safe_cut(inner, HEAD)]);
             if let Some(facts) = OutputFacts::of_head(&head) {
                 return facts;
             }
         }
-        OutputFacts::of(&unescape(raw))
+        OutputFacts::of(&unescape(inner))
     }
 
     /// The facts of a JSON string's text read off its raw contents `inner` (escapes
