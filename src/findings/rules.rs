@@ -1,7 +1,7 @@
 //! The rule registry: every kind of finding, as data.
 //!
 //! Each rule has a slug (`group.name`), a default severity, a one-line summary and its
-//! documentation, written once in the [`rules!`] declaration below (the doc comment is the
+//! documentation, written once in the `rules!` declaration below (the doc comment is the
 //! documentation, as clippy and ruff declare their lints). Findings name their rule
 //! ([`super::Finding::rule`]); `check-ordinal` reports these rules today, `replay`
 //! and `lint` extend the registry with theirs.

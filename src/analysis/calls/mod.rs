@@ -1,8 +1,8 @@
 //! `calls`: every tool call of one file, paired with its output, and what the file proves
 //! about its outcome.
 //!
-//! Calls are the `response_item`s in [`model::CALL_TYPES`]; outputs those in
-//! [`model::OUTPUT_TYPES`]. An output pairs with a call of the same `call_id` (never by
+//! Calls are the `response_item`s in [`crate::model::CALL_TYPES`]; outputs those in
+//! [`crate::model::OUTPUT_TYPES`]. An output pairs with a call of the same `call_id` (never by
 //! position, never by the item's own `id`) and of a matching kind (`function_call_output`
 //! answers a `function_call` or `local_shell_call`, `custom_tool_call_output` a
 //! `custom_tool_call`, `tool_search_output` a `tool_search_call`), the first such call not
