@@ -62,50 +62,11 @@ pub fn members<'a>(obj: &'a str, f: impl FnMut(&'a str, &'a str) -> bool) -> Opt
     members_at(obj, skip_ws(obj.as_bytes(), 0), f).map(|_| ())
 }
 
-/// [`members`], and the members of the object value of the member `key`, walked in the
-/// same pass (an `item_completed`'s item, which would otherwise be skipped over here and
-/// walked again). `inner` gets them as they come; the result is whether it took them all
-/// (`false` when it stopped, a key of the inner object has an escape, or the value is no
-/// object: then ask again some other way). `f` gets every member, `key`'s among them.
-pub fn members_nested<'a>(
-    obj: &'a str,
-    key: &str,
-    mut f: impl FnMut(&'a str, &'a str) -> bool,
-    mut inner: impl FnMut(&'a str, &'a str) -> bool,
-) -> Option<bool> {
-    let mut took = false;
-    let mut nested = Nested {
-        key,
-        inner: &mut inner,
-        took: &mut took,
-    };
-    members_in(obj, skip_ws(obj.as_bytes(), 0), &mut f, Some(&mut nested))?;
-    Some(took)
-}
-
-/// The member whose object value [`members_nested`] walks in the same pass.
-struct Nested<'k, 'f, 'a> {
-    key: &'k str,
-    inner: &'f mut dyn FnMut(&'a str, &'a str) -> bool,
-    /// Set when the nested walk went through.
-    took: &'f mut bool,
-}
-
 /// [`members`] of the object starting at `obj[i]`; returns where it ends (past its `}`).
 fn members_at<'a>(
     obj: &'a str,
-    i: usize,
-    mut f: impl FnMut(&'a str, &'a str) -> bool,
-) -> Option<usize> {
-    members_in(obj, i, &mut f, None)
-}
-
-/// [`members_at`], with the value of one member walked as it is met ([`members_nested`]).
-fn members_in<'a>(
-    obj: &'a str,
     mut i: usize,
-    f: &mut impl FnMut(&'a str, &'a str) -> bool,
-    mut nested: Option<&mut Nested<'_, '_, 'a>>,
+    mut f: impl FnMut(&'a str, &'a str) -> bool,
 ) -> Option<usize> {
     let b = obj.as_bytes();
     if b.get(i) != Some(&b'{') {
@@ -129,24 +90,7 @@ fn members_in<'a>(
             return None;
         }
         let start = skip_ws(b, i + 1);
-        let walked = match nested.as_deref_mut() {
-            Some(n) if n.key == key => {
-                // A repeated key: its last value counts, as serde reads it.
-                *n.took = false;
-                let end = if b.get(start) == Some(&b'{') {
-                    members_in(obj, start, &mut n.inner, None)
-                } else {
-                    None
-                };
-                *n.took = end.is_some();
-                end
-            }
-            _ => None,
-        };
-        let end = match walked {
-            Some(end) => end,
-            None => value_end(b, start)?,
-        };
+        let end = value_end(b, start)?;
         if !f(key, &obj[start..end]) {
             return None;
         }
@@ -338,34 +282,6 @@ mod tests {
             assert_eq!(output, Some(format!(r#""{inner}\\\\""#).as_str()), "{n}");
             assert_eq!(model, Some(r#""m""#));
         }
-    }
-
-    #[test]
-    fn a_nested_object_is_walked_in_the_same_pass_as_its_parent() {
-        let walk = |obj: &str| {
-            let (mut outer, mut inner) = (Vec::new(), Vec::new());
-            let took = members_nested(
-                obj,
-                "item",
-                |k, v| {
-                    outer.push(format!("{k}={v}"));
-                    true
-                },
-                |k, v| {
-                    inner.push(format!("{k}={v}"));
-                    true
-                },
-            );
-            (took, outer, inner)
-        };
-        let (took, outer, inner) = walk(r#"{"a":1, "item" : {"x":"}","y":[{}]} ,"b":2}"#);
-        assert_eq!(took, Some(true));
-        assert_eq!(outer, ["a=1", r#"item={"x":"}","y":[{}]}"#, "b=2"]);
-        assert_eq!(inner, [r#"x="}""#, "y=[{}]"]);
-        // Not an object, or an escaped key inside: the value is skipped, not taken.
-        assert_eq!(walk(r#"{"item":[1]}"#).0, Some(false));
-        assert_eq!(walk(r#"{"item":{"\u0078":1},"b":2}"#).0, Some(false));
-        assert_eq!(walk(r#"{"item":{"\u0078":1},"b":2}"#).1.len(), 2);
     }
 
     #[test]

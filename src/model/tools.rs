@@ -195,7 +195,7 @@ macro_rules! with_serde {
 /// What proves a tool's outcome: an `item_completed` item (`CommandExecution`, `FileChange`,
 /// `McpToolCall`, `DynamicToolCall`, ...) or a legacy `exec_command_end`, `patch_apply_end`,
 /// `mcp_tool_call_end` event. One lenient view for all of them.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ToolOutcome<'a> {
     #[serde(borrow, rename = "type", deserialize_with = "lenient_str")]
@@ -230,9 +230,56 @@ pub struct ToolOutcome<'a> {
 impl<'a> ToolOutcome<'a> {
     /// [`ToolItem::read_fast`] for this view: what serde reads, or `None` to ask serde.
     pub fn read_fast(payload: &'a str) -> Option<ToolOutcome<'a>> {
-        let mut v = OutcomeReader::default();
-        select::members(payload, |key, value| v.member(key, value))?;
-        Some(v.outcome)
+        let mut v = ToolOutcome::default();
+        let mut seen = 0u16;
+        select::members(payload, |key, value| {
+            let slot = match key {
+                "type" => 0,
+                "id" => 1,
+                "call_id" => 2,
+                "status" => 3,
+                "exit_code" => 4,
+                "duration" => 5,
+                "duration_ms" => 6,
+                "error" => 7,
+                "result" => 8,
+                "success" => 9,
+                "content" => 10,
+                _ => return true,
+            };
+            if seen & (1 << slot) != 0 {
+                return false;
+            }
+            seen |= 1 << slot;
+            let raw = (value != "null").then(|| trusted_raw(value));
+            let ok = match slot {
+                0 => with_serde!(value, lenient_str).map(|x| v.type_ = x),
+                1 => with_serde!(value, lenient_str).map(|x| v.id = x),
+                2 => with_serde!(value, lenient_str).map(|x| v.call_id = x),
+                3 => with_serde!(value, lenient_str).map(|x| v.status = x),
+                4 => with_serde!(value, lenient_opt_i64).map(|x| v.exit_code = x),
+                5 => {
+                    v.duration = raw;
+                    Some(())
+                }
+                6 => with_serde!(value, lenient_opt_u64).map(|x| v.duration_ms = x),
+                7 => {
+                    v.error = raw;
+                    Some(())
+                }
+                8 => {
+                    v.result = raw;
+                    Some(())
+                }
+                9 => with_serde!(value, lenient_bool).map(|x| v.success = x),
+                _ => {
+                    v.content = raw;
+                    Some(())
+                }
+            };
+            ok.is_some()
+        })?;
+        Some(v)
     }
 
     /// `duration` (`{secs, nanos}`) or `duration_ms`, in whole milliseconds (rounded).
@@ -282,69 +329,8 @@ impl<'a> ToolOutcome<'a> {
     }
 }
 
-/// [`ToolOutcome::read_fast`] one member at a time, for a walk that meets them elsewhere
-/// (an `item_completed`'s item, read in the walk of its event).
-#[derive(Default)]
-struct OutcomeReader<'a> {
-    outcome: ToolOutcome<'a>,
-    seen: u16,
-}
-
-impl<'a> OutcomeReader<'a> {
-    /// Take one member; `false` where serde must decide (a repeated field, a value the
-    /// lenient reader does not take).
-    fn member(&mut self, key: &'a str, value: &'a str) -> bool {
-        let slot = match key {
-            "type" => 0,
-            "id" => 1,
-            "call_id" => 2,
-            "status" => 3,
-            "exit_code" => 4,
-            "duration" => 5,
-            "duration_ms" => 6,
-            "error" => 7,
-            "result" => 8,
-            "success" => 9,
-            "content" => 10,
-            _ => return true,
-        };
-        if self.seen & (1 << slot) != 0 {
-            return false;
-        }
-        self.seen |= 1 << slot;
-        let v = &mut self.outcome;
-        let raw = (value != "null").then(|| trusted_raw(value));
-        let ok = match slot {
-            0 => with_serde!(value, lenient_str).map(|x| v.type_ = x),
-            1 => with_serde!(value, lenient_str).map(|x| v.id = x),
-            2 => with_serde!(value, lenient_str).map(|x| v.call_id = x),
-            3 => with_serde!(value, lenient_str).map(|x| v.status = x),
-            4 => with_serde!(value, lenient_opt_i64).map(|x| v.exit_code = x),
-            5 => {
-                v.duration = raw;
-                Some(())
-            }
-            6 => with_serde!(value, lenient_opt_u64).map(|x| v.duration_ms = x),
-            7 => {
-                v.error = raw;
-                Some(())
-            }
-            8 => {
-                v.result = raw;
-                Some(())
-            }
-            9 => with_serde!(value, lenient_bool).map(|x| v.success = x),
-            _ => {
-                v.content = raw;
-                Some(())
-            }
-        };
-        ok.is_some()
-    }
-}
-
 /// `event_msg/item_completed` (paginated history, 0.171+).
-#[derive(Default, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ItemCompleted<'a> {
     #[serde(borrow, deserialize_with = "lenient_str")]
@@ -355,29 +341,11 @@ pub struct ItemCompleted<'a> {
     pub started_at_ms: Option<u64>,
     #[serde(deserialize_with = "lenient_opt_u64")]
     pub completed_at_ms: Option<u64>,
-    /// The item as [`ItemCompleted::read_fast`] read it on its way through the event.
-    #[serde(skip)]
-    walked: Option<ToolOutcome<'a>>,
-}
-
-/// The fields as read; the item read on the way is what [`ItemCompleted::item`] says.
-impl std::fmt::Debug for ItemCompleted<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ItemCompleted")
-            .field("turn_id", &self.turn_id)
-            .field("item", &self.item)
-            .field("started_at_ms", &self.started_at_ms)
-            .field("completed_at_ms", &self.completed_at_ms)
-            .finish_non_exhaustive()
-    }
 }
 
 impl<'a> ItemCompleted<'a> {
     /// The completed item, when it is an object.
     pub fn item(&self) -> Option<ToolOutcome<'a>> {
-        if let Some(walked) = &self.walked {
-            return Some(walked.clone());
-        }
         let item = self.item?.get();
         ToolOutcome::read_fast(item).or_else(|| serde_json::from_str(item).ok())
     }
@@ -386,39 +354,28 @@ impl<'a> ItemCompleted<'a> {
     pub fn read_fast(payload: &'a str) -> Option<ItemCompleted<'a>> {
         let mut v = ItemCompleted::default();
         let mut seen = 0u8;
-        // The item is read in the same walk (it holds a command's whole output: walking it
-        // twice was a tenth of `calls` on a paginated rollout).
-        let mut item = OutcomeReader::default();
-        let walked = select::members_nested(
-            payload,
-            "item",
-            |key, value| {
-                let slot = match key {
-                    "turn_id" => 0,
-                    "item" => 1,
-                    "started_at_ms" => 2,
-                    "completed_at_ms" => 3,
-                    _ => return true,
-                };
-                if seen & (1 << slot) != 0 {
-                    return false;
-                }
-                seen |= 1 << slot;
-                // Each field on its own: one a `Value` cannot hold (a number beyond f64) is
-                // absent, and does not take the item with it (as `turns` reads the item).
-                match slot {
-                    0 => v.turn_id = with_serde!(value, lenient_str).flatten(),
-                    1 => v.item = (value != "null").then(|| trusted_raw(value)),
-                    2 => v.started_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
-                    _ => v.completed_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
-                }
-                true
-            },
-            |key, value| item.member(key, value),
-        )?;
-        if walked && v.item.is_some() {
-            v.walked = Some(item.outcome);
-        }
+        select::members(payload, |key, value| {
+            let slot = match key {
+                "turn_id" => 0,
+                "item" => 1,
+                "started_at_ms" => 2,
+                "completed_at_ms" => 3,
+                _ => return true,
+            };
+            if seen & (1 << slot) != 0 {
+                return false;
+            }
+            seen |= 1 << slot;
+            // Each field on its own: one a `Value` cannot hold (a number beyond f64) is
+            // absent, and does not take the item with it (as `turns` reads the item).
+            match slot {
+                0 => v.turn_id = with_serde!(value, lenient_str).flatten(),
+                1 => v.item = (value != "null").then(|| trusted_raw(value)),
+                2 => v.started_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
+                _ => v.completed_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
+            }
+            true
+        })?;
         Some(v)
     }
 }
@@ -488,26 +445,6 @@ mod tests {
         let slow: ItemCompleted<'_> = serde_json::from_str(p).unwrap();
         assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
         assert_eq!(format!("{:?}", fast.item()), format!("{:?}", slow.item()));
-        // The item is read in the walk of its event; where that walk declines (a repeated
-        // or escaped key inside, an item that is no object), it is read on its own.
-        for p in [
-            r#"{"item" : { "id" : "c" , "exit_code" : 1 } , "turn_id":"t"}"#,
-            r#"{"item":{"id":"a","id":"b","status":"failed"}}"#,
-            r#"{"item":{"st\u0061tus":"failed","id":"c"}}"#,
-            r#"{"item":{"id":"c","exit_code":"x","extra":{"id":"inner"}}}"#,
-            r#"{"item":[1,2],"turn_id":"t"}"#,
-            r#"{"item":null}"#,
-            r#"{"item":{}}"#,
-        ] {
-            let fast = ItemCompleted::read_fast(p).unwrap();
-            let slow: ItemCompleted<'_> = serde_json::from_str(p).unwrap();
-            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{p}");
-            assert_eq!(
-                format!("{:?}", fast.item()),
-                format!("{:?}", slow.item()),
-                "{p}"
-            );
-        }
         assert!(ToolOutcome::read_fast(r#"{"id":"a","id":"b"}"#).is_none());
         // Declined, left to serde: a key with an escape, a field of ours repeated.
         for p in [
