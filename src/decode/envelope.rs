@@ -105,6 +105,25 @@ impl<'a> Record<'a> {
         out
     }
 
+    /// Call `f(key, raw value)` for each top-level payload member, in order, until it
+    /// returns `false` ([`select::members`], without walking the payload again when the
+    /// scanner noted its members). `None` when `f` stopped or a key has an escape.
+    pub fn payload_members(&self, mut f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
+        let Some(fields) = self.fields else {
+            return select::members(self.payload.get(), f);
+        };
+        let raw = self.raw;
+        for field in fields {
+            if !f(
+                &raw[field.key.0..field.key.1],
+                &raw[field.value.0..field.value.1],
+            ) {
+                return None;
+            }
+        }
+        Some(())
+    }
+
     /// The raw JSON text of one top-level payload field (see [`Record::payload_fields`]).
     pub fn payload_field(&self, key: &str) -> Option<&'a str> {
         let [v] = self.payload_fields([key]);
@@ -406,6 +425,25 @@ fn raw_value(json: &str) -> &RawValue {
     // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`, and serde_json makes its own
     // borrowed raw values with this very cast. `json` is valid JSON: the scanner checked it.
     unsafe { &*(json as *const str as *const RawValue) }
+}
+
+/// What a fast reader walks: the members of a payload, of a record (its members as the
+/// scanner noted them) or of a JSON object's text.
+pub trait Members<'a> {
+    /// [`Record::payload_members`].
+    fn members(self, f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()>;
+}
+
+impl<'a> Members<'a> for &'a str {
+    fn members(self, f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
+        select::members(self, f)
+    }
+}
+
+impl<'a> Members<'a> for &Record<'a> {
+    fn members(self, f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
+        self.payload_members(f)
+    }
 }
 
 /// The checks after the envelope is found, shared by both paths.

@@ -29,7 +29,9 @@ mod scan;
 pub mod select;
 mod unescape;
 
-pub use envelope::{decode_line, fold_alias, is_json, json_string, json_string_len, Kind, Record};
+pub use envelope::{
+    decode_line, fold_alias, is_json, json_string, json_string_len, Kind, Members, Record,
+};
 pub use error::{ordinal_hint, BadLine, DecodeError};
 pub use reader::Decoder;
 pub use unescape::unescape;

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::lenient::{lenient_bool, lenient_opt_i64, lenient_opt_u64, lenient_str, raw_str};
-use crate::decode::{select, Record};
+use crate::decode::{Members, Record};
 
 /// Response item types that are tool calls.
 pub const CALL_TYPES: &[&str] = &[
@@ -78,10 +78,10 @@ impl<'a> ToolItem<'a> {
     /// would, in one pass that skips the values it does not need instead of parsing them.
     /// `None` where it is not sure to agree with serde (an escaped key, a repeated field,
     /// anything unexpected): ask serde then.
-    pub fn read_fast(payload: &'a str) -> Option<ToolItem<'a>> {
+    pub fn read_fast(payload: impl Members<'a>) -> Option<ToolItem<'a>> {
         let mut item = ToolItem::default();
         let mut seen = 0u16;
-        select::members(payload, |key, value| {
+        payload.members(|key, value| {
             let slot = match key {
                 "type" => 0,
                 "call_id" => 1,
@@ -229,10 +229,10 @@ pub struct ToolOutcome<'a> {
 
 impl<'a> ToolOutcome<'a> {
     /// [`ToolItem::read_fast`] for this view: what serde reads, or `None` to ask serde.
-    pub fn read_fast(payload: &'a str) -> Option<ToolOutcome<'a>> {
+    pub fn read_fast(payload: impl Members<'a>) -> Option<ToolOutcome<'a>> {
         let mut v = ToolOutcome::default();
         let mut seen = 0u16;
-        select::members(payload, |key, value| {
+        payload.members(|key, value| {
             let slot = match key {
                 "type" => 0,
                 "id" => 1,
@@ -351,10 +351,10 @@ impl<'a> ItemCompleted<'a> {
     }
 
     /// [`ToolItem::read_fast`] for this view: what serde reads, or `None` to ask serde.
-    pub fn read_fast(payload: &'a str) -> Option<ItemCompleted<'a>> {
+    pub fn read_fast(payload: impl Members<'a>) -> Option<ItemCompleted<'a>> {
         let mut v = ItemCompleted::default();
         let mut seen = 0u8;
-        select::members(payload, |key, value| {
+        payload.members(|key, value| {
             let slot = match key {
                 "turn_id" => 0,
                 "item" => 1,
@@ -409,12 +409,22 @@ mod tests {
         let line = format!(r#"{{"timestamp":"t","type":"response_item","payload":{payload}}}"#);
         let rec = crate::decode::decode_line(line.as_bytes(), Default::default()).unwrap();
         let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
-        match ToolItem::read_fast(rec.payload.get()) {
+        // The members the scanner noted, and the payload walked as text: the same reading.
+        let walked = ToolItem::read_fast(rec.payload.get()).map(|t| format!("{t:?}"));
+        match ToolItem::read_fast(&rec) {
             Some(fast) => {
                 assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{payload}");
+                assert_eq!(
+                    walked.as_deref(),
+                    Some(format!("{fast:?}").as_str()),
+                    "{payload}"
+                );
                 true
             }
-            None => false,
+            None => {
+                assert_eq!(walked, None, "{payload}");
+                false
+            }
         }
     }
 
@@ -464,6 +474,21 @@ mod tests {
                     continue;
                 };
                 let payload = rec.payload.get();
+                // Read from the members the scanner noted or from the payload's text: the same.
+                let both = |a: Option<String>, b: Option<String>| assert_eq!(a, b, "{payload}");
+                let dbg = |x: &dyn std::fmt::Debug| format!("{x:?}");
+                both(
+                    ToolItem::read_fast(&rec).map(|x| dbg(&x)),
+                    ToolItem::read_fast(payload).map(|x| dbg(&x)),
+                );
+                both(
+                    ToolOutcome::read_fast(&rec).map(|x| dbg(&x)),
+                    ToolOutcome::read_fast(payload).map(|x| dbg(&x)),
+                );
+                both(
+                    ItemCompleted::read_fast(&rec).map(|x| dbg(&x)),
+                    ItemCompleted::read_fast(payload).map(|x| dbg(&x)),
+                );
                 let slow: ToolItem<'_> = rec.parse_payload().unwrap_or_default();
                 if let Some(fast) = ToolItem::read_fast(payload) {
                     assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{}", p.display());

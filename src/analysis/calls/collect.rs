@@ -93,8 +93,8 @@ impl CallCollector {
         if !is_call && !model::is_output_type(t) {
             return;
         }
-        let item: ToolItem<'_> = ToolItem::read_fast(rec.payload.get())
-            .unwrap_or_else(|| rec.parse_payload().unwrap_or_default());
+        let item: ToolItem<'_> =
+            ToolItem::read_fast(rec).unwrap_or_else(|| rec.parse_payload().unwrap_or_default());
         let call_id = item.call_id.as_deref().map(str::to_string);
         if is_call {
             let raw = item.arguments.or(item.input).or(item.action);
@@ -179,7 +179,7 @@ impl CallCollector {
     fn event(&mut self, rec: &Record<'_>) {
         match rec.payload_type() {
             Some("item_completed") => {
-                let Some(ic) = ItemCompleted::read_fast(rec.payload.get())
+                let Some(ic) = ItemCompleted::read_fast(rec)
                     .or_else(|| rec.parse_payload::<ItemCompleted<'_>>().ok())
                 else {
                     return;
@@ -200,7 +200,7 @@ impl CallCollector {
                 self.evidence.entry(id.to_string()).or_default().item = Some(p);
             }
             Some(t @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end")) => {
-                let Some(o) = ToolOutcome::read_fast(rec.payload.get())
+                let Some(o) = ToolOutcome::read_fast(rec)
                     .or_else(|| rec.parse_payload::<ToolOutcome<'_>>().ok())
                 else {
                     return;
