@@ -19,6 +19,8 @@
 //!   original, earlier timestamps).
 //! - A paginated fork (`history_base`) holds only its own suffix: nothing is inherited.
 
+use serde::Serialize;
+
 use crate::decode::{Kind, Record};
 use crate::model::{HistoryBase, SessionMeta};
 use crate::time;
@@ -31,7 +33,7 @@ pub enum Provenance {
 }
 
 /// What the file says about its session. Filled from the first `session_meta`.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct SessionInfo {
     pub session_id: Option<String>,
     pub thread_id: Option<String>,
@@ -41,15 +43,22 @@ pub struct SessionInfo {
     pub cwd: Option<String>,
     /// Session start: `session_meta.timestamp`, else the first record's timestamp.
     pub started_at: Option<String>,
+    #[serde(skip)]
     pub started_ms: Option<i64>,
+    #[serde(skip)]
     pub history_base: Option<HistoryBase>,
+    #[serde(skip)]
     pub forked_from_id: Option<String>,
+    #[serde(skip)]
     pub subagent_history_start_ordinal: Option<u64>,
     /// Line of the first `session_meta`, if any.
+    #[serde(skip)]
     pub meta_line: Option<u64>,
     /// Number of `session_meta` records (more than one in copy-forks).
+    #[serde(skip)]
     pub session_metas: u64,
     /// Records marked inherited.
+    #[serde(skip)]
     pub inherited_records: u64,
 }
 
