@@ -73,6 +73,15 @@ fn run(command: &str, format: &str, input: Input<'_>) -> (i32, Vec<u8>) {
     (code, out.stdout)
 }
 
+/// The NDJSON of `c` on the sample `s` by path, and its output in `format` on `input` (the
+/// same sample another way), which must end with the same exit code.
+fn beside_ndjson(c: &Contract, s: &Path, format: &str, input: Input<'_>) -> (Vec<u8>, Vec<u8>) {
+    let (code, nd) = run(c.command, "ndjson", Input::Path(s));
+    let (other_code, other) = run(c.command, format, input);
+    assert_eq!(other_code, code, "{} {format} {input:?}", c.command);
+    (nd, other)
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Input<'a> {
     Path(&'a Path),
@@ -108,10 +117,8 @@ fn documented_fields(doc: &str) -> Vec<String> {
 fn json_is_one_array_of_the_ndjson_rows() {
     for c in CONTRACTS {
         for s in samples() {
-            let (code, nd) = run(c.command, "ndjson", Input::Path(&s));
-            let (json_code, json) = run(c.command, "json", Input::Path(&s));
+            let (nd, json) = beside_ndjson(c, &s, "json", Input::Path(&s));
             let arr: Value = serde_json::from_slice(&json).unwrap();
-            assert_eq!(json_code, code, "{} {}", c.command, s.display());
             assert_eq!(
                 arr.as_array().unwrap(),
                 &ndjson(&nd),
@@ -151,9 +158,7 @@ fn rows_have_the_documented_fields_in_order() {
 fn standard_input_gives_the_rows_of_the_file() {
     for c in CONTRACTS {
         for s in samples() {
-            let (code, from_file) = run(c.command, "ndjson", Input::Path(&s));
-            let (stdin_code, from_stdin) = run(c.command, "ndjson", Input::Stdin(&s));
-            assert_eq!(stdin_code, code, "{} {}", c.command, s.display());
+            let (from_file, from_stdin) = beside_ndjson(c, &s, "ndjson", Input::Stdin(&s));
             assert_eq!(
                 rows_without_path(&from_stdin),
                 rows_without_path(&from_file),
