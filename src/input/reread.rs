@@ -106,7 +106,8 @@ impl SourceFile {
     }
 
     /// Append the `len` bytes at `offset` to `buf`. A file that shrank since it was read is
-    /// an error (`UnexpectedEof`).
+    /// an error (`UnexpectedEof`). (The tests' way to read a text back.)
+    #[cfg(test)]
     pub fn read_at(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
         let from = buf.len();
         buf.resize(from + len, 0);

@@ -58,8 +58,9 @@ fn as_written(raw: &RawValue) -> io::Result<JsonText<'_>> {
     if canonical_escapes(raw.get().as_bytes()) {
         return Ok(JsonText::Raw(raw));
     }
-    let s: String = serde_json::from_str(raw.get()).map_err(|_| changed())?;
-    Ok(JsonText::Str(Cow::Owned(s)))
+    // A checked JSON string: the decoder's, or one read back and checked again.
+    let s = crate::decode::select::str_value(raw.get()).ok_or_else(changed)?;
+    Ok(JsonText::Str(s))
 }
 
 /// A row's text for a table: the text itself.
@@ -70,9 +71,9 @@ pub fn text_plain<'a>(
     match t {
         None => Ok(None),
         Some(Text::Owned(s)) => Ok(Some(Cow::Borrowed(s))),
-        Some(Text::Json(raw)) => serde_json::from_str(raw.get())
+        Some(Text::Json(raw)) => crate::decode::select::str_value(raw.get())
             .map(Some)
-            .map_err(|_| changed()),
+            .ok_or_else(changed),
         Some(Text::InFile { offset, len }) => {
             let mut buf = Vec::new();
             let bytes = read_text(file, *offset, *len, &mut buf)?;

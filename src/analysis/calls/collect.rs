@@ -244,7 +244,7 @@ fn json_string_mentions(raw: &str, word: &str) -> bool {
     if !raw.contains("\\u") {
         return raw.contains(word);
     }
-    serde_json::from_str::<std::borrow::Cow<'_, str>>(raw).is_ok_and(|t| t.contains(word))
+    crate::decode::select::str_value(raw).is_some_and(|t| t.contains(word))
 }
 
 #[cfg(test)]

@@ -39,8 +39,6 @@ mod pairing;
 pub use collect::CallCollector;
 pub use outcome::{parse_output_meta, OutputMeta};
 
-use std::borrow::Cow;
-
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -93,17 +91,6 @@ pub enum Text {
     InFile { offset: u64, len: usize },
 }
 
-impl Text {
-    /// The text, when it is held.
-    pub fn held(&self) -> Option<Cow<'_, str>> {
-        match self {
-            Text::Owned(s) => Some(Cow::Borrowed(s)),
-            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
-            Text::InFile { .. } => None,
-        }
-    }
-}
-
 /// One call, or one output without a call (NDJSON schema: `docs/calls.md`; the command adds
 /// path and session ids and writes it).
 #[derive(Debug, Clone)]
@@ -148,7 +135,11 @@ mod tests {
 
     /// A row's text, when it is held.
     fn held(t: &Option<Text>) -> Option<String> {
-        t.as_ref().and_then(Text::held).map(Cow::into_owned)
+        match t.as_ref()? {
+            Text::Owned(s) => Some(s.clone()),
+            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
+            Text::InFile { .. } => None,
+        }
     }
 
     /// A response item, its payload as JSON text.
