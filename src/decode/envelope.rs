@@ -90,16 +90,13 @@ impl<'a> Record<'a> {
     /// The raw JSON text of a few top-level payload fields, found without parsing the
     /// rest (see [`select::fields`]); the last of a repeated key wins.
     pub fn payload_fields<const N: usize>(&self, keys: [&str; N]) -> [Option<&'a str>; N] {
-        let Some(fields) = self.fields else {
+        let Some(members) = self.noted_members() else {
             return select::fields(self.payload.get(), keys).unwrap_or([None; N]);
         };
-        // The scanner noted every member: no need to walk the payload again.
-        let raw = self.raw;
         let mut out = [None; N];
-        for f in fields {
-            let key = &raw[f.key.0..f.key.1];
+        for (key, value) in members {
             if let Some(k) = keys.iter().position(|k| *k == key) {
-                out[k] = Some(&raw[f.value.0..f.value.1]);
+                out[k] = Some(value);
             }
         }
         out
@@ -109,19 +106,21 @@ impl<'a> Record<'a> {
     /// returns `false` ([`select::members`], without walking the payload again when the
     /// scanner noted its members). `None` when `f` stopped or a key has an escape.
     pub fn payload_members(&self, mut f: impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
-        let Some(fields) = self.fields else {
+        let Some(mut members) = self.noted_members() else {
             return select::members(self.payload.get(), f);
         };
+        members.all(|(key, value)| f(key, value)).then_some(())
+    }
+
+    /// The payload's members as the scanner noted them (key, raw value), when it did.
+    fn noted_members(&self) -> Option<impl Iterator<Item = (&'a str, &'a str)>> {
         let raw = self.raw;
-        for field in fields {
-            if !f(
-                &raw[field.key.0..field.key.1],
-                &raw[field.value.0..field.value.1],
-            ) {
-                return None;
-            }
-        }
-        Some(())
+        let fields = self.fields?;
+        Some(
+            fields
+                .iter()
+                .map(move |f| (&raw[f.key.0..f.key.1], &raw[f.value.0..f.value.1])),
+        )
     }
 
     /// The raw JSON text of one top-level payload field (see [`Record::payload_fields`]).

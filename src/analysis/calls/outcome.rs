@@ -197,12 +197,16 @@ impl OutputFacts {
         if t.starts_with(['\\', '{']) {
             return None;
         }
-        let mut lines: Vec<&str> = Vec::with_capacity(12);
+        // At most the twelve lines `parse_output_meta` reads, on the stack: this runs for
+        // every output.
+        let mut lines = [""; 12];
+        let mut n = 0;
         let mut rest = t;
-        while lines.len() < 12 {
+        while n < lines.len() {
             let Some(i) = memchr::memchr(b'\\', rest.as_bytes()) else {
                 if !rest.is_empty() {
-                    lines.push(rest);
+                    lines[n] = rest;
+                    n += 1;
                 }
                 break;
             };
@@ -210,14 +214,15 @@ impl OutputFacts {
                 return None;
             }
             let line = &rest[..i];
-            lines.push(line);
+            lines[n] = line;
+            n += 1;
             rest = &rest[i + 2..];
             if line.trim_end() == "Output:" {
                 break;
             }
         }
         Some(OutputFacts {
-            meta: header_meta(lines),
+            meta: header_meta(lines[..n].iter().copied()),
             verification_failed: t.starts_with("apply_patch verification failed"),
             error_prefix: t.starts_with("error:"),
         })
