@@ -286,6 +286,15 @@ pub struct GroupTotals {
     pub counts: Counts,
 }
 
+impl GroupTotals {
+    /// Add `sessions` files' worth of `counts`, tokens and all.
+    pub fn add(&mut self, sessions: u64, counts: &Counts) {
+        self.sessions += sessions;
+        self.counts.add_numbers(counts);
+        self.counts.tokens += counts.tokens;
+    }
+}
+
 /// Regroups files. Tokens go where each increment happened (its day, its turn's model);
 /// file counts (lines, records, turns...) go to the session's start day, its first model or
 /// its cwd. Every grouping sums to the same grand total.

@@ -4,7 +4,7 @@ use std::io;
 
 use serde::Serialize;
 
-use crate::analysis::census::{Counts, GroupBy, Groups};
+use crate::analysis::census::{Counts, GroupBy, GroupTotals, Groups};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
 use crate::cli::{ByArg, StatsArgs};
@@ -37,21 +37,6 @@ struct GroupRow<'a> {
     sessions: u64,
     #[serde(flatten)]
     counts: &'a Counts,
-}
-
-/// What the table's footer sums: the sessions, and every number a row shows.
-#[derive(Default)]
-struct Total {
-    sessions: u64,
-    counts: Counts,
-}
-
-impl Total {
-    fn add(&mut self, sessions: u64, c: &Counts) {
-        self.sessions += sessions;
-        self.counts.add_numbers(c);
-        self.counts.tokens += c.tokens;
-    }
 }
 
 /// The columns every row and footer ends with, [`count_cells`] their cells.
@@ -124,7 +109,8 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
     };
     let mut out = Out::new(cx.format, cx.color, columns);
     let mut groups = group_by.map(|g| Groups::new(g, zone));
-    let mut total = Total::default();
+    // What the table's footer sums: the sessions, and every number a row shows.
+    let mut total = GroupTotals::default();
     cx.each_file(&Needs::default().census(zone), |_, r| {
         let Some(f) = r.census.as_ref() else {
             return Ok(());

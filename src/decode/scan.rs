@@ -626,6 +626,7 @@ impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
 }
 
 /// The special bytes of a 64-byte block, one bit per byte.
+#[derive(Default)]
 struct Masks {
     quote: u64,
     backslash: u64,
@@ -655,12 +656,7 @@ impl Masks {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let mut m = Masks {
-                quote: 0,
-                backslash: 0,
-                control: 0,
-                high: 0,
-            };
+            let mut m = Masks::default();
             for (k, &c) in b[i..i + 64].iter().enumerate() {
                 m.quote |= ((c == b'"') as u64) << k;
                 m.backslash |= ((c == b'\\') as u64) << k;
@@ -679,12 +675,7 @@ unsafe fn masks_sse2(p: *const u8) -> Masks {
     let quote = _mm_set1_epi8(b'"' as i8);
     let backslash = _mm_set1_epi8(b'\\' as i8);
     let ctrl = _mm_set1_epi8(0x1f);
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        control: 0,
-        high: 0,
-    };
+    let mut m = Masks::default();
     for k in 0..4 {
         let v = _mm_loadu_si128(p.add(16 * k) as *const __m128i);
         let shift = 16 * k as u32;
@@ -704,12 +695,7 @@ unsafe fn masks_avx2(p: *const u8) -> Masks {
     let quote = _mm256_set1_epi8(b'"' as i8);
     let backslash = _mm256_set1_epi8(b'\\' as i8);
     let ctrl = _mm256_set1_epi8(0x1f);
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        control: 0,
-        high: 0,
-    };
+    let mut m = Masks::default();
     for k in 0..2 {
         let v = _mm256_loadu_si256(p.add(32 * k) as *const __m256i);
         let shift = 32 * k as u32;
