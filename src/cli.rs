@@ -40,6 +40,9 @@ pub enum Command {
     /// breaks (exit 1 on any error)
     #[command(name = "check-ordinal")]
     CheckOrdinal(CheckOrdinalArgs),
+    /// Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt),
+    /// the session state with what will break, or what a client is shown
+    Replay(ReplayArgs),
     /// Print shell completions to stdout
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout
@@ -154,6 +157,41 @@ pub enum ByArg {
     Model,
     Cwd,
     Total,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// What to show: the model history (one row per item), the session state with its
+    /// diagnostics (one object per file), or the turns and items a client shows
+    #[arg(long, value_enum, default_value_t = ViewArg::History)]
+    pub view: ViewArg,
+
+    /// Normalise the history as Codex does before sending it: synthetic "aborted" outputs
+    /// for calls without one, orphan outputs dropped (history view)
+    #[arg(long)]
+    pub for_prompt: bool,
+
+    /// Replay only through the end of this turn: its number as `turns` prints it, or its id
+    #[arg(long, value_name = "N|ID", conflicts_with = "before_turn")]
+    pub through_turn: Option<String>,
+
+    /// Replay only what comes before this turn: its number as `turns` prints it, or its id
+    #[arg(long, value_name = "N|ID")]
+    pub before_turn: Option<String>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `replay --view`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    History,
+    State,
+    Ui,
 }
 
 #[derive(Debug, Args)]

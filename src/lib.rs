@@ -35,6 +35,7 @@ pub mod lineage;
 pub mod model;
 pub mod output;
 pub mod parallel;
+pub mod replay;
 pub mod time;
 
 #[cfg(test)]
@@ -60,6 +61,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Turns(args) => cmd::turns::run(&args),
         Command::Calls(args) => cmd::calls::run(&args),
         Command::CheckOrdinal(args) => cmd::check_ordinal::run(&args),
+        Command::Replay(args) => cmd::replay::run(&args),
         Command::Completions(args) => {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)

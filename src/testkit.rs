@@ -125,6 +125,16 @@ pub fn feed<F: Fold>(fold: &mut F, text: &str) -> (SessionTracker, StreamInfo) {
     (session, info)
 }
 
+/// Call `f` on every record of `text`, in order (for a reader that is not a [`Fold`]).
+pub fn each_record(text: &str, mut f: impl FnMut(&crate::decode::Record<'_>)) {
+    let mut dec = Decoder::new(text.as_bytes());
+    while let Some(next) = dec.next() {
+        if let Entry::Record(rec) = next.expect("reading a string cannot fail") {
+            f(&rec);
+        }
+    }
+}
+
 /// Every `.jsonl` file under `testdata/<under>` (`""` for all of `testdata/`), sorted.
 pub fn jsonl_files(under: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))

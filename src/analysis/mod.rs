@@ -28,7 +28,7 @@ pub mod session;
 pub mod tokens;
 pub mod turns;
 
-pub use pass::{read, read_stream, FileFacts, Needs, ReadOptions};
+pub use pass::{read, read_observed, read_stream, FileFacts, Needs, Observer, ReadOptions};
 
 use crate::decode::{BadLine, Pos, Record};
 use session::SessionTracker;

@@ -105,7 +105,18 @@ impl ProblemKind {
             | BaseOffsetNotAtLineStart { .. }
             | BaseOffsetMismatch { .. }
             | BaseSourceNotFound { .. }
-            | BaseSourceUnreadable { .. } => ProblemKind::Base,
+            | BaseSourceUnreadable { .. }
+            | BaseCycle { .. }
+            | BaseTooDeep { .. } => ProblemKind::Base,
+            NoMeta => ProblemKind::Start,
+            // Findings about the rebuilt history: `check-ordinal` never reports them.
+            ModelProviderMissing
+            | CompactionUndecodable { .. }
+            | CompactionMetadataLen { .. }
+            | WorldStatePatchBeforeFull
+            | CallWithoutOutput { .. }
+            | OutputWithoutCall { .. }
+            | RollbackOverflow { .. } => ProblemKind::Unexpected,
         }
     }
 
@@ -149,6 +160,10 @@ pub struct OrdinalReport {
     pub history_base: Option<HistoryBase>,
     /// Where the first `session_meta` is (the lineage findings point there).
     pub meta_pos: Option<Pos>,
+    /// What keeps Codex from reading the head of a file that is not paginated (a BOM, no
+    /// `session_meta` first): the ordinal check reports it only for paginated files, where
+    /// it is in `findings`; replay diagnoses it for every file.
+    pub legacy_head: Option<Finding>,
 }
 
 impl OrdinalReport {
@@ -423,8 +438,13 @@ impl OrdinalCheck {
         if self.inferred && self.head.is_none() {
             self.head = Some(Finding::new(Cause::NoMetaWithOrdinals, line_one));
         }
-        if let (Some(head), true) = (self.head.take(), matches!(self.mode, Mode::Paginated(_))) {
-            self.findings.push(head);
+        let mut legacy_head = None;
+        if let Some(head) = self.head.take() {
+            if matches!(self.mode, Mode::Paginated(_)) {
+                self.findings.push(head);
+            } else {
+                legacy_head = Some(head);
+            }
         }
         let deny_gap = self.opts.deny_gap;
         let (paginated, expected_first, next_on_resume) = match &mut self.mode {
@@ -445,6 +465,7 @@ impl OrdinalCheck {
             findings: Vec::new(),
             history_base: if paginated { self.history_base } else { None },
             meta_pos: self.meta_pos,
+            legacy_head,
         };
         report.add(self.findings);
         report

@@ -32,6 +32,8 @@ pub struct Needs {
     pub ordinals: Option<OrdinalOptions>,
     /// Where a lineage cutoff falls.
     pub boundary: Option<Cutoff>,
+    /// Keep a plain file open to read parts of its lines again ([`FileFacts::file`]).
+    pub reread: bool,
 }
 
 /// The builder methods of the analyses that take an option, each setting the field of its
@@ -55,6 +57,11 @@ impl Needs {
 
     pub fn calls(mut self) -> Needs {
         self.calls = true;
+        self
+    }
+
+    pub fn reread(mut self) -> Needs {
+        self.reread = true;
         self
     }
 
@@ -90,7 +97,7 @@ pub struct FileFacts {
     pub ordinals: Option<OrdinalReport>,
     pub boundary: Option<Probe>,
     /// The file, still open, when some call text is held as where it lies in it
-    /// ([`crate::analysis::calls::Text::InFile`]).
+    /// ([`crate::analysis::calls::Text::InFile`]), or [`Needs::reread`] asked for it.
     pub file: Option<SourceFile>,
 }
 
@@ -111,10 +118,25 @@ impl Default for ReadOptions {
     }
 }
 
+/// What a reader beside the analyses sees of each record: the record, the session so far,
+/// and whether the file can be read again where the record lies (a plain file).
+pub type Observer<'o> = &'o mut dyn FnMut(&Record<'_>, &SessionTracker, bool);
+
 /// Open one source and run the analyses `needs` names over it.
 pub fn read(source: &Source, opts: &ReadOptions, needs: &Needs) -> FileFacts {
-    // Only call texts are ever read again, and only from a plain file.
-    let opened = if needs.calls {
+    read_observed(source, opts, needs, &mut |_, _, _| {})
+}
+
+/// [`read`], handing every record to `observe` too, after the analyses saw it (a reader
+/// whose state spans several files, as `replay`'s, rides along the one pass).
+pub fn read_observed(
+    source: &Source,
+    opts: &ReadOptions,
+    needs: &Needs,
+    observe: Observer<'_>,
+) -> FileFacts {
+    // Only call texts and observed parts are ever read again, and only from a plain file.
+    let opened = if needs.calls || needs.reread {
         input::open_rereadable(source)
     } else {
         input::open(source).map(|s| (s, None))
@@ -122,7 +144,7 @@ pub fn read(source: &Source, opts: &ReadOptions, needs: &Needs) -> FileFacts {
     match opened {
         Ok((stream, reopen)) => {
             let file = reopen.map(|r| SourceFile::new(r, &opts.handles));
-            run(stream, source.clone(), file, opts, needs)
+            run(stream, source.clone(), file, opts, needs, observe)
         }
         Err(e) => FileFacts {
             source: source.clone(),
@@ -149,7 +171,7 @@ pub fn read_stream(
     opts: &ReadOptions,
     needs: &Needs,
 ) -> FileFacts {
-    run(stream, source, None, opts, needs)
+    run(stream, source, None, opts, needs, &mut |_, _, _| {})
 }
 
 fn run(
@@ -158,13 +180,18 @@ fn run(
     file: Option<SourceFile>,
     opts: &ReadOptions,
     needs: &Needs,
+    observe: Observer<'_>,
 ) -> FileFacts {
-    let mut pass = Pass::new(needs, file.is_some());
+    let rereadable = file.is_some();
+    let mut pass = Pass::new(needs, rereadable);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut io_error = None;
     while let Some(next) = dec.next() {
         match next {
-            Ok(Entry::Record(rec)) => pass.record(&rec),
+            Ok(Entry::Record(rec)) => {
+                pass.record(&rec);
+                observe(&rec, &pass.session, rereadable);
+            }
             Ok(Entry::Blank(pos)) => pass.blank(pos),
             Ok(Entry::Bad(b)) => pass.bad(b),
             Err(e) => io_error = Some(format!("read error: {}", input::io_cause(&e))),
@@ -186,6 +213,8 @@ struct UsageAt {
 
 /// The analyses of one pass.
 struct Pass {
+    /// Keep the file open past the pass.
+    reread: bool,
     session: SessionTracker,
     bad: Vec<BadLine>,
     census: Option<CensusCount>,
@@ -200,6 +229,7 @@ impl Pass {
     fn new(needs: &Needs, rereadable: bool) -> Pass {
         let turns = needs.turn_detail().map(TurnLog::new);
         Pass {
+            reread: needs.reread,
             session: SessionTracker::new(),
             bad: Vec::new(),
             census: needs.census.map(CensusCount::new),
@@ -279,6 +309,7 @@ impl Pass {
         file: Option<SourceFile>,
     ) -> FileFacts {
         let Pass {
+            reread,
             session,
             bad,
             census,
@@ -319,7 +350,7 @@ impl Pass {
             }
         };
         // The file stays open only while some row's text is held as where it lies.
-        let keep_file = calls.as_ref().is_some_and(CallCollector::points_into_file);
+        let keep_file = reread || calls.as_ref().is_some_and(CallCollector::points_into_file);
         let calls = match (calls, &turns) {
             (Some(c), Some(t)) => Some(c.finish(t)),
             _ => None,

@@ -189,6 +189,29 @@ pub enum Cause {
         rollout_id: String,
         cause: String,
     },
+    /// The lineage leads back to a file already read: a cycle.
+    BaseCycle { source: String },
+    /// The lineage is deeper than rollscope follows.
+    BaseTooDeep { depth: usize },
+
+    // --- the session and the history a resume rebuilds (`replay`) ---
+    /// No `session_meta` at all.
+    NoMeta,
+    /// `session_meta.model_provider` is null or empty.
+    ModelProviderMissing,
+    /// A `compacted` record Codex cannot decode for another reason than its metadata.
+    CompactionUndecodable { error: String },
+    /// `replacement_history_metadata` has `metadata` entries for `history` items (`None`:
+    /// no replacement history at all).
+    CompactionMetadataLen { history: Option<u64>, metadata: u64 },
+    /// A `world_state` patch before any full snapshot.
+    WorldStatePatchBeforeFull,
+    /// A call with no output in the history: the prompt gets a synthetic `aborted` one.
+    CallWithoutOutput { call_id: String },
+    /// An output whose call is not in the history: the prompt drops it.
+    OutputWithoutCall { call_id: String },
+    /// `thread_rolled_back.num_turns` exceeds the user turns standing.
+    RollbackOverflow { num_turns: u32, user_turns: u64 },
 }
 
 impl Cause {
@@ -211,7 +234,17 @@ impl Cause {
             BaseSourceNotPaginated { .. }
             | BaseOutsideSource { .. }
             | BaseSourceNotFound { .. }
-            | BaseSourceUnreadable { .. } => Rule::HistoryBaseResolve,
+            | BaseSourceUnreadable { .. }
+            | BaseCycle { .. }
+            | BaseTooDeep { .. } => Rule::HistoryBaseResolve,
+            NoMeta => Rule::MetaMissing,
+            ModelProviderMissing => Rule::MetaModelProvider,
+            CompactionUndecodable { .. } => Rule::LinePayload,
+            CompactionMetadataLen { .. } => Rule::CompactMetadataLen,
+            WorldStatePatchBeforeFull => Rule::WorldStatePatchBeforeFull,
+            CallWithoutOutput { .. } => Rule::PairMissingOutput,
+            OutputWithoutCall { .. } => Rule::PairOrphanOutput,
+            RollbackOverflow { .. } => Rule::RollbackOverflow,
             BaseOffsetPastEnd { .. }
             | BaseOffsetNotAtLineStart { .. }
             | BaseOffsetMismatch { .. } => Rule::HistoryBaseByteOffset,

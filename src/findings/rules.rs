@@ -114,6 +114,44 @@ rules! {
     /// not the byte offset of the source's first record at or past the cutoff ordinal
     /// ("cutoff byte offset does not match its ordinal boundary").
     HistoryBaseByteOffset = "history_base.byte-offset", Error, "end_byte_offset is not the source's ordinal boundary";
+
+    /// `session_meta.model_provider` is null or empty. Codex resumes only when the user's
+    /// config names a provider; otherwise the resume fails with "Model provider not found".
+    /// Fix: write the provider the session ran with.
+    MetaModelProvider = "meta.model-provider", Warning, "session_meta.model_provider is null or empty";
+
+    /// A known record whose payload Codex cannot decode into its type (a `compacted`
+    /// without the shape `CompactedItemWire` requires): Codex skips the whole line, and
+    /// what it carried is lost on resume.
+    LinePayload = "line.payload", Error, "a payload Codex cannot decode into its record type";
+
+    /// A `compacted` record's `replacement_history_metadata` has another length than its
+    /// `replacement_history` (or comes without one). Codex rejects the line ("replacement
+    /// history metadata has M entries for H history items") and the checkpoint is lost: on
+    /// resume the history rests on the previous compaction, and everything written since is
+    /// replayed onto it (verified with Codex 0.171). Fix: write one metadata entry (`{}` when
+    /// empty) per history item.
+    CompactMetadataLen = "compact.metadata-len", Error, "replacement_history_metadata does not match replacement_history";
+
+    /// A `world_state` patch (`full: false`) comes before any full snapshot. Codex ignores it
+    /// ("ignored world-state patch without a full snapshot"), so the state it describes is
+    /// lost on resume. Fix: write a full snapshot first.
+    WorldStatePatchBeforeFull = "world_state.patch-before-full", Warning, "a world_state patch before any full snapshot";
+
+    /// A tool call has no output in the rebuilt history. Codex sends a synthetic `aborted`
+    /// output right after it (`ensure_call_outputs_present`): the model reads the call as
+    /// aborted. Not reported for the open last turn, whose call may still be running.
+    PairMissingOutput = "pair.missing-output", Warning, "a tool call without output";
+
+    /// A tool output has no call in the rebuilt history. Codex drops it before sending
+    /// (`remove_orphan_outputs`; the API would reject it with a 400): what the tool said is
+    /// lost to the model.
+    PairOrphanOutput = "pair.orphan-output", Warning, "a tool output without its call";
+
+    /// `thread_rolled_back.num_turns` is larger than the user turns left in the history:
+    /// Codex drops every user turn (keeping only the leading context), which is rarely what
+    /// the writer meant.
+    RollbackOverflow = "rollback.overflow", Warning, "a rollback larger than the history";
 }
 
 impl Rule {

@@ -124,6 +124,56 @@ pub fn message(f: &Finding) -> String {
             .to_string(),
         BaseNoEnd => "history_base has no end_ordinal_exclusive".to_string(),
         BaseNoOffset => "history_base has no end_byte_offset".to_string(),
+        BaseCycle { source } => format!(
+            "the lineage (history_base) leads back to {source}, already read: a cycle, so Codex \
+             cannot rebuild the inherited history"
+        ),
+        BaseTooDeep { depth } => format!(
+            "the lineage (history_base) is more than {depth} rollouts deep: not followed further"
+        ),
+        NoMeta => "no session_meta in the file: Codex cannot learn the thread and refuses to \
+                   resume it (\"does not start with session metadata\")"
+            .to_string(),
+        ModelProviderMissing => "session_meta.model_provider is null or empty: the resume fails \
+                                 (\"Model provider not found\") unless the config names one"
+            .to_string(),
+        CompactionUndecodable { error } => format!(
+            "Codex cannot decode this compacted record ({}): it skips the line and the \
+             checkpoint is lost",
+            short(error)
+        ),
+        CompactionMetadataLen {
+            history: Some(h),
+            metadata,
+        } => format!(
+            "replacement_history_metadata has {metadata} entries for {h} history items: Codex \
+             skips this compaction, so the history rests on the previous one"
+        ),
+        CompactionMetadataLen {
+            history: None,
+            metadata,
+        } => format!(
+            "replacement_history_metadata ({metadata} entries) without replacement_history: \
+             Codex skips this compaction, so the history rests on the previous one"
+        ),
+        WorldStatePatchBeforeFull => "world_state patch before any full snapshot: Codex ignores \
+                                      it on resume"
+            .to_string(),
+        CallWithoutOutput { call_id } => format!(
+            "call {} has no output: the resumed prompt gets a synthetic \"aborted\" output",
+            short(call_id)
+        ),
+        OutputWithoutCall { call_id } => format!(
+            "output for call {} has no call in the history: the resumed prompt drops it",
+            short(call_id)
+        ),
+        RollbackOverflow {
+            num_turns,
+            user_turns,
+        } => format!(
+            "thread_rolled_back drops {num_turns} turns but only {user_turns} user turns stand: \
+             every user turn is dropped"
+        ),
         BaseSourceNotPaginated { source, mode } => format!(
             "source rollout {source} is not paginated (history_mode {mode}): Codex refuses the \
              lineage"

@@ -28,6 +28,58 @@ pub fn marker(rec: &Record<'_>) -> Option<u32> {
     serde_json::from_str::<u32>(r.num_turns?.get()).ok()
 }
 
+/// The user-turn boundaries of a sequence that grows at its end and is cut back by
+/// rollbacks: the turns of a file (for `turns`' `rolled_back` status), or the items of a
+/// rebuilt history (for `replay`). This is Codex's `drop_last_n_user_turns`, in one place.
+#[derive(Debug, Clone, Default)]
+pub struct Boundaries {
+    /// The positions of the user elements among the standing ones.
+    users: Vec<usize>,
+    /// How many elements stand.
+    len: usize,
+}
+
+impl Boundaries {
+    /// One element more at the end; `user` when it is a user turn's boundary.
+    pub fn push(&mut self, user: bool) {
+        if user {
+            self.users.push(self.len);
+        }
+        self.len += 1;
+    }
+
+    /// How many elements stand.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no element stands.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many user boundaries stand.
+    pub fn user_turns(&self) -> usize {
+        self.users.len()
+    }
+
+    /// Roll back `num` user turns: cut at the `num`-th user boundary from the end (at the
+    /// first one when `num` is larger) and drop everything from there. The new length,
+    /// or `None` when nothing is dropped (`num` is 0, or no user boundary stands).
+    pub fn roll_back(&mut self, num: u32) -> Option<usize> {
+        if num == 0 || self.users.is_empty() {
+            return None;
+        }
+        let k = usize::try_from(num)
+            .unwrap_or(usize::MAX)
+            .min(self.users.len());
+        let cut = self.users[self.users.len() - k];
+        self.users.truncate(self.users.len() - k);
+        self.len = cut;
+        Some(cut)
+    }
+}
+
 /// Apply `markers` (line and `num_turns`, in file order) to `spans` (in file order): among
 /// the spans that began before a marker and still stand, cut at the `num`-th user span from
 /// the end and drop everything from there. Consecutive markers add up. Whether each span is
@@ -37,28 +89,22 @@ pub fn marker(rec: &Record<'_>) -> Option<u32> {
 /// is pushed and dropped at most once: linear in spans plus markers.
 pub fn dropped(spans: &[Span], markers: &[(u64, u32)]) -> Vec<bool> {
     let mut out = vec![false; spans.len()];
-    // Standing spans, in order, and the positions in `standing` of the user spans.
+    // Standing spans, in order, and their user boundaries.
     let mut standing: Vec<usize> = Vec::new();
-    let mut users: Vec<usize> = Vec::new();
+    let mut bounds = Boundaries::default();
     let mut next = 0;
     for &(line, num) in markers {
         while next < spans.len() && spans[next].line < line {
-            if spans[next].user {
-                users.push(standing.len());
-            }
+            bounds.push(spans[next].user);
             standing.push(next);
             next += 1;
         }
-        if num == 0 || users.is_empty() {
-            continue;
+        if let Some(cut) = bounds.roll_back(num) {
+            for &i in &standing[cut..] {
+                out[i] = true;
+            }
+            standing.truncate(cut);
         }
-        let k = usize::try_from(num).unwrap_or(usize::MAX).min(users.len());
-        let cut = users[users.len() - k];
-        for &i in &standing[cut..] {
-            out[i] = true;
-        }
-        standing.truncate(cut);
-        users.truncate(users.len() - k);
     }
     out
 }

@@ -1,0 +1,455 @@
+//! `rollscope replay`: glue from args to the replay ([`crate::replay`]) and the row schemas
+//! in `docs/replay.md`. Files are replayed in parallel, each on its own, and written in
+//! input order.
+
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::analysis::calls::parse_output_meta;
+use crate::cli::{ReplayArgs, ViewArg};
+use crate::cmd::Context;
+use crate::exit::ExitStatus;
+use crate::findings::{Finding, Rule, Severity};
+use crate::lineage::Resolver;
+use crate::output::findings::{located, message};
+use crate::output::table::Tone;
+use crate::output::{Cell, Column, Out};
+use crate::parallel;
+use crate::replay::history::Base;
+use crate::replay::item::{At, Item, Origin};
+use crate::replay::ui::UiRow;
+use crate::replay::{self, Cut, Options, Replayed, TurnRef};
+use crate::Error;
+
+/// One history row (`--view history`).
+#[derive(Serialize)]
+struct HistoryRow<'a> {
+    path: &'a str,
+    index: usize,
+    line: Option<u64>,
+    ordinal: Option<u64>,
+    origin: Origin,
+    item: &'a RawValue,
+}
+
+/// One diagnostic of the state view.
+#[derive(Serialize)]
+struct Diagnostic {
+    severity: Severity,
+    rule: Rule,
+    line: Option<u64>,
+    message: String,
+}
+
+impl Diagnostic {
+    fn of(f: &Finding) -> Diagnostic {
+        Diagnostic {
+            severity: f.severity,
+            rule: f.rule,
+            line: f.at.map(|p| p.line),
+            message: message(f),
+        }
+    }
+}
+
+/// A place of the replay: a line of a file it read.
+#[derive(Serialize)]
+struct Place<'a> {
+    path: &'a str,
+    line: u64,
+    ordinal: Option<u64>,
+}
+
+fn place<'a>(r: &'a Replayed, at: &At) -> Place<'a> {
+    Place {
+        path: r.files.get(at.file).map_or("", |f| f.path.as_str()),
+        line: at.line,
+        ordinal: at.ordinal,
+    }
+}
+
+/// One UI row (`--view ui`).
+#[derive(Serialize)]
+struct UiOut<'a> {
+    path: &'a str,
+    line: u64,
+    turn_index: Option<u64>,
+    turn_id: Option<&'a str>,
+    turn_status: Option<&'static str>,
+    kind: &'a str,
+    text: Option<&'a str>,
+    #[serde(flatten)]
+    fields: &'a Map<String, Value>,
+}
+
+fn turn_ref(s: &str) -> Result<TurnRef, Error> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(Error::Usage("a turn is its number or its id".into()));
+    }
+    Ok(match s.parse::<u64>() {
+        Ok(0) => return Err(Error::Usage("turns are numbered from 1".into())),
+        Ok(n) => TurnRef::Index(n),
+        Err(_) => TurnRef::Id(s.to_string()),
+    })
+}
+
+pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
+    let cut = match (&args.through_turn, &args.before_turn) {
+        (Some(t), _) => Some(Cut::Through(turn_ref(t)?)),
+        (None, Some(t)) => Some(Cut::Before(turn_ref(t)?)),
+        (None, None) => None,
+    };
+    let mut cx = Context::new(&args.input, &args.output)?;
+    let opts = Options {
+        for_prompt: args.for_prompt,
+        cut,
+        ui: args.view == ViewArg::Ui,
+    };
+    let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
+    let many = cx.sources.len() > 1;
+    let mut out = match args.view {
+        ViewArg::History => Out::new(cx.format, cx.color, history_columns(many)),
+        ViewArg::Ui => Out::new(cx.format, cx.color, ui_columns(many)),
+        ViewArg::State => Out::lines(cx.format, cx.color),
+    };
+    let sources = std::mem::take(&mut cx.sources);
+    let read = cx.read.clone();
+    let view = args.view;
+    let result = parallel::ordered(
+        &sources,
+        cx.jobs,
+        |s| replay::replay(s, &resolver, &read, &opts),
+        |r| {
+            let path = r.facts.source.display();
+            if let Some(e) = &r.error {
+                cx.error(&path, e);
+            }
+            if !cx.report(&r.facts) || (r.error.is_some() && r.cut.is_none() && opts.cut.is_some())
+            {
+                return Ok(());
+            }
+            match view {
+                ViewArg::History => emit_history(&mut cx, &mut out, &r, many),
+                ViewArg::State => emit_state(&mut out, &r),
+                ViewArg::Ui => emit_ui(&mut out, &r, many),
+            }
+        },
+    );
+    cx.sources = sources;
+    result?;
+    out.finish()?;
+    Ok(cx.status)
+}
+
+fn history_columns(many: bool) -> Vec<Column> {
+    Column::with_file(
+        many,
+        [
+            Column::right("#"),
+            Column::left("time"),
+            Column::right("line"),
+            Column::left("origin"),
+            Column::left("who"),
+            Column::left("text"),
+            Column::left("result"),
+        ],
+    )
+}
+
+fn ui_columns(many: bool) -> Vec<Column> {
+    Column::with_file(
+        many,
+        [
+            Column::right("turn"),
+            Column::right("line"),
+            Column::left("kind"),
+            Column::left("text"),
+        ],
+    )
+}
+
+fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> std::io::Result<()> {
+    let path = r.facts.source.display();
+    for (index, item) in r.items.iter().enumerate() {
+        let json = match r.json(item) {
+            Ok(j) => j,
+            Err(e) => {
+                cx.error(
+                    r.path_of(item),
+                    &format!("could not read an item back: {e}"),
+                );
+                return Ok(());
+            }
+        };
+        let raw: Box<RawValue> = match RawValue::from_string(json) {
+            Ok(raw) => raw,
+            Err(e) => {
+                cx.error(r.path_of(item), &format!("an item is not JSON: {e}"));
+                return Ok(());
+            }
+        };
+        let row = HistoryRow {
+            path: r.path_of(item),
+            index,
+            line: item.at.map(|a| a.line),
+            ordinal: item.at.and_then(|a| a.ordinal),
+            origin: item.origin,
+            item: &raw,
+        };
+        out.row(&row, || {
+            let mut cells = if many {
+                vec![Cell::path(&path, 40)]
+            } else {
+                Vec::new()
+            };
+            cells.extend(transcript(r, item, index, raw.get()));
+            cells
+        })?;
+    }
+    if out.is_table() {
+        let errors = r.findings.iter().filter(|f| f.is_error()).count();
+        if !r.findings.is_empty() {
+            cx.diag.note(
+                &path,
+                &format!(
+                    "{} diagnostics ({errors} errors): see `rollscope replay --view state`",
+                    r.findings.len()
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A history item as a transcript line: index, time, line, origin, who (role or tool),
+/// text excerpt, and a tool result's exit code and duration.
+fn transcript(r: &Replayed, item: &Item, index: usize, json: &str) -> Vec<Cell> {
+    let v: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+    let s = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let texts = |k: &str| -> String {
+        v.get(k)
+            .and_then(Value::as_array)
+            .map(|parts| {
+                parts
+                    .iter()
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default()
+    };
+    let type_ = s("type");
+    let (who, text, result) = match type_.as_str() {
+        "message" => (s("role"), texts("content"), String::new()),
+        "reasoning" => ("reasoning".into(), texts("summary"), String::new()),
+        "function_call" | "custom_tool_call" | "local_shell_call" | "tool_search_call" => {
+            let args = match v.get("arguments").or_else(|| v.get("input")) {
+                Some(Value::String(a)) => a.clone(),
+                Some(other) => other.to_string(),
+                None => v.get("action").map(Value::to_string).unwrap_or_default(),
+            };
+            (format!("call {}", s("name")), args, String::new())
+        }
+        "function_call_output" | "custom_tool_call_output" | "tool_search_output" => {
+            let text = match v.get("output") {
+                Some(Value::String(o)) => o.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            let meta = parse_output_meta(&text);
+            let mut result = Vec::new();
+            if let Some(code) = meta.exit_code {
+                result.push(format!("exit {code}"));
+            }
+            if let Some(ms) = meta.duration_ms {
+                result.push(format!("{ms}ms"));
+            }
+            ("output".into(), text, result.join(", "))
+        }
+        other => (other.to_string(), String::new(), String::new()),
+    };
+    let time = item.at.and_then(|a| r.timestamp(&a));
+    let tone = match item.origin {
+        Origin::Synthetic => Tone::Warn,
+        Origin::Record => Tone::Plain,
+        _ => Tone::Dim,
+    };
+    vec![
+        Cell::num(index as u64),
+        Cell::time(time.as_deref()),
+        Cell::opt(item.at.map(|a| a.line)),
+        Cell::text(item.origin.as_str()).tone(tone),
+        Cell::cut(&who, 24),
+        Cell::cut(&text.replace('\n', " "), 60),
+        Cell::text(&result),
+    ]
+}
+
+fn emit_ui(out: &mut Out, r: &Replayed, many: bool) -> std::io::Result<()> {
+    let path = r.facts.source.display();
+    for UiRow {
+        turn_index,
+        turn_id,
+        turn_status,
+        item,
+    } in &r.ui
+    {
+        let row = UiOut {
+            path: &path,
+            line: item.line,
+            turn_index: *turn_index,
+            turn_id: turn_id.as_deref(),
+            turn_status: turn_status.map(|s| s.as_str()),
+            kind: &item.kind,
+            text: item.text.as_deref(),
+            fields: &item.fields,
+        };
+        out.row(&row, || {
+            let mut cells = if many {
+                vec![Cell::path(&path, 40)]
+            } else {
+                Vec::new()
+            };
+            cells.extend([
+                Cell::opt(*turn_index),
+                Cell::num(item.line),
+                Cell::text(&item.kind),
+                Cell::cut(&item.text.as_deref().unwrap_or("").replace('\n', " "), 72),
+            ]);
+            cells
+        })?;
+    }
+    Ok(())
+}
+
+fn emit_state(out: &mut Out, r: &Replayed) -> std::io::Result<()> {
+    let path = r.facts.source.display();
+    let s = &r.facts.session;
+    let st = &r.state;
+    let base = match r.base {
+        Base::Start => serde_json::json!({"kind": "start"}),
+        Base::Replacement { at, window } => serde_json::json!({
+            "kind": "replacement_history", "line": at.line, "ordinal": at.ordinal,
+            "path": place(r, &at).path, "window_number": window,
+        }),
+        Base::Rebuild { at } => serde_json::json!({
+            "kind": "compaction_rebuild", "line": at.line, "ordinal": at.ordinal,
+            "path": place(r, &at).path,
+        }),
+    };
+    let rolled_back: Vec<u64> = r
+        .facts
+        .turns
+        .iter()
+        .flat_map(|t| &t.turns)
+        .filter(|t| t.status == crate::analysis::turns::TurnStatus::RolledBack)
+        .map(|t| t.index)
+        .collect();
+    let open = r
+        .open_turn()
+        .map(|t| serde_json::json!({"index": t.index, "turn_id": t.turn_id, "line": t.line_start}));
+    let obj = serde_json::json!({
+        "path": path,
+        "session_id": s.session_id,
+        "thread_id": s.thread_id,
+        "history_mode": s.history_mode,
+        "cli_version": s.cli_version,
+        "files": r.files.iter().map(|f| serde_json::json!({
+            "path": f.path, "end_ordinal_exclusive": f.end_ordinal, "records": f.records,
+        })).collect::<Vec<_>>(),
+        "cut": r.cut.as_ref().map(|c| serde_json::json!({
+            "through": c.through, "turn_index": c.turn_index, "turn_id": c.turn_id,
+            "last_line": c.last_line,
+        })),
+        "history": {
+            "items": r.history_len,
+            "prompt_items": r.items.len(),
+            "base": base,
+            "compactions": r.compactions,
+        },
+        "rollbacks": r.rollbacks.iter().map(|b| serde_json::json!({
+            "path": place(r, &b.at).path, "line": b.at.line, "num_turns": b.num_turns,
+            "items_dropped": b.items_dropped,
+        })).collect::<Vec<_>>(),
+        "rolled_back_turns": rolled_back,
+        "turn_context": st.turn_context.as_ref().map(|(at, v)| serde_json::json!({
+            "path": place(r, at).path, "line": at.line, "ordinal": at.ordinal, "context": v,
+        })),
+        "world_state": st.world_state,
+        "world_state_base": st.world_state_base.as_ref().map(|at| place(r, at)),
+        "world_state_patches": st.world_state_patches,
+        "token_info": st.token_info.as_ref().map(|(at, v)| serde_json::json!({
+            "path": place(r, at).path, "line": at.line, "info": v,
+        })),
+        "open_turn": open,
+        "diagnostics": r.findings.iter().map(Diagnostic::of).collect::<Vec<_>>(),
+    });
+    out.row(&obj, || state_lines(&path, r))
+}
+
+/// The state view for people: a few summary lines, then each diagnostic as `path:line`.
+fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
+    let s = &r.facts.session;
+    let mut lines = Vec::new();
+    let base = match r.base {
+        Base::Start => "the start of the thread".to_string(),
+        Base::Replacement { at, window } => format!(
+            "the compaction at {}:{}{}",
+            place(r, &at).path,
+            at.line,
+            window.map(|w| format!(" (window {w})")).unwrap_or_default()
+        ),
+        Base::Rebuild { at } => format!("the legacy compaction rebuilt at line {}", at.line),
+    };
+    lines.push(Cell::text(&format!(
+        "{path}: {} thread {}, Codex {}: {} history items resting on {base}",
+        s.history_mode.as_deref().unwrap_or("unknown"),
+        s.thread_id.as_deref().unwrap_or("?"),
+        s.cli_version.as_deref().unwrap_or("?"),
+        r.history_len
+    )));
+    for f in r.files.iter().skip(1) {
+        lines.push(Cell::text(&format!(
+            "  reads {} records of {} first (ordinals below {})",
+            f.records,
+            f.path,
+            f.end_ordinal.unwrap_or(0)
+        )));
+    }
+    if let Some((at, v)) = &r.state.turn_context {
+        lines.push(Cell::text(&format!(
+            "  turn context of line {}: model {}",
+            at.line,
+            v.get("model").and_then(Value::as_str).unwrap_or("-")
+        )));
+    }
+    if let Some(t) = r.open_turn() {
+        lines.push(Cell::text(&format!(
+            "  turn {} is still open (line {})",
+            t.index, t.line_start
+        )));
+    }
+    for f in &r.findings {
+        lines.push(located(path, f, f.rule.slug()));
+    }
+    let errors = r.findings.iter().filter(|f| f.is_error()).count();
+    let verdict = if errors > 0 {
+        Cell::text(&format!(
+            "  {errors} errors: the resume fails or loses history"
+        ))
+        .tone(Tone::Bad)
+    } else {
+        Cell::text("  resumes cleanly").tone(Tone::Good)
+    };
+    lines.push(verdict);
+    lines
+}

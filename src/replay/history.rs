@@ -1,0 +1,427 @@
+//! The model history, rebuilt forward as Codex's `reconstruct_history_from_rollout`
+//! materialises it (`research/upstream.md` §5.1): records become items, a compaction with a
+//! replacement history replaces them, a legacy compaction rebuilds them from the user
+//! messages and its summary, a rollback drops the last user turns.
+//!
+//! Replaying forward gives what Codex's reverse scan gives: the newest compaction with a
+//! replacement history is the last replacement, and a rollback after it cuts into that
+//! replacement as Codex's forward application does.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::item::{At, Body, Item, Meta, Origin};
+use crate::analysis::turns::rollback::{self, Boundaries};
+use crate::decode::{Kind, Record};
+use crate::findings::{Cause, Finding};
+
+/// The text a 0.80-and-later legacy compaction message starts with (already the bridge).
+const SUMMARY_PREFIX: &str = "Another language model started to solve this problem";
+/// The bridge 0.36 wraps the user messages and a bare summary in.
+const BRIDGE_HEAD: &str = "You were originally given instructions from a user over one or more turns. Here were the user messages:\n\n";
+const BRIDGE_TAIL: &str = "\n\nAnother language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:\n\n";
+
+/// What the history rests on: the start of the thread, or a compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    Start,
+    /// A `compacted` with a replacement history (`window_number` when it has one).
+    Replacement {
+        at: At,
+        window: Option<u64>,
+    },
+    /// A legacy `compacted` without one: rebuilt from user messages and its summary.
+    Rebuild {
+        at: At,
+    },
+}
+
+/// A rollback marker as the history applied it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rollback {
+    pub at: At,
+    pub num_turns: u32,
+    /// History items it dropped.
+    pub items_dropped: usize,
+}
+
+/// The forward replay of the model history.
+#[derive(Debug, Default)]
+pub struct History {
+    items: Vec<Item>,
+    bounds: Boundaries,
+    base: Option<Base>,
+    rollbacks: Vec<Rollback>,
+    compactions: u64,
+    findings: Vec<Finding>,
+}
+
+/// `compacted` as Codex decodes it (`CompactedItemWire`, the parts the history needs).
+#[derive(Deserialize)]
+struct Compacted<'a> {
+    #[serde(borrow, default)]
+    message: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    replacement_history: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default)]
+    replacement_history_metadata: Option<Vec<&'a RawValue>>,
+    #[serde(default)]
+    window_number: Option<u64>,
+}
+
+/// The finished history.
+#[derive(Debug)]
+pub struct Rebuilt {
+    pub items: Vec<Item>,
+    pub base: Base,
+    pub rollbacks: Vec<Rollback>,
+    pub compactions: u64,
+    pub findings: Vec<Finding>,
+}
+
+impl History {
+    pub fn new() -> History {
+        History::default()
+    }
+
+    /// One record, read at `at`; `origin` is `Record`, or `SourceRollout` for a lineage
+    /// source's. True when it was a compaction the history applied.
+    pub fn record(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) -> bool {
+        match rec.kind {
+            Kind::ResponseItem => {
+                // Ghost snapshots are never model input.
+                if rec.payload_type() == Some("ghost_snapshot") {
+                    return false;
+                }
+                let meta = Meta::of_record(rec);
+                self.push(Item {
+                    origin,
+                    at: Some(at),
+                    body: Body::of(rec, rec.payload.get(), rereadable),
+                    meta,
+                });
+            }
+            Kind::Other if rec.type_name == "inter_agent_communication" => {
+                // Codex converts it with `to_model_input_item()`; the file's payload is what
+                // the replay can show of it.
+                let meta = Meta::of_json(rec.payload.get());
+                self.push(Item {
+                    origin,
+                    at: Some(at),
+                    body: Body::of(rec, rec.payload.get(), rereadable),
+                    meta,
+                });
+            }
+            Kind::Compacted => return self.compacted(rec, at, rereadable),
+            Kind::EventMsg if rec.payload_type() == Some("thread_rolled_back") => {
+                if let Some(n) = rollback::marker(rec) {
+                    self.roll_back(n, at);
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn push(&mut self, item: Item) {
+        self.bounds.push(item.meta.user);
+        self.items.push(item);
+    }
+
+    fn replace(&mut self, items: Vec<Item>) {
+        self.items = items;
+        self.bounds = Boundaries::default();
+        for i in &self.items {
+            self.bounds.push(i.meta.user);
+        }
+    }
+
+    fn roll_back(&mut self, num_turns: u32, at: At) {
+        let standing = self.bounds.user_turns();
+        if u64::from(num_turns) > standing as u64 {
+            let cause = Cause::RollbackOverflow {
+                num_turns,
+                user_turns: standing as u64,
+            };
+            self.findings.push(Finding::new(cause, pos(at)));
+        }
+        let before = self.items.len();
+        if let Some(cut) = self.bounds.roll_back(num_turns) {
+            self.items.truncate(cut);
+        }
+        self.rollbacks.push(Rollback {
+            at,
+            num_turns,
+            items_dropped: before - self.items.len(),
+        });
+    }
+
+    fn compacted(&mut self, rec: &Record<'_>, at: At, rereadable: bool) -> bool {
+        let c: Compacted<'_> = match rec.parse_payload() {
+            Ok(c) => c,
+            Err(e) => {
+                let cause = Cause::CompactionUndecodable {
+                    error: e.to_string(),
+                };
+                self.findings.push(Finding::new(cause, pos(at)));
+                return false;
+            }
+        };
+        // Codex's decoder rejects the whole line on these (the checkpoint is lost).
+        match (&c.replacement_history, &c.replacement_history_metadata) {
+            (Some(h), Some(m)) if h.len() != m.len() => {
+                let cause = Cause::CompactionMetadataLen {
+                    history: Some(h.len() as u64),
+                    metadata: m.len() as u64,
+                };
+                self.findings.push(
+                    Finding::new(cause, pos(at))
+                        .comparing(Some(h.len() as u64), Some(m.len() as u64)),
+                );
+                return false;
+            }
+            (None, Some(m)) => {
+                let cause = Cause::CompactionMetadataLen {
+                    history: None,
+                    metadata: m.len() as u64,
+                };
+                self.findings.push(Finding::new(cause, pos(at)));
+                return false;
+            }
+            _ => {}
+        }
+        self.compactions += 1;
+        match c.replacement_history {
+            Some(entries) => {
+                let items = entries
+                    .into_iter()
+                    .map(|e| Item {
+                        origin: Origin::ReplacementHistory,
+                        at: Some(at),
+                        body: Body::of(rec, e.get(), rereadable),
+                        meta: Meta::of_json(e.get()),
+                    })
+                    .collect();
+                self.replace(items);
+                self.base = Some(Base::Replacement {
+                    at,
+                    window: c.window_number,
+                });
+            }
+            None => {
+                let summary = c.message.as_deref().unwrap_or_default();
+                let rebuilt = self.rebuild(summary, at);
+                self.replace(rebuilt);
+                self.base = Some(Base::Rebuild { at });
+            }
+        }
+        true
+    }
+
+    /// Codex's legacy fallback (`build_compacted_history`, `research/replay-oracle.md` §2):
+    /// the leading contextual messages, then the real user messages so far (earlier
+    /// summaries and bridges left out), then the summary. A summary that is already the
+    /// bridge (0.80 and later) follows the user messages as one message each; a bare one
+    /// (0.36) is wrapped with them in one bridge message.
+    fn rebuild(&self, summary: &str, at: At) -> Vec<Item> {
+        let mut out: Vec<Item> = self
+            .items
+            .iter()
+            .take_while(|i| i.meta.contextual)
+            .cloned()
+            .collect();
+        let users: Vec<&str> = self
+            .items
+            .iter()
+            .filter_map(|i| i.meta.user_text.as_deref())
+            .filter(|t| !t.starts_with(SUMMARY_PREFIX) && !t.starts_with(BRIDGE_HEAD.trim_end()))
+            .collect();
+        let message = |text: &str| {
+            let json = serde_json::json!({
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": text}],
+            })
+            .to_string();
+            Item {
+                origin: Origin::CompactionRebuild,
+                at: Some(at),
+                meta: Meta::of_json(&json),
+                body: Body::Held(json.into()),
+            }
+        };
+        if summary.starts_with(SUMMARY_PREFIX) {
+            out.extend(users.iter().map(|u| message(u)));
+            out.push(message(summary));
+        } else {
+            let text = format!("{BRIDGE_HEAD}{}{BRIDGE_TAIL}{summary}", users.join("\n\n"));
+            out.push(message(&text));
+        }
+        out
+    }
+
+    pub fn finish(self) -> Rebuilt {
+        Rebuilt {
+            items: self.items,
+            base: self.base.unwrap_or(Base::Start),
+            rollbacks: self.rollbacks,
+            compactions: self.compactions,
+            findings: self.findings,
+        }
+    }
+}
+
+/// A finding's position for a place of the replay: findings point at lines of the file
+/// replayed, so a lineage source's line gives none.
+pub fn pos(at: At) -> Option<crate::decode::Pos> {
+    (at.file == 0).then_some(crate::decode::Pos {
+        line: at.line,
+        offset: at.offset,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{self, Line};
+    use serde_json::json;
+
+    fn replay(lines: &[Line]) -> Rebuilt {
+        let mut h = History::new();
+        testkit::each_record(&testkit::jsonl(lines), |rec| {
+            let at = At::of(rec, 0);
+            let _ = h.record(rec, at, Origin::Record, false);
+        });
+        h.finish()
+    }
+
+    fn message(role: &str, text: &str) -> Line {
+        testkit::item(json!({
+            "type": "message", "role": role,
+            "content": [{"type": "input_text", "text": text}],
+        }))
+    }
+
+    fn user(text: &str) -> Line {
+        message("user", text)
+    }
+
+    fn assistant(text: &str) -> Line {
+        message("assistant", text)
+    }
+
+    fn context() -> Line {
+        user("<environment_context>x</environment_context>")
+    }
+
+    fn rollback(n: u32) -> Line {
+        testkit::event(json!({"type": "thread_rolled_back", "num_turns": n}))
+    }
+
+    fn compacted(payload: serde_json::Value) -> Line {
+        testkit::line("compacted", payload)
+    }
+
+    fn texts(r: &Rebuilt) -> Vec<String> {
+        r.items
+            .iter()
+            .map(|i| match &i.body {
+                Body::Held(s) => {
+                    let v: serde_json::Value = serde_json::from_str(s).unwrap();
+                    v["content"][0]["text"].as_str().unwrap_or("").to_string()
+                }
+                Body::InFile { .. } => unreachable!("read as held"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rollback_drops_the_last_user_turns_and_two_markers_add_up() {
+        let lines = [
+            user("a"),
+            assistant("A"),
+            user("b"),
+            assistant("B"),
+            user("c"),
+            assistant("C"),
+        ];
+        let mut one = lines.to_vec();
+        one.push(rollback(1));
+        assert_eq!(texts(&replay(&one)), ["a", "A", "b", "B"]);
+        let mut two = one.clone();
+        two.push(rollback(1));
+        let r = replay(&two);
+        assert_eq!(texts(&r), ["a", "A"]);
+        assert_eq!(r.rollbacks.len(), 2);
+        assert!(r.findings.is_empty());
+    }
+
+    #[test]
+    fn a_rollback_past_the_first_turn_keeps_the_leading_context_and_is_diagnosed() {
+        let r = replay(&[context(), user("a"), assistant("A"), rollback(3)]);
+        assert_eq!(texts(&r), ["<environment_context>x</environment_context>"]);
+        assert_eq!(r.findings[0].rule.slug(), "rollback.overflow");
+    }
+
+    #[test]
+    fn a_replacement_history_replaces_everything_before_it() {
+        let c = compacted(json!({"message": "s", "replacement_history": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "kept"}]}
+        ]}));
+        let r = replay(&[user("a"), c, assistant("after")]);
+        assert_eq!(texts(&r), ["kept", "after"]);
+        assert!(matches!(r.base, Base::Replacement { .. }));
+        assert_eq!(r.items[0].origin, Origin::ReplacementHistory);
+    }
+
+    #[test]
+    fn a_compaction_whose_metadata_length_differs_is_skipped() {
+        let entry = |t: &str| {
+            json!({"type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": t}]})
+        };
+        let good = compacted(json!({"message": "s", "replacement_history": [entry("base")]}));
+        let bad = compacted(
+            json!({"message": "s", "replacement_history": [entry("lost")],
+            "replacement_history_metadata": [{}, {}]}),
+        );
+        let r = replay(&[user("a"), good, assistant("x"), bad, assistant("y")]);
+        assert_eq!(texts(&r), ["base", "x", "y"]);
+        assert_eq!(r.findings.len(), 1);
+        assert_eq!(r.findings[0].rule.slug(), "compact.metadata-len");
+        assert_eq!(
+            (r.findings[0].expected, r.findings[0].found),
+            (Some(1), Some(2))
+        );
+    }
+
+    #[test]
+    fn a_legacy_compaction_rebuilds_from_user_messages_and_summary() {
+        let bare = compacted(json!({"message": "the summary"}));
+        let r = replay(&[context(), user("a"), assistant("A"), user("b"), bare]);
+        let t = texts(&r);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[1], format!("{BRIDGE_HEAD}a\n\nb{BRIDGE_TAIL}the summary"));
+        let framed = compacted(json!({"message": format!("{SUMMARY_PREFIX} framed")}));
+        let r = replay(&[context(), user("a"), assistant("A"), user("b"), framed]);
+        let t = texts(&r);
+        assert_eq!(
+            t[1..],
+            [
+                "a".to_string(),
+                "b".into(),
+                format!("{SUMMARY_PREFIX} framed")
+            ]
+        );
+        assert!(matches!(r.base, Base::Rebuild { .. }));
+    }
+
+    #[test]
+    fn ghost_snapshots_are_dropped() {
+        let ghost = testkit::item(json!({"type": "ghost_snapshot", "ghost_commit": {}}));
+        let r = replay(&[user("a"), ghost]);
+        assert_eq!(r.items.len(), 1);
+    }
+}

@@ -1,0 +1,235 @@
+//! A history item as the replay holds it: where it lies (never the item itself, for a plain
+//! file), where it came from, and the few facts the replay's rules read from it.
+
+use serde::Serialize;
+
+use crate::decode::{select, Record};
+use crate::model::RawContent;
+
+/// Where a history item came from (the `origin` of a history row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// A `response_item` (or `inter_agent_communication`) record of the file replayed.
+    Record,
+    /// An entry of a `compacted.replacement_history`.
+    ReplacementHistory,
+    /// A message rebuilt from a legacy `compacted` without replacement history.
+    CompactionRebuild,
+    /// A record of a lineage source (`history_base`), read before the file's own.
+    SourceRollout,
+    /// Made by the prompt normalisation (`--for-prompt`): an `aborted` output.
+    Synthetic,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Record => "record",
+            Origin::ReplacementHistory => "replacement_history",
+            Origin::CompactionRebuild => "compaction_rebuild",
+            Origin::SourceRollout => "source_rollout",
+            Origin::Synthetic => "synthetic",
+        }
+    }
+}
+
+/// Where a line was read: which file of the replay (0 is the file replayed, then its
+/// lineage sources in the order they were read), its line and ordinal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub file: usize,
+    pub line: u64,
+    /// The line's byte offset.
+    pub offset: u64,
+    pub ordinal: Option<u64>,
+}
+
+impl At {
+    /// Where `rec` lies, in file `file` of the replay.
+    pub fn of(rec: &Record<'_>, file: usize) -> At {
+        At {
+            file,
+            line: rec.pos.line,
+            offset: rec.pos.offset,
+            ordinal: rec.ordinal,
+        }
+    }
+}
+
+/// A JSON text: where it lies in a plain file, or held (standard input, `.zst`, text the
+/// replay made).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    InFile { offset: u64, len: usize },
+    Held(Box<str>),
+}
+
+impl Body {
+    /// `part` of `rec`'s line: where it lies when the file can be read again, else a copy.
+    pub fn of(rec: &Record<'_>, part: &str, rereadable: bool) -> Body {
+        match rec.stream_offset_of(part).filter(|_| rereadable) {
+            Some(offset) => Body::InFile {
+                offset,
+                len: part.len(),
+            },
+            None => Body::Held(part.into()),
+        }
+    }
+}
+
+/// What kind of item it is, as the replay's rules need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// A `message`, with its role.
+    Message { role: Option<Box<str>> },
+    /// A tool call, by its `type` (`function_call`, `custom_tool_call`, `local_shell_call`,
+    /// `tool_search_call`), its call id and name.
+    Call {
+        type_: Box<str>,
+        call_id: Option<Box<str>>,
+        name: Option<Box<str>>,
+    },
+    /// A tool output, by its `type`, call id and (`tool_search_output`) `execution`.
+    Output {
+        type_: Box<str>,
+        call_id: Option<Box<str>>,
+        execution: Option<Box<str>>,
+    },
+    /// Anything else (`reasoning`, `web_search_call`, types of newer writers).
+    Other,
+}
+
+/// The facts of one history item that the replay's rules read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meta {
+    pub type_: Box<str>,
+    pub kind: Kind,
+    /// The item's `id`, when it has one (synthetic output ids derive from it).
+    pub id: Option<Box<str>>,
+    /// A user turn's boundary (Codex's `is_user_turn_boundary`): a real user message.
+    pub user: bool,
+    /// The text of a real user message (a legacy compaction rebuilds history from them).
+    pub user_text: Option<Box<str>>,
+    /// A contextual message: `developer`, or `user` scaffolding (initial context).
+    pub contextual: bool,
+}
+
+/// The members [`Meta`] is read from.
+const KEYS: [&str; 7] = [
+    "type",
+    "role",
+    "call_id",
+    "id",
+    "name",
+    "execution",
+    "content",
+];
+
+impl Meta {
+    /// From a `response_item` record's payload (its members as the scanner noted them).
+    pub fn of_record(rec: &Record<'_>) -> Meta {
+        Meta::of_fields(rec.payload_fields(KEYS))
+    }
+
+    /// From the JSON text of an item (a replacement history entry).
+    pub fn of_json(json: &str) -> Meta {
+        Meta::of_fields(select::fields(json, KEYS).unwrap_or([None; 7]))
+    }
+
+    fn of_fields([type_, role, call_id, id, name, execution, content]: [Option<&str>; 7]) -> Meta {
+        let s = |v: Option<&str>| -> Option<Box<str>> {
+            v.and_then(select::str_value).map(|c| Box::from(c.as_ref()))
+        };
+        let type_ = s(type_).unwrap_or_default();
+        let call_id = s(call_id);
+        let kind = match &*type_ {
+            "message" => Kind::Message { role: s(role) },
+            "function_call" | "custom_tool_call" | "local_shell_call" | "tool_search_call" => {
+                Kind::Call {
+                    type_: type_.clone(),
+                    // A `local_shell_call` may carry only its item id.
+                    call_id: call_id
+                        .or_else(|| (&*type_ == "local_shell_call").then(|| s(id)).flatten()),
+                    name: s(name),
+                }
+            }
+            "function_call_output" | "custom_tool_call_output" | "tool_search_output" => {
+                Kind::Output {
+                    type_: type_.clone(),
+                    call_id,
+                    execution: s(execution),
+                }
+            }
+            _ => Kind::Other,
+        };
+        let (mut user, mut user_text, mut contextual) = (false, None, false);
+        if let Kind::Message { role } = &kind {
+            match role.as_deref() {
+                Some("user") => {
+                    let c = RawContent::of(content);
+                    user = c.is_real_user_message();
+                    contextual = !user;
+                    if user {
+                        user_text = c.joined().map(Box::from);
+                    }
+                }
+                Some("developer") => contextual = true,
+                _ => {}
+            }
+        }
+        Meta {
+            type_,
+            kind,
+            id: s(id),
+            user,
+            user_text,
+            contextual,
+        }
+    }
+
+    /// A call's id, for a call or an output.
+    pub fn call_id(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Call { call_id, .. } | Kind::Output { call_id, .. } => call_id.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// One item of a rebuilt history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub origin: Origin,
+    /// Where it was read (the `compacted` line, for entries of its replacement history or a
+    /// rebuild); `None` for a synthetic item.
+    pub at: Option<At>,
+    pub body: Body,
+    pub meta: Meta,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_reads_calls_outputs_and_user_turns() {
+        let m =
+            Meta::of_json(r#"{"type":"function_call","name":"shell","call_id":"c1","id":"fc_1"}"#);
+        assert_eq!(m.call_id(), Some("c1"));
+        assert_eq!(m.id.as_deref(), Some("fc_1"));
+        let m = Meta::of_json(r#"{"type":"local_shell_call","id":"ls_1"}"#);
+        assert_eq!(m.call_id(), Some("ls_1"));
+        let m = Meta::of_json(
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi\nthere"}]}"#,
+        );
+        assert!(m.user && !m.contextual);
+        assert_eq!(m.user_text.as_deref(), Some("hi\nthere"));
+        let m = Meta::of_json(
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}"#,
+        );
+        assert!(!m.user && m.contextual);
+        let m = Meta::of_json(r#"{"type":"message","role":"developer","content":[]}"#);
+        assert!(!m.user && m.contextual);
+    }
+}

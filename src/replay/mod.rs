@@ -1,0 +1,487 @@
+//! Replay: rebuild what Codex rebuilds from a rollout on resume and fork (seed `000_…`
+//! B.3, B.12.7, B.13; `research/upstream.md` §5): the model history ([`history`]), the
+//! prompt made of it ([`prompt`]), the session state ([`state`]) and what a client is shown
+//! ([`ui`]), with what will fail or be lossy on resume as findings.
+//!
+//! One replay reads the file once, beside the shared analyses of that pass (the turn
+//! segmentation, whose rollback code the history shares; the ordinal check, whose head and
+//! sequence findings are the replay's too): [`analysis::read_observed`]. A paginated
+//! fork's or revert's lineage (`history_base`) is followed when its `session_meta` is read:
+//! the source rollout, found by the shared [`Resolver`], is read first (its records with
+//! `ordinal < end_ordinal_exclusive`), chains followed, cycles refused. A legacy copy-fork
+//! holds its parent's records itself.
+//!
+//! Items are held as where they lie in a plain file ([`item::Body`]), never as text, so a
+//! history of hundreds of MB costs a few words per item; [`Replayed::json`] reads one back
+//! when it is written.
+
+pub mod history;
+pub mod item;
+pub mod prompt;
+pub mod state;
+pub mod ui;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use crate::analysis::ordinal::OrdinalOptions;
+use crate::analysis::turns::{Detail, Turn, TurnStatus};
+use crate::analysis::{self, FileFacts, Needs, ReadOptions};
+use crate::decode::{Decoder, Entry, Kind, Pos, Record};
+use crate::findings::{Cause, Finding, Place, Rule, Severity};
+use crate::input::{self, Source, SourceFile};
+use crate::lineage::{check, Resolver};
+use crate::model::HistoryBase;
+use history::{Base, History, Rollback};
+use item::{At, Body, Item, Origin};
+use state::{State, StateLog};
+use ui::{UiLog, UiRow};
+
+/// How deep a lineage is followed (each fork or revert of a fork is one level).
+pub const MAX_LINEAGE_DEPTH: usize = 64;
+
+/// A turn named on the command line: its `index` as `turns` prints it (1-based), or its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TurnRef {
+    Index(u64),
+    Id(String),
+}
+
+/// Where the replay stops, as a fork at that point would carry the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cut {
+    /// Through the end of this turn.
+    Through(TurnRef),
+    /// Before this turn begins.
+    Before(TurnRef),
+}
+
+/// What a replay computes.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Normalise the history as Codex does before sending it.
+    pub for_prompt: bool,
+    pub cut: Option<Cut>,
+    /// Collect what a client is shown.
+    pub ui: bool,
+}
+
+/// A file the replay read: the file replayed (first), then each lineage source.
+#[derive(Debug)]
+pub struct ReadFile {
+    pub path: String,
+    /// The `end_ordinal_exclusive` a source was read up to; `None` for the file replayed.
+    pub end_ordinal: Option<u64>,
+    /// Records read from it into the replay.
+    pub records: u64,
+    reread: Option<SourceFile>,
+}
+
+/// Where a cut fell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CutAt {
+    pub through: bool,
+    pub turn_index: u64,
+    pub turn_id: Option<String>,
+    /// The last line replayed.
+    pub last_line: u64,
+}
+
+/// Everything one replay found.
+#[derive(Debug)]
+pub struct Replayed {
+    /// The one pass over the file replayed (its session, stream, bad lines, turns, ordinals).
+    pub facts: FileFacts,
+    pub files: Vec<ReadFile>,
+    /// The history, or the prompt with [`Options::for_prompt`].
+    pub items: Vec<Item>,
+    /// History items before the prompt normalisation.
+    pub history_len: usize,
+    pub base: Base,
+    pub rollbacks: Vec<Rollback>,
+    pub compactions: u64,
+    pub state: State,
+    pub ui: Vec<UiRow>,
+    /// Diagnostics: what will fail or be lossy on resume, in line order.
+    pub findings: Vec<Finding>,
+    pub cut: Option<CutAt>,
+    /// Why the replay could not be done (a cut naming no turn); the file was still read.
+    pub error: Option<String>,
+}
+
+impl Replayed {
+    /// The JSON text of a body read in file `file`.
+    pub fn body_json(&self, file: usize, body: &Body) -> std::io::Result<String> {
+        match body {
+            Body::Held(s) => Ok(s.to_string()),
+            Body::InFile { offset, len } => {
+                let f = self
+                    .files
+                    .get(file)
+                    .and_then(|f| f.reread.as_ref())
+                    .ok_or_else(|| std::io::Error::other("the file cannot be read again"))?;
+                read_back(f, *offset, *len)
+            }
+        }
+    }
+
+    /// An item's JSON text, exactly as it lies in its file (or as the replay made it).
+    pub fn json(&self, item: &Item) -> std::io::Result<String> {
+        self.body_json(item.at.map_or(0, |a| a.file), &item.body)
+    }
+
+    /// The path of the file an item was read in (the file replayed for a synthetic one).
+    pub fn path_of(&self, item: &Item) -> &str {
+        let file = item.at.map_or(0, |a| a.file);
+        self.files.get(file).map_or("", |f| f.path.as_str())
+    }
+
+    /// The `timestamp` of the line at `at`, for a transcript: read from the line's start
+    /// in a plain file (Codex writes it first), `None` elsewhere.
+    pub fn timestamp(&self, at: &At) -> Option<String> {
+        let f = self.files.get(at.file)?.reread.as_ref()?;
+        let mut buf = vec![0; 96];
+        // A line shorter than that ends the file: read what there is.
+        let mut n = buf.len();
+        while n > 0 && f.read_exact_at(at.offset, &mut buf[..n]).is_err() {
+            n /= 2;
+        }
+        let head = match std::str::from_utf8(&buf[..n]) {
+            Ok(h) => h,
+            Err(e) => std::str::from_utf8(&buf[..e.valid_up_to()]).ok()?,
+        };
+        let rest = head.split_once("\"timestamp\":\"")?.1;
+        Some(rest.split_once('"')?.0.to_string())
+    }
+
+    /// The last turn of the file replayed, when it has not ended.
+    pub fn open_turn(&self) -> Option<&Turn> {
+        open_turn(&self.facts)
+    }
+}
+
+fn read_back(f: &SourceFile, offset: u64, len: usize) -> std::io::Result<String> {
+    let mut buf = vec![0; len];
+    f.read_exact_at(offset, &mut buf)?;
+    String::from_utf8(buf).map_err(|_| std::io::Error::other("the file changed while it was read"))
+}
+
+fn open_turn(facts: &FileFacts) -> Option<&Turn> {
+    facts
+        .turns
+        .as_ref()
+        .and_then(|t| t.turns.last())
+        .filter(|t| t.status == TurnStatus::Open)
+}
+
+/// The replay's state while it reads.
+struct Run<'r> {
+    history: History,
+    state: StateLog,
+    ui: UiLog,
+    files: Vec<ReadFile>,
+    findings: Vec<Finding>,
+    /// The files of the lineage read so far (a cycle is one of them again).
+    visited: Vec<PathBuf>,
+    resolver: &'r Mutex<Resolver>,
+    read: &'r ReadOptions,
+}
+
+impl Run<'_> {
+    fn feed(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) {
+        let compaction = self.history.record(rec, at, origin, rereadable);
+        self.state.record(rec, at, rereadable, compaction);
+        self.files[at.file].records += 1;
+    }
+
+    /// Read the lineage source of `child` (whose `session_meta` at `at` holds `base`) into
+    /// the replay, its own lineage first.
+    fn follow(&mut self, child: &Source, base: &HistoryBase, at: Pos, depth: usize) {
+        // A source's findings point at the file replayed's session_meta.
+        let at0 = (depth == 1).then_some(at);
+        let target = match check::target(base, at) {
+            Ok(t) => t,
+            Err(f) => {
+                let mut f = *f;
+                f.at = at0;
+                self.findings.push(f);
+                return;
+            }
+        };
+        if depth > MAX_LINEAGE_DEPTH {
+            let cause = Cause::BaseTooDeep {
+                depth: MAX_LINEAGE_DEPTH,
+            };
+            self.findings.push(Finding::new(cause, at0));
+            return;
+        }
+        let found = self
+            .resolver
+            .lock()
+            .map(|mut r| r.find(child, &target.rollout_id))
+            .unwrap_or_else(|e| e.into_inner().find(child, &target.rollout_id));
+        let path = match found {
+            Ok(p) => p,
+            Err(searched) => {
+                // Codex looks in the Codex home the thread belongs to: not there, it refuses.
+                // With no home to search, the lineage could not be checked.
+                let home = searched.iter().any(|p| {
+                    matches!(p, Place::Dir(d) if d.file_name()
+                        .is_some_and(|n| n == "sessions" || n == "archived_sessions"))
+                });
+                let cause = Cause::BaseSourceNotFound {
+                    rollout_id: target.rollout_id.clone(),
+                    searched,
+                };
+                let sev = if home {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                self.findings
+                    .push(Finding::new(cause, at0).with_severity(sev));
+                return;
+            }
+        };
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let shown = path.display().to_string();
+        if self.visited.contains(&key) {
+            let cause = Cause::BaseCycle { source: shown };
+            self.findings.push(Finding::new(cause, at0));
+            return;
+        }
+        self.visited.push(key);
+        let source = Source::File(path);
+        let (stream, reopen) = match input::open_rereadable(&source) {
+            Ok(s) => s,
+            Err(e) => {
+                self.unreadable(&shown, &target.rollout_id, input::io_cause(&e), at0);
+                return;
+            }
+        };
+        let file = self.files.len();
+        let rereadable = reopen.is_some();
+        self.files.push(ReadFile {
+            path: shown.clone(),
+            end_ordinal: Some(target.cutoff.end_ordinal),
+            records: 0,
+            reread: reopen.map(|r| SourceFile::new(r, &self.read.handles)),
+        });
+        let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
+        let mut session = analysis::session::SessionTracker::new();
+        self.state.new_file();
+        while let Some(next) = dec.next() {
+            match next {
+                Ok(Entry::Record(rec)) => {
+                    session.observe(&rec);
+                    let info = session.info();
+                    if rec.kind == Kind::SessionMeta
+                        && info.meta_line == Some(rec.pos.line)
+                        && info.mode() == "paginated"
+                    {
+                        if let Some(b) = info.history_base.clone() {
+                            self.follow(&source, &b, rec.pos, depth + 1);
+                            self.state.new_file();
+                        }
+                    }
+                    if rec.ordinal.is_some_and(|o| o < target.cutoff.end_ordinal) {
+                        let origin = Origin::SourceRollout;
+                        self.feed(&rec, At::of(&rec, file), origin, rereadable);
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let cause = format!("read error: {}", input::io_cause(&e));
+                    self.unreadable(&shown, &target.rollout_id, cause, at0);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn unreadable(&mut self, source: &str, rollout_id: &str, cause: String, at: Option<Pos>) {
+        let cause = Cause::BaseSourceUnreadable {
+            source: source.to_string(),
+            rollout_id: rollout_id.to_string(),
+            cause,
+        };
+        self.findings.push(Finding::new(cause, at));
+    }
+}
+
+/// The last line to replay for `cut`, from a first pass over the turns.
+fn cut_line(source: &Source, read: &ReadOptions, cut: &Cut) -> Result<CutAt, String> {
+    let facts = analysis::read(source, read, &Needs::default().turns(Detail::Place));
+    if let Some(e) = facts.io_error {
+        return Err(e);
+    }
+    let turns = facts.turns.map(|t| t.turns).unwrap_or_default();
+    let (through, r) = match cut {
+        Cut::Through(r) => (true, r),
+        Cut::Before(r) => (false, r),
+    };
+    let found = turns.iter().find(|t| match r {
+        TurnRef::Index(n) => t.index == *n,
+        TurnRef::Id(id) => t.turn_id.as_deref() == Some(id.as_str()),
+    });
+    let Some(t) = found else {
+        let what = match r {
+            TurnRef::Index(n) => format!("no turn {n}"),
+            TurnRef::Id(id) => format!("no turn with id {id}"),
+        };
+        return Err(format!("{what} in the file ({} turns)", turns.len()));
+    };
+    Ok(CutAt {
+        through,
+        turn_index: t.index,
+        turn_id: t.turn_id.clone(),
+        last_line: if through {
+            t.line_end
+        } else {
+            t.line_start.saturating_sub(1)
+        },
+    })
+}
+
+/// Replay one file.
+pub fn replay(
+    source: &Source,
+    resolver: &Mutex<Resolver>,
+    read: &ReadOptions,
+    opts: &Options,
+) -> Replayed {
+    let (cut, mut error) = match &opts.cut {
+        None => (None, None),
+        Some(c) => match cut_line(source, read, c) {
+            Ok(at) => (Some(at), None),
+            Err(e) => (None, Some(e)),
+        },
+    };
+    let limit = cut.as_ref().map(|c| c.last_line);
+    let mut run = Run {
+        history: History::new(),
+        state: StateLog::default(),
+        ui: UiLog::default(),
+        files: vec![ReadFile {
+            path: source.display(),
+            end_ordinal: None,
+            records: 0,
+            reread: None,
+        }],
+        findings: Vec::new(),
+        visited: source
+            .path()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
+            .into_iter()
+            .collect(),
+        resolver,
+        read,
+    };
+    let needs = Needs::default()
+        .turns(Detail::Full)
+        .ordinals(OrdinalOptions::default())
+        .reread();
+    let mut meta_provider: Option<(Pos, bool)> = None;
+    let skip = error.is_some();
+    let mut facts =
+        analysis::read_observed(source, read, &needs, &mut |rec, session, rereadable| {
+            if skip || limit.is_some_and(|l| rec.pos.line > l) {
+                return;
+            }
+            let info = session.info();
+            let paginated = info.mode() == "paginated";
+            if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
+                let provider = rec.payload_field("model_provider");
+                if let Some(p) = provider {
+                    let empty = p == "null" || p == "\"\"";
+                    meta_provider = Some((rec.pos, empty));
+                }
+                if paginated {
+                    if let Some(base) = info.history_base.clone() {
+                        run.follow(source, &base, rec.pos, 1);
+                        run.state.new_file();
+                    }
+                }
+            }
+            run.feed(rec, At::of(rec, 0), Origin::Record, rereadable);
+            if opts.ui {
+                run.ui.record(rec, paginated, info.cli_version.as_deref());
+            }
+        });
+    if error.is_none() {
+        error = facts.io_error.clone();
+    }
+    run.files[0].reread = facts.file.take();
+    let Run {
+        history,
+        state,
+        ui,
+        mut files,
+        mut findings,
+        ..
+    } = run;
+    // The file replayed keeps its handle in `files`; the facts no longer need it.
+    let rebuilt = history.finish();
+    findings.extend(rebuilt.findings);
+    let turns = facts.turns.as_ref();
+    let open_from = open_turn(&facts).map(|t| t.line_start);
+    let pairing = prompt::pair(&rebuilt.items);
+    findings.extend(prompt::findings(&rebuilt.items, &pairing, open_from));
+    let history_len = rebuilt.items.len();
+    let read_item = |files: &[ReadFile], i: &Item| -> Option<String> {
+        match &i.body {
+            Body::Held(s) => Some(s.to_string()),
+            Body::InFile { offset, len } => {
+                let f = files.get(i.at.map_or(0, |a| a.file))?;
+                read_back(f.reread.as_ref()?, *offset, *len).ok()
+            }
+        }
+    };
+    let items = if opts.for_prompt {
+        let reserialize =
+            prompt::reserializes(facts.session.cli_version.as_deref(), &rebuilt.items);
+        prompt::build(rebuilt.items, &pairing, reserialize, |i| {
+            read_item(&files, i)
+        })
+    } else {
+        rebuilt.items
+    };
+    let state = state.finish(turns, |at, b| match b {
+        Body::Held(s) => Some(s.to_string()),
+        Body::InFile { offset, len } => {
+            read_back(files.get(at.file)?.reread.as_ref()?, *offset, *len).ok()
+        }
+    });
+    findings.extend(state.findings.iter().cloned());
+    let ui = ui.finish(turns);
+    // The session's head, as the ordinal check found it, and the rest of its findings.
+    if let Some(rep) = &facts.ordinals {
+        findings.extend(rep.findings.iter().cloned());
+        findings.extend(rep.legacy_head.iter().cloned());
+    }
+    if facts.opened
+        && facts.session.meta_line.is_none()
+        && !findings.iter().any(|f| f.rule == Rule::MetaMissing)
+    {
+        findings.push(Finding::new(Cause::NoMeta, None));
+    }
+    if let Some((pos, true)) = meta_provider {
+        findings.push(Finding::new(Cause::ModelProviderMissing, Some(pos)));
+    }
+    findings.sort_by_key(Finding::line);
+    files.shrink_to_fit();
+    Replayed {
+        facts,
+        files,
+        items,
+        history_len,
+        base: rebuilt.base,
+        rollbacks: rebuilt.rollbacks,
+        compactions: rebuilt.compactions,
+        state,
+        ui,
+        findings,
+        cut,
+        error,
+    }
+}

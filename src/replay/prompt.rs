@@ -1,0 +1,391 @@
+//! The normalisation Codex applies to a rebuilt history before it sends it
+//! (`ContextManager::for_prompt`, `research/upstream.md` §5.5, as real Codex does it):
+//! an output whose call is not in the history is dropped; a call with no output gets a
+//! synthetic `aborted` output right after it; a duplicated output is sent twice (verified
+//! with 0.147 and 0.171, where upstream's source reads as if it collapsed them); system
+//! messages are not sent. Codex 0.80 to 0.128 also rewrite structured shell outputs as text
+//! when the freeform `apply_patch` tool is offered (`research/replay-oracle.md` N2).
+//!
+//! The pairing here is over the rebuilt history, not the file: a compaction or a rollback
+//! changes which calls and outputs meet, so `calls`' pairing of the file's records cannot
+//! answer it.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use super::item::{Body, Item, Kind, Meta, Origin};
+use crate::findings::{Cause, Finding};
+
+/// Codex's namespace for the ids of synthetic items (`normalize.rs`).
+const SYNTHETIC_NAMESPACE: Uuid = Uuid::from_u128(0x90d38d3e_6a5b_4d52_bfe2_2f1e634bfac4);
+
+/// What the pairing of a history found: per item, whether the prompt drops it, and the
+/// calls that get a synthetic output. The findings are the same whether or not the prompt
+/// is built (`replay --view state` reports them).
+#[derive(Debug, Default)]
+pub struct Pairing {
+    pub dropped: Vec<bool>,
+    /// Items that get a synthetic output right after them.
+    pub unanswered: Vec<usize>,
+}
+
+/// The output type that answers a call type, and the prefix of a synthetic output's id.
+fn answer_of(call_type: &str) -> Option<(&'static str, &'static str)> {
+    match call_type {
+        "function_call" | "local_shell_call" => Some(("function_call_output", "fco")),
+        "custom_tool_call" => Some(("custom_tool_call_output", "ctco")),
+        "tool_search_call" => Some(("tool_search_output", "tso")),
+        _ => None,
+    }
+}
+
+/// The call types an output type may answer.
+fn calls_of(output_type: &str) -> &'static [&'static str] {
+    match output_type {
+        "function_call_output" => &["function_call", "local_shell_call"],
+        "custom_tool_call_output" => &["custom_tool_call"],
+        "tool_search_output" => &["tool_search_call"],
+        _ => &[],
+    }
+}
+
+/// Pair the calls and outputs of `items`.
+pub fn pair(items: &[Item]) -> Pairing {
+    let mut calls: HashSet<(&str, &str)> = HashSet::new();
+    let mut answered: HashSet<(&str, &str)> = HashSet::new();
+    for i in items {
+        match &i.meta.kind {
+            Kind::Call {
+                type_,
+                call_id: Some(id),
+                ..
+            } => {
+                calls.insert((type_, id));
+            }
+            Kind::Output {
+                type_,
+                call_id: Some(id),
+                ..
+            } => {
+                answered.insert((type_, id));
+            }
+            _ => {}
+        }
+    }
+    let mut p = Pairing {
+        dropped: vec![false; items.len()],
+        unanswered: Vec::new(),
+    };
+    for (n, i) in items.iter().enumerate() {
+        match &i.meta.kind {
+            Kind::Message { role } if role.as_deref() == Some("system") => p.dropped[n] = true,
+            Kind::Call { type_, call_id, .. } => {
+                let Some((answer, _)) = answer_of(type_) else {
+                    continue;
+                };
+                let id = call_id.as_deref().unwrap_or_default();
+                if !answered.contains(&(answer, id)) {
+                    p.unanswered.push(n);
+                }
+            }
+            Kind::Output {
+                type_,
+                call_id,
+                execution,
+            } => {
+                let id = call_id.as_deref().unwrap_or_default();
+                let server =
+                    &**type_ == "tool_search_output" && execution.as_deref() == Some("server");
+                let has_call = calls_of(type_).iter().any(|c| calls.contains(&(*c, id)));
+                if !has_call && !server {
+                    p.dropped[n] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    p
+}
+
+/// The pairing's findings: each call that gets a synthetic output (unless it lies at or
+/// after `open_from`, the open last turn's first line in the file replayed, where the call
+/// may still be running), each output the prompt drops.
+pub fn findings(items: &[Item], p: &Pairing, open_from: Option<u64>) -> Vec<Finding> {
+    let at = |i: &Item| i.at.and_then(super::history::pos);
+    let mut out = Vec::new();
+    for &n in &p.unanswered {
+        let i = &items[n];
+        let in_open_turn =
+            matches!((i.at, open_from), (Some(a), Some(o)) if a.file == 0 && a.line >= o);
+        if in_open_turn {
+            continue;
+        }
+        let call_id = i.meta.call_id().unwrap_or_default().to_string();
+        out.push(Finding::new(Cause::CallWithoutOutput { call_id }, at(i)));
+    }
+    for (n, i) in items.iter().enumerate() {
+        if p.dropped[n] && matches!(i.meta.kind, Kind::Output { .. }) {
+            let call_id = i.meta.call_id().unwrap_or_default().to_string();
+            out.push(Finding::new(Cause::OutputWithoutCall { call_id }, at(i)));
+        }
+    }
+    out
+}
+
+/// The synthetic output answering `call`: `{type, call_id, output: "aborted"}` (a tool
+/// search: an empty client result), with Codex's deterministic id when the call has one.
+fn synthetic(call: &Item) -> Option<Item> {
+    let Kind::Call { type_, call_id, .. } = &call.meta.kind else {
+        return None;
+    };
+    let (answer, prefix) = answer_of(type_)?;
+    let mut v = if answer == "tool_search_output" {
+        json!({"type": answer, "call_id": call_id, "status": "completed",
+               "execution": "client", "tools": []})
+    } else {
+        json!({"type": answer, "call_id": call_id, "output": "aborted"})
+    };
+    if let (Some(id), Value::Object(m)) = (&call.meta.id, &mut v) {
+        let name = format!("{prefix}:{id}");
+        let uuid = Uuid::new_v5(&SYNTHETIC_NAMESPACE, name.as_bytes());
+        m.insert("id".into(), Value::String(format!("{prefix}_{uuid}")));
+    }
+    let json = v.to_string();
+    Some(Item {
+        origin: Origin::Synthetic,
+        at: None,
+        meta: Meta::of_json(&json),
+        body: Body::Held(json.into()),
+    })
+}
+
+/// The prompt: `items` without what the pairing drops, each unanswered call followed by its
+/// synthetic output. `reserialize` applies N2 through `text`, which reads an item's JSON.
+pub fn build(
+    items: Vec<Item>,
+    p: &Pairing,
+    reserialize: bool,
+    mut text: impl FnMut(&Item) -> Option<String>,
+) -> Vec<Item> {
+    let unanswered: HashSet<usize> = p.unanswered.iter().copied().collect();
+    let mut out = Vec::with_capacity(items.len() + unanswered.len());
+    // N2: the first output of each shell or apply_patch call id, once its call was seen.
+    let mut shell_calls: HashMap<String, bool> = HashMap::new();
+    for (n, item) in items.into_iter().enumerate() {
+        if p.dropped[n] {
+            continue;
+        }
+        let extra = unanswered.contains(&n).then(|| synthetic(&item)).flatten();
+        let mut item = item;
+        if reserialize {
+            match &item.meta.kind {
+                Kind::Call {
+                    type_,
+                    call_id: Some(id),
+                    name,
+                } if is_shell_call(type_, name.as_deref()) => {
+                    shell_calls.insert(id.to_string(), true);
+                }
+                Kind::Output {
+                    type_,
+                    call_id: Some(id),
+                    ..
+                } if &**type_ != "tool_search_output" => {
+                    if shell_calls.remove(&id.to_string()).is_some() {
+                        if let Some(json) = text(&item).and_then(|t| reserialized(&t)) {
+                            item.body = Body::Held(json.into());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(item);
+        out.extend(extra);
+    }
+    out
+}
+
+/// The calls whose outputs N2 rewrites.
+fn is_shell_call(type_: &str, name: Option<&str>) -> bool {
+    match type_ {
+        "local_shell_call" => true,
+        "custom_tool_call" => name == Some("apply_patch"),
+        "function_call" => matches!(name, Some("shell" | "container.exec" | "apply_patch")),
+        _ => false,
+    }
+}
+
+/// Whether N2 applies: Codex below 0.147 (0.147 and later store and send these outputs
+/// as text), when the history proves the freeform `apply_patch` tool was offered (a
+/// `custom_tool_call` named `apply_patch`; the request's tool list is not in the file).
+pub fn reserializes(cli_version: Option<&str>, items: &[Item]) -> bool {
+    let old = cli_version
+        .and_then(|v| {
+            let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
+            Some((parts.next()??, parts.next()??))
+        })
+        .is_some_and(|(major, minor)| (major, minor) < (0, 147));
+    old && items.iter().any(|i| {
+        matches!(&i.meta.kind, Kind::Call { type_, name, .. }
+            if &**type_ == "custom_tool_call" && name.as_deref() == Some("apply_patch"))
+    })
+}
+
+/// An output item's JSON with its structured shell output rewritten as Codex's text
+/// (`reserialize_shell_outputs`), or `None` when it is not such an output.
+fn reserialized(item_json: &str) -> Option<String> {
+    let mut item: Value = serde_json::from_str(item_json).ok()?;
+    let raw = item.get("output")?.as_str()?;
+    let parsed: Value = serde_json::from_str(raw).ok()?;
+    let output = parsed.get("output")?.as_str()?;
+    let meta = parsed.get("metadata")?.as_object()?;
+    let exit_code = meta
+        .get("exit_code")
+        .filter(|v| v.is_i64() || v.is_u64())?
+        .as_i64()?;
+    let duration = meta.get("duration_seconds")?.as_f64()?;
+    let mut sections = vec![
+        format!("Exit code: {exit_code}"),
+        format!("Wall time: {} seconds", duration as f32),
+    ];
+    let mut body = output;
+    if let Some(rest) = output.strip_prefix("Total output lines: ") {
+        if let Some((n, tail)) = rest.split_once('\n') {
+            if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+                sections.push(format!("Total output lines: {n}"));
+                body = tail.strip_prefix('\n').unwrap_or(tail);
+            }
+        }
+    }
+    sections.push("Output:".into());
+    sections.push(body.to_string());
+    item["output"] = Value::String(sections.join("\n"));
+    Some(item.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::replay::item::At;
+
+    fn item(json: &str, line: u64) -> Item {
+        Item {
+            origin: Origin::Record,
+            at: Some(At {
+                file: 0,
+                line,
+                offset: 0,
+                ordinal: None,
+            }),
+            meta: Meta::of_json(json),
+            body: Body::Held(json.into()),
+        }
+    }
+
+    fn json_of(i: &Item) -> Value {
+        match &i.body {
+            Body::Held(s) => serde_json::from_str(s).unwrap(),
+            Body::InFile { .. } => unreachable!("held"),
+        }
+    }
+
+    #[test]
+    fn a_call_without_output_gets_an_aborted_output_with_codex_id() {
+        let items = vec![
+            item(
+                r#"{"type":"function_call","id":"fc_call_sleep","call_id":"call_sleep","name":"exec_command","arguments":"{}"}"#,
+                5,
+            ),
+            item(
+                r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"next"}]}"#,
+                9,
+            ),
+        ];
+        let p = pair(&items);
+        assert_eq!(p.unanswered, [0]);
+        let f = findings(&items, &p, None);
+        assert_eq!(f[0].rule.slug(), "pair.missing-output");
+        assert!(
+            findings(&items, &p, Some(4)).is_empty(),
+            "not in the open turn"
+        );
+        let out = build(items, &p, false, |_| None);
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            json_of(&out[1]),
+            // The id real Codex 0.171 sent (research/replay-oracle.md §2).
+            json!({"type": "function_call_output", "call_id": "call_sleep", "output": "aborted",
+                   "id": "fco_694ef6df-2fed-5b5b-93af-107f7f4424d3"})
+        );
+        assert_eq!(out[1].origin, Origin::Synthetic);
+    }
+
+    #[test]
+    fn an_orphan_output_is_dropped_and_a_duplicate_stays_twice() {
+        let items = vec![
+            item(
+                r#"{"type":"function_call_output","call_id":"gone","output":"x"}"#,
+                2,
+            ),
+            item(
+                r#"{"type":"function_call","call_id":"c","name":"shell","arguments":"{}"}"#,
+                3,
+            ),
+            item(
+                r#"{"type":"function_call_output","call_id":"c","output":"1"}"#,
+                4,
+            ),
+            item(
+                r#"{"type":"function_call_output","call_id":"c","output":"1"}"#,
+                5,
+            ),
+        ];
+        let p = pair(&items);
+        assert_eq!(p.dropped, [true, false, false, false]);
+        let f = findings(&items, &p, None);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].rule.slug(), "pair.orphan-output");
+        assert_eq!(build(items, &p, false, |_| None).len(), 3);
+    }
+
+    #[test]
+    fn a_custom_output_does_not_answer_a_function_call() {
+        let items = vec![
+            item(r#"{"type":"function_call","call_id":"c","name":"x"}"#, 2),
+            item(
+                r#"{"type":"custom_tool_call_output","call_id":"c","output":"1"}"#,
+                3,
+            ),
+        ];
+        let p = pair(&items);
+        assert_eq!(
+            (p.unanswered.as_slice(), p.dropped.as_slice()),
+            (&[0][..], &[false, true][..])
+        );
+    }
+
+    #[test]
+    fn structured_shell_outputs_are_reserialized_as_codex_text() {
+        let out = r#"{"type":"custom_tool_call_output","call_id":"p","output":"{\"output\":\"Success. Updated the following files:\\nA greet.py\\n\",\"metadata\":{\"exit_code\":0,\"duration_seconds\":0.0}}"}"#;
+        let v: Value = serde_json::from_str(&reserialized(out).unwrap()).unwrap();
+        assert_eq!(
+            v["output"],
+            "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA greet.py\n"
+        );
+        let long = r#"{"type":"function_call_output","call_id":"p","output":"{\"output\":\"Total output lines: 3\\n\\na\\nb\\nc\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":1.25}}"}"#;
+        let v: Value = serde_json::from_str(&reserialized(long).unwrap()).unwrap();
+        assert_eq!(
+            v["output"],
+            "Exit code: 1\nWall time: 1.25 seconds\nTotal output lines: 3\nOutput:\na\nb\nc"
+        );
+        assert_eq!(
+            reserialized(r#"{"type":"function_call_output","output":"plain"}"#),
+            None
+        );
+        assert!(!reserializes(Some("0.147.0"), &[]));
+    }
+}

@@ -1,0 +1,221 @@
+//! The session state a resume restores beside the history (`research/upstream.md` §5.1,
+//! §5.4): the latest valid `turn_context`, the world state (a full snapshot, then RFC 7396
+//! merge patches, cleared by a compaction), and the last token usage.
+//!
+//! The records are noted where they lie while the replay reads; the state is made at the
+//! end, once the turn segmentation says which turns a rollback dropped (a dropped turn's
+//! context and world-state records do not survive, as in Codex's reverse scan).
+
+use serde_json::Value;
+
+use super::item::{At, Body};
+use crate::analysis::turns::{TurnStatus, Turns};
+use crate::decode::{select, Kind, Record};
+use crate::findings::{Cause, Finding};
+use crate::model::TurnEvent;
+
+/// A world-state event, in file order.
+#[derive(Debug, Clone)]
+enum World {
+    Full(Body),
+    Patch(Body),
+    /// A compaction: the baseline is cleared.
+    Reset,
+}
+
+/// Notes the state records while the replay reads.
+#[derive(Debug, Default)]
+pub struct StateLog {
+    /// The turn id of the turn being read (from its `task_started`), per file.
+    turn_id: Option<String>,
+    turn_contexts: Vec<(At, Body)>,
+    world: Vec<(At, World)>,
+    token_info: Option<(At, Body)>,
+}
+
+/// The state at the end of the replay.
+#[derive(Debug, Default)]
+pub struct State {
+    pub turn_context: Option<(At, Value)>,
+    pub world_state: Option<Value>,
+    /// The full snapshot the world state rests on.
+    pub world_state_base: Option<At>,
+    pub world_state_patches: u64,
+    pub token_info: Option<(At, Value)>,
+    pub findings: Vec<Finding>,
+}
+
+impl StateLog {
+    /// A new file begins: no turn is open in it yet.
+    pub fn new_file(&mut self) {
+        self.turn_id = None;
+    }
+
+    /// One record. `compaction` says whether the history applied it as a compaction (a
+    /// `compacted` Codex cannot decode clears nothing).
+    pub fn record(&mut self, rec: &Record<'_>, at: At, rereadable: bool, compaction: bool) {
+        match rec.kind {
+            Kind::EventMsg => match rec.payload_type() {
+                Some("task_started") => {
+                    let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
+                    self.turn_id = ev.turn_id();
+                }
+                Some("token_count") => {
+                    if let Some(info) = rec.payload_field("info").filter(|v| *v != "null") {
+                        self.token_info = Some((at, Body::of(rec, info, rereadable)));
+                    }
+                }
+                _ => {}
+            },
+            Kind::TurnContext => {
+                let id = rec.payload_field("turn_id").and_then(select::str_value);
+                // Only a context compatible with its turn counts (either id unknown, or the
+                // same).
+                let compatible = match (&id, &self.turn_id) {
+                    (Some(a), Some(b)) => a.as_ref() == b.as_str(),
+                    _ => true,
+                };
+                if compatible {
+                    self.turn_contexts
+                        .push((at, Body::of(rec, rec.payload.get(), rereadable)));
+                }
+            }
+            Kind::WorldState => {
+                let body = Body::of(rec, rec.payload.get(), rereadable);
+                let full = rec.payload_field("full") == Some("true");
+                let ev = if full {
+                    World::Full(body)
+                } else {
+                    World::Patch(body)
+                };
+                self.world.push((at, ev));
+            }
+            Kind::Compacted if compaction => self.world.push((at, World::Reset)),
+            _ => {}
+        }
+    }
+
+    /// The state. `turns` is the segmentation of the file replayed (file 0): what lies in a
+    /// rolled-back turn of it does not count. `read` gives a body's JSON text.
+    pub fn finish(
+        self,
+        turns: Option<&Turns>,
+        mut read: impl FnMut(&At, &Body) -> Option<String>,
+    ) -> State {
+        let rolled_back = |at: &At| {
+            at.file == 0
+                && turns
+                    .and_then(|t| t.turn_of(at.line).map(|i| &t.turns[i]))
+                    .is_some_and(|t| t.status == TurnStatus::RolledBack)
+        };
+        let mut parse =
+            |at: &At, b: &Body| read(at, b).and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        let mut st = State::default();
+        st.turn_context = self
+            .turn_contexts
+            .iter()
+            .rev()
+            .find(|(at, _)| !rolled_back(at))
+            .and_then(|(at, b)| Some((*at, parse(at, b)?)));
+        st.token_info = self
+            .token_info
+            .as_ref()
+            .and_then(|(at, b)| Some((*at, parse(at, b)?)));
+        let mut baseline: Option<Value> = None;
+        for (at, ev) in self.world.iter().filter(|(at, _)| !rolled_back(at)) {
+            match ev {
+                World::Reset => {
+                    baseline = None;
+                    st.world_state_base = None;
+                    st.world_state_patches = 0;
+                }
+                World::Full(b) => {
+                    baseline = parse(at, b).and_then(|mut v| v.get_mut("state").map(Value::take));
+                    st.world_state_base = Some(*at);
+                    st.world_state_patches = 0;
+                }
+                World::Patch(b) => match &mut baseline {
+                    Some(base) => {
+                        if let Some(patch) =
+                            parse(at, b).and_then(|mut v| v.get_mut("state").map(Value::take))
+                        {
+                            json_patch::merge(base, &patch);
+                            st.world_state_patches += 1;
+                        }
+                    }
+                    None => {
+                        let pos = super::history::pos(*at);
+                        st.findings
+                            .push(Finding::new(Cause::WorldStatePatchBeforeFull, pos));
+                    }
+                },
+            }
+        }
+        st.world_state = baseline;
+        st
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit;
+    use serde_json::json;
+
+    fn state(lines: &[testkit::Line]) -> State {
+        let mut log = StateLog::default();
+        testkit::each_record(&testkit::jsonl(lines), |rec| {
+            let at = At::of(rec, 0);
+            log.record(rec, at, false, rec.kind == Kind::Compacted);
+        });
+        log.finish(None, |_, b| match b {
+            Body::Held(s) => Some(s.to_string()),
+            Body::InFile { .. } => None,
+        })
+    }
+
+    fn world(full: bool, state: Value) -> testkit::Line {
+        testkit::line("world_state", json!({"full": full, "state": state}))
+    }
+
+    #[test]
+    fn a_patch_merges_per_rfc_7396_and_one_before_any_full_snapshot_is_diagnosed() {
+        let st = state(&[
+            world(false, json!({"a": 1})),
+            world(true, json!({"a": {"b": "c", "d": 1}, "e": [1]})),
+            world(false, json!({"a": {"b": "z", "d": null}, "f": true})),
+        ]);
+        assert_eq!(
+            st.world_state,
+            Some(json!({"a": {"b": "z"}, "e": [1], "f": true}))
+        );
+        assert_eq!(st.world_state_patches, 1);
+        assert_eq!(st.findings.len(), 1);
+        assert_eq!(st.findings[0].rule.slug(), "world_state.patch-before-full");
+        assert_eq!(st.findings[0].line(), 1);
+    }
+
+    #[test]
+    fn a_compaction_clears_the_world_state() {
+        let st = state(&[
+            world(true, json!({"a": 1})),
+            testkit::line("compacted", json!({"message": "s"})),
+            world(false, json!({"b": 1})),
+        ]);
+        assert_eq!(st.world_state, None);
+        assert_eq!(st.findings.len(), 1);
+    }
+
+    #[test]
+    fn only_a_turn_context_of_its_own_turn_counts() {
+        let st = state(&[
+            testkit::event(json!({"type": "task_started", "turn_id": "t1"})),
+            testkit::turn_context(json!({"turn_id": "t1", "model": "good"})),
+            testkit::turn_context(json!({"turn_id": "other", "model": "bad"})),
+            testkit::event(json!({"type": "token_count", "info": {"total": 1}})),
+            testkit::event(json!({"type": "token_count", "info": null})),
+        ]);
+        assert_eq!(st.turn_context.unwrap().1["model"], "good");
+        assert_eq!(st.token_info.unwrap().1, json!({"total": 1}));
+    }
+}
