@@ -110,7 +110,8 @@ impl ProblemKind {
             | BaseTooDeep { .. } => ProblemKind::Base,
             NoMeta => ProblemKind::Start,
             // Findings about the rebuilt history: `check-ordinal` never reports them.
-            ModelProviderMissing
+            BadLine(_)
+            | ModelProviderMissing
             | CompactionUndecodable { .. }
             | CompactionMetadataLen { .. }
             | WorldStatePatchBeforeFull

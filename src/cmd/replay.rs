@@ -361,7 +361,7 @@ fn emit_state(out: &mut Out, r: &Replayed) -> std::io::Result<()> {
         "path": path,
         "session_id": s.session_id,
         "thread_id": s.thread_id,
-        "history_mode": s.history_mode,
+        "history_mode": s.mode(),
         "cli_version": s.cli_version,
         "files": r.files.iter().map(|f| serde_json::json!({
             "path": f.path, "end_ordinal_exclusive": f.end_ordinal, "records": f.records,
@@ -412,7 +412,7 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
     };
     lines.push(Cell::text(&format!(
         "{path}: {} thread {}, Codex {}: {} history items resting on {base}",
-        s.history_mode.as_deref().unwrap_or("unknown"),
+        s.mode(),
         s.thread_id.as_deref().unwrap_or("?"),
         s.cli_version.as_deref().unwrap_or("?"),
         r.history_len

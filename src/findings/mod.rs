@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::decode::{BadLine, Pos};
+use crate::decode::{BadLine, DecodeError, Pos};
 
 pub mod rules;
 
@@ -194,6 +194,10 @@ pub enum Cause {
     /// The lineage is deeper than rollscope follows.
     BaseTooDeep { depth: usize },
 
+    // --- lines ---
+    /// A line the decoder rejected (as Codex's reader would).
+    BadLine(Box<BadLine>),
+
     // --- the session and the history a resume rebuilds (`replay`) ---
     /// No `session_meta` at all.
     NoMeta,
@@ -237,6 +241,17 @@ impl Cause {
             | BaseSourceUnreadable { .. }
             | BaseCycle { .. }
             | BaseTooDeep { .. } => Rule::HistoryBaseResolve,
+            BadLine(b) => match b.error {
+                DecodeError::Utf8 { .. } | DecodeError::Json { .. } => Rule::LineJson,
+                DecodeError::NotObject { .. } => Rule::LineNotObject,
+                DecodeError::TimestampMissing | DecodeError::TimestampNotString => {
+                    Rule::LineTimestamp
+                }
+                DecodeError::TypeMissing | DecodeError::TypeNotString => Rule::LineType,
+                DecodeError::PayloadMissing | DecodeError::PayloadNotObject => Rule::LinePayload,
+                DecodeError::OrdinalInvalid => Rule::LineOrdinal,
+                DecodeError::TooLong { .. } => Rule::LineOversized,
+            },
             NoMeta => Rule::MetaMissing,
             ModelProviderMissing => Rule::MetaModelProvider,
             CompactionUndecodable { .. } => Rule::LinePayload,

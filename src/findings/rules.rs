@@ -120,9 +120,34 @@ rules! {
     /// Fix: write the provider the session ran with.
     MetaModelProvider = "meta.model-provider", Warning, "session_meta.model_provider is null or empty";
 
-    /// A known record whose payload Codex cannot decode into its type (a `compacted`
-    /// without the shape `CompactedItemWire` requires): Codex skips the whole line, and
-    /// what it carried is lost on resume.
+    /// A line that is not valid JSON, or not valid UTF-8. Codex skips an invalid JSON line
+    /// (its record is lost on resume); invalid UTF-8 anywhere makes Codex 0.147 refuse the
+    /// whole file. A torn last line (a crash mid-write) is one too. Fix: write each record as
+    /// one line of UTF-8 JSON.
+    LineJson = "line.json", Error, "a line that is not valid JSON or UTF-8";
+
+    /// A line that is JSON but not an object (an array, a string...). Codex cannot read it as
+    /// a record and skips it: what it held is lost on resume.
+    LineNotObject = "line.not-object", Error, "a line that is not a JSON object";
+
+    /// A record without a string `timestamp`. Codex's reader rejects the line and the record
+    /// is lost on resume.
+    LineTimestamp = "line.timestamp", Error, "a record without a string timestamp";
+
+    /// A record without a string `type`. Codex cannot tell what it is and skips it.
+    LineType = "line.type", Error, "a record without a string type";
+
+    /// A record whose `ordinal` is not an unsigned integer. Codex rejects the line.
+    LineOrdinal = "line.ordinal", Error, "an ordinal that is not an unsigned integer";
+
+    /// A line longer than `--max-line-bytes`: rollscope skipped it unread (Codex's own
+    /// limits are lower: see `line.oversized` in `docs/rules.md`).
+    LineOversized = "line.oversized", Error, "a line longer than the read limit";
+
+    /// A record whose `payload` is missing or not an object, or a known record whose payload
+    /// Codex cannot decode into its type (a `compacted` without the shape
+    /// `CompactedItemWire` requires): Codex skips the whole line, and what it carried is lost
+    /// on resume.
     LinePayload = "line.payload", Error, "a payload Codex cannot decode into its record type";
 
     /// A `compacted` record's `replacement_history_metadata` has another length than its

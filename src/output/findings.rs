@@ -131,6 +131,11 @@ pub fn message(f: &Finding) -> String {
         BaseTooDeep { depth } => format!(
             "the lineage (history_base) is more than {depth} rollouts deep: not followed further"
         ),
+        BadLine(bad) if matches!(bad.error, crate::decode::DecodeError::Utf8 { .. }) => format!(
+            "Codex cannot read this line ({bad}): invalid UTF-8 makes Codex 0.147 refuse the \
+             whole file"
+        ),
+        BadLine(bad) => format!("Codex cannot read this line ({bad}): its record is lost on resume"),
         NoMeta => "no session_meta in the file: Codex cannot learn the thread and refuses to \
                    resume it (\"does not start with session metadata\")"
             .to_string(),

@@ -24,9 +24,10 @@ pub mod ui;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use crate::analysis::boundary::BoundaryProbe;
 use crate::analysis::ordinal::OrdinalOptions;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
-use crate::analysis::{self, FileFacts, Needs, ReadOptions};
+use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
 use crate::decode::{Decoder, Entry, Kind, Pos, Record};
 use crate::findings::{Cause, Finding, Place, Rule, Severity};
 use crate::input::{self, Source, SourceFile};
@@ -269,11 +270,17 @@ impl Run<'_> {
         });
         let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
         let mut session = analysis::session::SessionTracker::new();
+        // The lineage check's probe of the cutoff rides along (`check-ordinal`'s judge).
+        let mut probe = BoundaryProbe::new(target.cutoff);
+        let mut read_error = false;
         self.state.new_file();
         while let Some(next) = dec.next() {
             match next {
+                Ok(Entry::Blank(pos)) => probe.blank(pos),
+                Ok(Entry::Bad(b)) => probe.bad(&b),
                 Ok(Entry::Record(rec)) => {
                     session.observe(&rec);
+                    probe.record(&rec, &session);
                     let info = session.info();
                     if rec.kind == Kind::SessionMeta
                         && info.meta_line == Some(rec.pos.line)
@@ -289,12 +296,19 @@ impl Run<'_> {
                         self.feed(&rec, At::of(&rec, file), origin, rereadable);
                     }
                 }
-                Ok(_) => {}
                 Err(e) => {
                     let cause = format!("read error: {}", input::io_cause(&e));
                     self.unreadable(&shown, &target.rollout_id, cause, at0);
+                    read_error = true;
                     break;
                 }
+            }
+        }
+        if !read_error {
+            let probe = probe.finish(&session, dec.info());
+            if let Some(mut f) = check::judge(&target, &shown, &probe, at) {
+                f.at = at0;
+                self.findings.push(f);
             }
         }
     }
@@ -458,6 +472,19 @@ pub fn replay(
     if let Some(rep) = &facts.ordinals {
         findings.extend(rep.findings.iter().cloned());
         findings.extend(rep.legacy_head.iter().cloned());
+    }
+    // Every line Codex cannot read (the first one is the head finding's already).
+    let head_lines: Vec<u64> = findings
+        .iter()
+        .filter(|f| matches!(f.cause, Cause::FirstLineUnreadable(_)))
+        .map(Finding::line)
+        .collect();
+    let cut_at = cut.as_ref().map(|c| c.last_line);
+    for b in &facts.bad {
+        if head_lines.contains(&b.pos.line) || cut_at.is_some_and(|l| b.pos.line > l) {
+            continue;
+        }
+        findings.push(Finding::new(Cause::BadLine(Box::new(b.clone())), Some(b.pos)));
     }
     if facts.opened
         && facts.session.meta_line.is_none()
