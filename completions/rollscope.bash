@@ -31,6 +31,9 @@ _rollscope() {
             rollscope,man)
                 cmd="rollscope__subcmd__man"
                 ;;
+            rollscope,replay)
+                cmd="rollscope__subcmd__replay"
+                ;;
             rollscope,stats)
                 cmd="rollscope__subcmd__stats"
                 ;;
@@ -52,6 +55,9 @@ _rollscope() {
             rollscope__subcmd__help,man)
                 cmd="rollscope__subcmd__help__subcmd__man"
                 ;;
+            rollscope__subcmd__help,replay)
+                cmd="rollscope__subcmd__help__subcmd__replay"
+                ;;
             rollscope__subcmd__help,stats)
                 cmd="rollscope__subcmd__help__subcmd__stats"
                 ;;
@@ -65,7 +71,7 @@ _rollscope() {
 
     case "${cmd}" in
         rollscope)
-            opts="-h -V --help --version stats turns calls check-ordinal completions man help"
+            opts="-h -V --help --version stats turns calls check-ordinal replay completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -193,7 +199,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__help)
-            opts="stats turns calls check-ordinal completions man help"
+            opts="stats turns calls check-ordinal replay completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -276,6 +282,20 @@ _rollscope() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rollscope__subcmd__help__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rollscope__subcmd__help__subcmd__stats)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -311,6 +331,60 @@ _rollscope() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__replay)
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --view)
+                    COMPREPLY=($(compgen -W "history state ui" -- "${cur}"))
+                    return 0
+                    ;;
+                --through-turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --before-turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

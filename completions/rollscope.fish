@@ -30,6 +30,7 @@ complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "stats" -d 'Coun
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "completions" -d 'Print shell completions to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -121,14 +122,36 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l ut
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l view -d 'What to show: the model history (one row per item), the session state with its diagnostics (one object per file), or the turns and items a client shows' -r -f -a "history\t''
+state\t''
+ui\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l through-turn -d 'Replay only through the end of this turn: its number as `turns` prints it, or its id' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l before-turn -d 'Replay only what comes before this turn: its number as `turns` prints it, or its id' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+ndjson\t''
+json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "completions" -d 'Print shell completions to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "completions" -d 'Print shell completions to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -135,7 +135,9 @@ pub fn message(f: &Finding) -> String {
             "Codex cannot read this line ({bad}): invalid UTF-8 makes Codex 0.147 refuse the \
              whole file"
         ),
-        BadLine(bad) => format!("Codex cannot read this line ({bad}): its record is lost on resume"),
+        BadLine(bad) => {
+            format!("Codex cannot read this line ({bad}): its record is lost on resume")
+        }
         NoMeta => "no session_meta in the file: Codex cannot learn the thread and refuses to \
                    resume it (\"does not start with session metadata\")"
             .to_string(),

@@ -141,7 +141,7 @@ impl Replayed {
     /// in a plain file (Codex writes it first), `None` elsewhere.
     pub fn timestamp(&self, at: &At) -> Option<String> {
         let f = self.files.get(at.file)?.reread.as_ref()?;
-        let mut buf = vec![0; 96];
+        let mut buf = [0; 96];
         // A line shorter than that ends the file: read what there is.
         let mut n = buf.len();
         while n > 0 && f.read_exact_at(at.offset, &mut buf[..n]).is_err() {
@@ -484,7 +484,10 @@ pub fn replay(
         if head_lines.contains(&b.pos.line) || cut_at.is_some_and(|l| b.pos.line > l) {
             continue;
         }
-        findings.push(Finding::new(Cause::BadLine(Box::new(b.clone())), Some(b.pos)));
+        findings.push(Finding::new(
+            Cause::BadLine(Box::new(b.clone())),
+            Some(b.pos),
+        ));
     }
     if facts.opened
         && facts.session.meta_line.is_none()

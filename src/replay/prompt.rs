@@ -192,11 +192,11 @@ pub fn build(
                     type_,
                     call_id: Some(id),
                     ..
-                } if &**type_ != "tool_search_output" => {
-                    if shell_calls.remove(&id.to_string()).is_some() {
-                        if let Some(json) = text(&item).and_then(|t| reserialized(&t)) {
-                            item.body = Body::Held(json.into());
-                        }
+                } if &**type_ != "tool_search_output"
+                    && shell_calls.remove(&id.to_string()).is_some() =>
+                {
+                    if let Some(json) = text(&item).and_then(|t| reserialized(&t)) {
+                        item.body = Body::Held(json.into());
                     }
                 }
                 _ => {}

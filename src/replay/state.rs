@@ -110,7 +110,14 @@ impl StateLog {
         };
         let mut parse =
             |at: &At, b: &Body| read(at, b).and_then(|t| serde_json::from_str::<Value>(&t).ok());
-        let mut st = State::default();
+        let mut st = State {
+            turn_context: None,
+            world_state: None,
+            world_state_base: None,
+            world_state_patches: 0,
+            token_info: None,
+            findings: Vec::new(),
+        };
         st.turn_context = self
             .turn_contexts
             .iter()

@@ -34,6 +34,10 @@ const CONTRACTS: &[Contract] = &[
         command: "check-ordinal",
         doc: "docs/check-ordinal.md",
     },
+    Contract {
+        command: "replay",
+        doc: "docs/replay.md",
+    },
 ];
 
 /// Inputs whose result does not depend on where they lie (no `history_base` to look up

@@ -10,5 +10,6 @@ mod check_ordinal;
 mod common;
 mod contract;
 mod layers;
+mod replay;
 mod stats;
 mod turns;

@@ -1,0 +1,504 @@
+//! `rollscope replay`: real Codex is the judge. The requests it sent when it resumed or
+//! forked (the corpus oracles), what its app-server showed on resume (`ui_resume.json`),
+//! and what it rebuilt from each broken fixture (`testdata/replay/verdicts/`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+
+use serde_json::Value;
+
+use crate::util::*;
+
+/// An item as compared with a request's: without the rollout-only key Codex never sends
+/// (`research/replay-oracle.md` N1).
+fn sent(item: &Value) -> Value {
+    let mut i = item.clone();
+    if let Some(m) = i.as_object_mut() {
+        m.remove("internal_chat_message_metadata_passthrough");
+    }
+    i
+}
+
+fn items(rows: &[Value]) -> Vec<Value> {
+    rows.iter().map(|r| sent(&r["item"])).collect()
+}
+
+fn state(path: &Path) -> Value {
+    let rows = ndjson_rows(&["replay", "--view", "state"], path);
+    assert_eq!(rows.len(), 1, "{}", path.display());
+    rows.into_iter().next().unwrap()
+}
+
+fn diagnostics(st: &Value) -> Vec<(String, String)> {
+    st["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["severity"].as_str().unwrap().to_string(),
+                d["rule"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_oracle_checker_passes_every_resume_and_fork_codex_performed() {
+    let Some(corpus) = shared_corpus() else {
+        return;
+    };
+    let checker = corpus.join("../../tools/replay_oracle_check.py");
+    let bin = assert_cmd::cargo::cargo_bin("rollscope");
+    let cmd = format!(
+        "{} replay --for-prompt --format ndjson {{file}}",
+        bin.display()
+    );
+    let out = StdCommand::new("python3")
+        .arg(&checker)
+        .arg("--all")
+        .arg(&corpus)
+        .arg("--cmd")
+        .arg(&cmd)
+        .output()
+        .expect("python3 runs the oracle checker");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let passed = stdout.lines().filter(|l| l.starts_with("PASS")).count();
+    assert!(passed >= 17, "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+}
+
+/// The turns (ids, in order) and their user and agent message texts.
+type Shown = Vec<(String, Vec<(String, String)>)>;
+
+fn shown_by_replay(file: &Path, home: &Path) -> Shown {
+    let out = rollscope()
+        .env("CODEX_HOME", home)
+        .args(["replay", "--view", "ui", "--format", "ndjson"])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut shown: Shown = Vec::new();
+    for r in ndjson(&out.stdout) {
+        let id = r["turn_id"].as_str().unwrap_or("").to_string();
+        if shown.last().is_none_or(|(last, _)| *last != id) {
+            shown.push((id, Vec::new()));
+        }
+        let kind = r["kind"].as_str().unwrap();
+        if kind == "userMessage" || kind == "agentMessage" {
+            let text = r["text"].as_str().unwrap_or("").to_string();
+            shown.last_mut().unwrap().1.push((kind.to_string(), text));
+        }
+    }
+    shown
+}
+
+#[test]
+fn the_ui_view_shows_the_turns_and_messages_the_real_app_server_showed() {
+    let Some(corpus) = shared_corpus() else {
+        return;
+    };
+    let mut threads = 0;
+    for unit in scenarios_under(&corpus) {
+        let oracle = unit.join("oracle/ui_resume.json");
+        let Ok(text) = std::fs::read_to_string(&oracle) else {
+            continue;
+        };
+        let ui: Value = serde_json::from_str(&text).unwrap();
+        for t in ui["threads"].as_array().unwrap() {
+            if !t["error"].is_null() {
+                continue;
+            }
+            // A `.jsonl.zst` thread is reported by the path the app-server decompressed
+            // it to: the unit holds the compressed file.
+            let mut file = unit.join(t["rollout_file"].as_str().unwrap());
+            if !file.exists() {
+                file = unit.join(t["unit_files"][0].as_str().unwrap());
+            }
+            let want: Shown = t["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|turn| {
+                    let msgs = turn["items"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|i| i["type"] == "userMessage" || i["type"] == "agentMessage")
+                        .map(|i| {
+                            let text = i["text"].as_str().unwrap_or("").to_string();
+                            (i["type"].as_str().unwrap().to_string(), text)
+                        })
+                        .collect();
+                    (turn["id"].as_str().unwrap().to_string(), msgs)
+                })
+                .collect();
+            assert_eq!(shown_by_replay(&file, &unit), want, "{}", file.display());
+            threads += 1;
+        }
+    }
+    assert!(threads >= 30, "{threads} threads checked");
+}
+
+#[test]
+fn replay_for_prompt_equals_the_history_real_codex_rebuilt_from_each_fixture() {
+    let dir = testdata("replay/verdicts");
+    let mut resumed = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let fixture = testdata("replay").join(v["fixture"].as_str().unwrap());
+        match v["outcome"].as_str().unwrap() {
+            "resumed" => {
+                let rows = ndjson_rows(&["replay", "--for-prompt"], &fixture);
+                let want: Vec<Value> = v["history"].as_array().unwrap().iter().map(sent).collect();
+                assert_eq!(items(&rows), want, "{}", fixture.display());
+                resumed += 1;
+            }
+            "refused" => {
+                // A file Codex refuses has an error diagnostic saying why.
+                let st = state(&fixture);
+                let errors: Vec<_> = diagnostics(&st)
+                    .into_iter()
+                    .filter(|(s, _)| s == "error")
+                    .collect();
+                assert!(!errors.is_empty(), "{}: {st:#}", fixture.display());
+            }
+            other => panic!("{}: outcome {other}", path.display()),
+        }
+    }
+    assert!(resumed >= 10);
+}
+
+/// Each broken file, and the rule its defect must be diagnosed by (from the rule's
+/// definition: `src/findings/rules.rs`).
+const NAMED: &[(&str, &str)] = &[
+    (
+        "replay/compaction-metadata-len-mismatch.jsonl",
+        "compact.metadata-len",
+    ),
+    (
+        "replay/world-state-patch-before-full.jsonl",
+        "world_state.patch-before-full",
+    ),
+    ("replay/output-deleted.jsonl", "pair.missing-output"),
+    ("replay/call-deleted.jsonl", "pair.orphan-output"),
+    ("replay/meta-not-first.jsonl", "meta.first"),
+    ("replay/meta-missing", "meta.missing"),
+    ("replay/history-mode-unknown.jsonl", "meta.history-mode"),
+    ("replay/model-provider-null.jsonl", "meta.model-provider"),
+    ("broken/bom.jsonl", "file.bom"),
+    ("broken/invalid-json-mid-file.jsonl", "line.json"),
+    ("broken/invalid-utf8.jsonl", "line.json"),
+    ("broken/json-array-line.jsonl", "line.not-object"),
+    ("broken/missing-timestamp.jsonl", "line.timestamp"),
+    ("broken/torn-last-line.jsonl", "line.json"),
+    ("broken/ordinal-last-missing.jsonl", "ordinal.missing"),
+    (
+        "broken/ordinal-torn-last-line.jsonl",
+        "ordinal.tail-unparseable",
+    ),
+    (
+        "broken/ordinal-line-duplicated.jsonl",
+        "ordinal.non-monotonic",
+    ),
+    ("broken/ordinal-session-meta-cut.jsonl", "meta.first"),
+    ("broken/calls-output-deleted.jsonl", "pair.missing-output"),
+    ("broken/calls-call-deleted.jsonl", "pair.orphan-output"),
+    (
+        "broken/fork-offset-off-by-one/rollout-2026-11-29T12-00-55-01a2272d-fdfa-7c33-abe8-a07f91b0fc53.jsonl",
+        "history_base.byte-offset",
+    ),
+];
+
+#[test]
+fn the_state_view_names_the_problem_of_each_broken_file() {
+    for (rel, rule) in NAMED {
+        let st = state(&testdata(rel));
+        let rules: Vec<String> = diagnostics(&st).into_iter().map(|(_, r)| r).collect();
+        assert!(rules.iter().any(|r| r == rule), "{rel}: {rules:?}");
+    }
+}
+
+#[test]
+fn a_fork_whose_source_is_absent_replays_alone_and_codex_home_makes_it_an_error() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join("sessions")).unwrap();
+    let child = testdata("broken/fork-source-absent");
+    let out = rollscope()
+        .env("CODEX_HOME", home.path())
+        .args(["replay", "--view", "state", "--format", "ndjson"])
+        .arg(&child)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let st = &ndjson(&out.stdout)[0];
+    assert!(diagnostics(st).contains(&("error".into(), "history_base.resolve".into())));
+    assert_eq!(st["files"].as_array().unwrap().len(), 1);
+    // Its own records still replay.
+    let rows = ndjson_rows(&["replay"], &child);
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r["origin"] == "record"));
+}
+
+#[test]
+fn a_fork_reads_its_source_first_and_a_copy_fork_is_not_read_twice() {
+    let fork = real("0.171.0", "fork");
+    let child = rollouts_under(&fork)
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains("fdfa"))
+        .unwrap();
+    let rows = ndjson_rows(&["replay"], &child);
+    let origins: Vec<&str> = rows.iter().map(|r| r["origin"].as_str().unwrap()).collect();
+    let first_own = origins.iter().position(|o| *o == "record").unwrap();
+    assert!(first_own > 0 && origins[..first_own].iter().all(|o| *o == "source_rollout"));
+    assert!(rows[0]["path"].as_str().unwrap().contains("fced"));
+    let st = state(&child);
+    assert_eq!(st["files"].as_array().unwrap().len(), 2);
+
+    let copy = real("0.171.0", "copy_fork");
+    for f in rollouts_under(&copy) {
+        let st = state(&f);
+        assert_eq!(st["files"].as_array().unwrap().len(), 1, "{}", f.display());
+        let rows = ndjson_rows(&["replay"], &f);
+        assert!(rows.iter().all(|r| r["origin"] == "record"));
+    }
+}
+
+#[test]
+fn a_revert_reads_its_base_file_before_its_own() {
+    let files = rollouts_under(&real("0.171.0", "revert"));
+    let newest = files
+        .iter()
+        .find(|f| f.to_string_lossy().contains('_'))
+        .unwrap();
+    let rows = ndjson_rows(&["replay"], newest);
+    assert!(rows.iter().any(|r| r["origin"] == "source_rollout"));
+    assert!(rows.iter().any(|r| r["origin"] == "record"));
+}
+
+#[test]
+fn the_history_starts_with_the_last_compaction_and_the_0_36_one_is_rebuilt() {
+    for version in ["0.128.0", "0.171.0"] {
+        let f = &rollouts_under(&real(version, "compaction"))[0];
+        let rows = ndjson_rows(&["replay"], f);
+        assert_eq!(rows[0]["origin"], "replacement_history", "{version}");
+        let st = state(f);
+        assert_eq!(st["history"]["base"]["kind"], "replacement_history");
+        // The base is the last compaction of the file.
+        let compacted: Vec<u64> = std::fs::read_to_string(f)
+            .unwrap()
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains("\"type\":\"compacted\""))
+            .map(|(i, _)| i as u64 + 1)
+            .collect();
+        assert_eq!(st["history"]["base"]["line"], *compacted.last().unwrap());
+    }
+    let f = &rollouts_under(&real("0.36.0", "compaction"))[0];
+    let rows = ndjson_rows(&["replay"], f);
+    let rebuilt: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["origin"] == "compaction_rebuild")
+        .collect();
+    assert!(!rebuilt.is_empty());
+    let text = rebuilt[0]["item"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("You were originally given instructions from a user"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rolled_back_turns_of_turns_are_the_turns_replay_drops() {
+    let mut files = rollouts_under(&testdata("real"));
+    for e in std::fs::read_dir(testdata("replay")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "jsonl") {
+            files.push(p);
+        }
+    }
+    files.push(testdata("broken/turns-rolled-back-appended.jsonl"));
+    let mut with_rollback = 0;
+    for f in files {
+        let st = state(&f);
+        // Only where no compaction replaced the history are all kept lines in it.
+        if st["history"]["base"]["kind"] != "start" {
+            continue;
+        }
+        let turns = ndjson_rows(&["turns"], &f);
+        let rows = ndjson_rows(&["replay"], &f);
+        let kept: BTreeSet<u64> = rows
+            .iter()
+            .filter(|r| r["origin"] == "record")
+            .map(|r| r["line"].as_u64().unwrap())
+            .collect();
+        if f.extension().is_some_and(|e| e == "zst") {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        let response_lines: Vec<u64> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                l.contains("\"type\":\"response_item\"") && !l.contains("ghost_snapshot")
+            })
+            .map(|(i, _)| i as u64 + 1)
+            .collect();
+        let mut rolled = Vec::new();
+        for t in &turns {
+            let (lo, hi) = (
+                t["line_start"].as_u64().unwrap(),
+                t["line_end"].as_u64().unwrap(),
+            );
+            let lines: Vec<u64> = response_lines
+                .iter()
+                .copied()
+                .filter(|l| (lo..=hi).contains(l))
+                .collect();
+            let dropped = !lines.is_empty() && lines.iter().all(|l| !kept.contains(l));
+            let is_rolled_back = t["status"] == "rolled_back";
+            if !lines.is_empty() {
+                assert_eq!(
+                    dropped,
+                    is_rolled_back,
+                    "{} turn {}",
+                    f.display(),
+                    t["index"]
+                );
+            }
+            if is_rolled_back {
+                rolled.push(t["index"].as_u64().unwrap());
+            }
+        }
+        let listed: Vec<u64> = st["rolled_back_turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        assert_eq!(listed, rolled, "{}", f.display());
+        with_rollback += usize::from(!rolled.is_empty());
+    }
+    assert!(with_rollback >= 3, "{with_rollback} files with a rollback");
+}
+
+#[test]
+fn a_rolled_back_turns_context_no_longer_counts() {
+    let f = testdata("replay/rollback-one-turn.jsonl");
+    let turns = ndjson_rows(&["turns"], &f);
+    let last_standing = turns
+        .iter()
+        .rev()
+        .find(|t| t["status"] != "rolled_back")
+        .unwrap();
+    let st = state(&f);
+    let line = st["turn_context"]["line"].as_u64().unwrap();
+    let (lo, hi) = (
+        last_standing["line_start"].as_u64().unwrap(),
+        last_standing["line_end"].as_u64().unwrap(),
+    );
+    assert!((lo..=hi).contains(&line), "{line} not in {lo}..={hi}");
+}
+
+#[test]
+fn a_world_state_patch_merges_as_rfc_7396_says() {
+    let st = state(&testdata("replay/world-state-patch.jsonl"));
+    let ws = &st["world_state"];
+    // The fixture's patch (testdata/replay/README.md): one value changed, one key added,
+    // one deleted with null.
+    assert_eq!(ws["environments"]["timezone"], "Europe/Berlin", "{ws:#}");
+    assert_eq!(
+        ws["rollscope_added"]["note"], "added by a merge patch",
+        "{ws:#}"
+    );
+    assert!(ws.get("context_window_guidance").is_none(), "{ws:#}");
+    assert_eq!(st["world_state_patches"], 1);
+    assert!(diagnostics(&st).is_empty());
+}
+
+fn cut_copy(src: &Path, lines: usize, dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(src).unwrap();
+    let head: String = text.split_inclusive('\n').take(lines).collect();
+    let out = dir.join(src.file_name().unwrap());
+    std::fs::write(&out, head).unwrap();
+    out
+}
+
+#[test]
+fn a_cut_at_a_turn_replays_the_prefix_a_fork_there_would_carry() {
+    let f = real_file("0.147.0", "resume", "");
+    let turns = ndjson_rows(&["turns"], &f);
+    let dir = tempfile::tempdir().unwrap();
+    for t in &turns {
+        let n = t["index"].as_u64().unwrap();
+        let end = t["line_end"].as_u64().unwrap() as usize;
+        let start = t["line_start"].as_u64().unwrap() as usize;
+        let through = ndjson_rows(&["replay", "--through-turn", &n.to_string()], &f);
+        let prefix = cut_copy(&f, end, dir.path());
+        assert_eq!(
+            items(&through),
+            items(&ndjson_rows(&["replay"], &prefix)),
+            "through {n}"
+        );
+        let before = ndjson_rows(&["replay", "--before-turn", &n.to_string()], &f);
+        let prefix = cut_copy(&f, start - 1, dir.path());
+        assert_eq!(
+            items(&before),
+            items(&ndjson_rows(&["replay"], &prefix)),
+            "before {n}"
+        );
+        if let Some(id) = t["turn_id"].as_str() {
+            let by_id = ndjson_rows(&["replay", "--through-turn", id], &f);
+            assert_eq!(items(&by_id), items(&through));
+        }
+    }
+    let out = output(&["replay", "--through-turn", "99", f.to_str().unwrap()], 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no turn 99"));
+    output(&["replay", "--through-turn", "0", f.to_str().unwrap()], 2);
+}
+
+#[test]
+fn clean_real_files_have_no_error_diagnostic() {
+    let mut files = rollouts_under(&testdata("real"));
+    if let Some(corpus) = shared_corpus() {
+        files.extend(rollouts_under(&corpus));
+    }
+    assert!(files.len() >= 38);
+    for f in files {
+        let errors: Vec<_> = diagnostics(&state(&f))
+            .into_iter()
+            .filter(|(s, _)| s == "error")
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", f.display());
+    }
+}
+
+#[test]
+fn the_transcript_table_is_terminal_safe() {
+    let out = output(
+        &[
+            "replay",
+            "--color",
+            "never",
+            testdata("broken/hostile-escape-sequences.jsonl")
+                .to_str()
+                .unwrap(),
+        ],
+        0,
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("user"));
+}
