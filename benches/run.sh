@@ -57,9 +57,11 @@ declare -A CMD_ARGS=(
     [calls]="calls --format ndjson -q {}"
     [check-ordinal]="check-ordinal --format ndjson -q {}"
     [replay]="replay --format ndjson -q {}"
+    [replay-state]="replay --view state --format ndjson -q {}"
+    [replay-ui]="replay --view ui --format ndjson -q {}"
     [lint]="lint --format ndjson -q {}"
 )
-CMD_ORDER=(stats turns calls check-ordinal replay lint)
+CMD_ORDER=(stats turns calls check-ordinal replay replay-state replay-ui lint)
 
 note() { printf '%s\n' "run.sh: $*" >&2; }
 
@@ -138,7 +140,8 @@ mapfile -t LISTED < <("$BIN" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 &&
 CMDS=()
 for c in "${CMD_ORDER[@]}"; do
     for l in "${LISTED[@]}"; do
-        if [ "$l" = "$c" ]; then CMDS+=("$c"); fi
+        # A view of a subcommand (replay-state) is benchmarked when the subcommand is listed.
+        if [ "$l" = "$c" ] || [ "$l-state" = "$c" ] || [ "$l-ui" = "$c" ]; then CMDS+=("$c"); fi
     done
 done
 note "subcommands: ${CMDS[*]}"

@@ -81,18 +81,18 @@ impl Body {
 /// What kind of item it is, as the replay's rules need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
-    /// A `message`, with its role.
-    Message { role: Option<Box<str>> },
+    /// A `message`, with its role (`other` for a role Codex does not write).
+    Message { role: Option<&'static str> },
     /// A tool call, by its `type` (`function_call`, `custom_tool_call`, `local_shell_call`,
     /// `tool_search_call`), its call id and name.
     Call {
-        type_: Box<str>,
+        type_: &'static str,
         call_id: Option<Box<str>>,
         name: Option<Box<str>>,
     },
     /// A tool output, by its `type`, call id and (`tool_search_output`) `execution`.
     Output {
-        type_: Box<str>,
+        type_: &'static str,
         call_id: Option<Box<str>>,
         execution: Option<Box<str>>,
     },
@@ -103,9 +103,8 @@ pub enum Kind {
 /// The facts of one history item that the replay's rules read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Meta {
-    pub type_: Box<str>,
     pub kind: Kind,
-    /// The item's `id`, when it has one (synthetic output ids derive from it).
+    /// A call's `id`, when it has one (synthetic output ids derive from it).
     pub id: Option<Box<str>>,
     /// A user turn's boundary (Codex's `is_user_turn_boundary`): a real user message.
     pub user: bool,
@@ -141,31 +140,54 @@ impl Meta {
         let s = |v: Option<&str>| -> Option<Box<str>> {
             v.and_then(select::str_value).map(|c| Box::from(c.as_ref()))
         };
-        let type_ = s(type_).unwrap_or_default();
-        let call_id = s(call_id);
-        let kind = match &*type_ {
-            "message" => Kind::Message { role: s(role) },
-            "function_call" | "custom_tool_call" | "local_shell_call" | "tool_search_call" => {
-                Kind::Call {
-                    type_: type_.clone(),
-                    // A `local_shell_call` may carry only its item id.
-                    call_id: call_id
-                        .or_else(|| (&*type_ == "local_shell_call").then(|| s(id)).flatten()),
-                    name: s(name),
-                }
-            }
-            "function_call_output" | "custom_tool_call_output" | "tool_search_output" => {
-                Kind::Output {
-                    type_: type_.clone(),
-                    call_id,
-                    execution: s(execution),
-                }
-            }
-            _ => Kind::Other,
+        // Known names as constants: most items allocate nothing.
+        const CALLS: [&str; 4] = [
+            "function_call",
+            "custom_tool_call",
+            "local_shell_call",
+            "tool_search_call",
+        ];
+        const OUTPUTS: [&str; 3] = [
+            "function_call_output",
+            "custom_tool_call_output",
+            "tool_search_output",
+        ];
+        const ROLES: [&str; 4] = ["user", "assistant", "developer", "system"];
+        let type_ = type_.and_then(select::str_value).unwrap_or_default();
+        let known = |names: &[&'static str]| names.iter().copied().find(|n| *n == type_);
+        let (kind, id) = if type_ == "message" {
+            let role = role
+                .and_then(select::str_value)
+                .map(|r| ROLES.iter().copied().find(|k| *k == r).unwrap_or("other"));
+            (Kind::Message { role }, None)
+        } else if let Some(t) = known(&CALLS) {
+            let id = s(id);
+            // A `local_shell_call` may carry only its item id.
+            let call_id =
+                s(call_id).or_else(|| (t == "local_shell_call").then(|| id.clone()).flatten());
+            let kind = Kind::Call {
+                type_: t,
+                call_id,
+                name: s(name),
+            };
+            (kind, id)
+        } else if let Some(t) = known(&OUTPUTS) {
+            let kind = Kind::Output {
+                type_: t,
+                call_id: s(call_id),
+                execution: if t == "tool_search_output" {
+                    s(execution)
+                } else {
+                    None
+                },
+            };
+            (kind, None)
+        } else {
+            (Kind::Other, None)
         };
         let (mut user, mut user_text, mut contextual) = (false, None, false);
         if let Kind::Message { role } = &kind {
-            match role.as_deref() {
+            match role {
                 Some("user") => {
                     let c = RawContent::of(content);
                     user = c.is_real_user_message();
@@ -179,9 +201,8 @@ impl Meta {
             }
         }
         Meta {
-            type_,
             kind,
-            id: s(id),
+            id,
             user,
             user_text,
             contextual,

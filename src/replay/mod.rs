@@ -391,6 +391,8 @@ pub fn replay(
         resolver,
         read,
     };
+    // Full detail: the rollback statuses and the open turn are outcomes, which `Place`
+    // does not compute (the segmentation is most of replay's cost: docs/performance.md).
     let needs = Needs::default()
         .turns(Detail::Full)
         .ordinals(OrdinalOptions::default())

@@ -80,7 +80,7 @@ pub fn pair(items: &[Item]) -> Pairing {
     };
     for (n, i) in items.iter().enumerate() {
         match &i.meta.kind {
-            Kind::Message { role } if role.as_deref() == Some("system") => p.dropped[n] = true,
+            Kind::Message { role } if *role == Some("system") => p.dropped[n] = true,
             Kind::Call { type_, call_id, .. } => {
                 let Some((answer, _)) = answer_of(type_) else {
                     continue;
@@ -97,7 +97,7 @@ pub fn pair(items: &[Item]) -> Pairing {
             } => {
                 let id = call_id.as_deref().unwrap_or_default();
                 let server =
-                    &**type_ == "tool_search_output" && execution.as_deref() == Some("server");
+                    *type_ == "tool_search_output" && execution.as_deref() == Some("server");
                 let has_call = calls_of(type_).iter().any(|c| calls.contains(&(*c, id)));
                 if !has_call && !server {
                     p.dropped[n] = true;
@@ -192,7 +192,7 @@ pub fn build(
                     type_,
                     call_id: Some(id),
                     ..
-                } if &**type_ != "tool_search_output"
+                } if *type_ != "tool_search_output"
                     && shell_calls.remove(&id.to_string()).is_some() =>
                 {
                     if let Some(json) = text(&item).and_then(|t| reserialized(&t)) {
@@ -230,7 +230,7 @@ pub fn reserializes(cli_version: Option<&str>, items: &[Item]) -> bool {
         .is_some_and(|(major, minor)| (major, minor) < (0, 147));
     old && items.iter().any(|i| {
         matches!(&i.meta.kind, Kind::Call { type_, name, .. }
-            if &**type_ == "custom_tool_call" && name.as_deref() == Some("apply_patch"))
+            if *type_ == "custom_tool_call" && name.as_deref() == Some("apply_patch"))
     })
 }
 
