@@ -391,10 +391,9 @@ pub fn replay(
         resolver,
         read,
     };
-    // Full detail: the rollback statuses and the open turn are outcomes, which `Place`
-    // does not compute (the segmentation is most of replay's cost: docs/performance.md).
+    // The statuses (rolled back, open) without the texts and settings `turns` shows.
     let needs = Needs::default()
-        .turns(Detail::Full)
+        .turns(Detail::Status)
         .ordinals(OrdinalOptions::default())
         .reread();
     let mut meta_provider: Option<(Pos, bool)> = None;

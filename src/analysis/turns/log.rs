@@ -159,6 +159,7 @@ impl TurnLog {
 
     fn observe(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         let full = self.detail == Detail::Full;
+        let statuses = self.detail >= Detail::Status;
         let ids = self.detail != Detail::Count;
         match rec.kind {
             Kind::EventMsg => match rec.payload_type() {
@@ -180,12 +181,15 @@ impl TurnLog {
                     if full {
                         let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
                         self.user(rec.pos.line, ev.message.map(|m| m.into_owned()));
+                    } else if statuses {
+                        // A user turn, for rollbacks; its text is not asked for.
+                        self.user(rec.pos.line, None);
                     }
                 }
                 Some("task_complete") if ids => {
                     let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
                     let outcome = Outcome::Complete {
-                        error: ev.error_text().filter(|_| full),
+                        error: ev.error_text().filter(|_| statuses),
                         last_agent_message: ev
                             .last_agent_message
                             .as_deref()
@@ -201,7 +205,7 @@ impl TurnLog {
                     };
                     self.terminal(rec, &ev, outcome);
                 }
-                Some("thread_rolled_back") if full => {
+                Some("thread_rolled_back") if statuses => {
                     if let Some(n) = rollback::marker(rec) {
                         self.rollbacks.push((rec.pos.line, n));
                     }
@@ -212,7 +216,7 @@ impl TurnLog {
                         self.agent(rec.pos.line, m.into_owned());
                     }
                 }
-                Some("item_completed") if full => self.item_completed(rec),
+                Some("item_completed") if statuses => self.item_completed(rec),
                 _ => {}
             },
             Kind::ResponseItem => match rec.payload_type() {
@@ -345,7 +349,7 @@ impl TurnLog {
     }
 
     fn message(&mut self, rec: &Record<'_>, session: &SessionTracker) {
-        if self.detail != Detail::Full {
+        if self.detail < Detail::Status {
             // Once the writer marks turns with task_started, a typed message neither starts
             // a turn nor can be the first activity before the first one: skip the parse,
             // which was the largest cost of counting turns.
@@ -361,7 +365,11 @@ impl TurnLog {
         // Only user and assistant messages shape turns: the others (developer
         // instructions, often large) are never parsed.
         let role = rec.payload_field("role").and_then(select::str_value);
-        if !matches!(role.as_deref(), Some("user" | "assistant")) {
+        let full = self.detail == Detail::Full;
+        // Statuses need the user turns only; texts, the agents' too.
+        if !matches!(role.as_deref(), Some("user"))
+            && !(full && role.as_deref() == Some("assistant"))
+        {
             return;
         }
         let content = RawContent::of(rec.payload_field("content"));
@@ -369,7 +377,7 @@ impl TurnLog {
             if content.is_real_user_message() {
                 self.active(rec, session);
                 self.start(rec, session, TurnSource::UserResponseMessage, None);
-                self.user(rec.pos.line, content.joined());
+                self.user(rec.pos.line, if full { content.joined() } else { None });
             }
         } else if let Some(t) = content.joined() {
             self.agent(rec.pos.line, t);
@@ -386,6 +394,13 @@ impl TurnLog {
             .and_then(|[t]| t)
             .and_then(select::str_value);
         if !matches!(kind.as_deref(), Some("UserMessage" | "AgentMessage")) {
+            return;
+        }
+        if self.detail != Detail::Full {
+            // A user turn, for rollbacks; no text is asked for.
+            if kind.as_deref() == Some("UserMessage") {
+                self.user(rec.pos.line, None);
+            }
             return;
         }
         let Ok(item) = serde_json::from_str::<ToolOutcome<'_>>(item) else {

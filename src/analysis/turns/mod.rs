@@ -144,6 +144,9 @@ pub enum Detail {
     /// Turn bounds and ids, no texts, settings or outcomes: enough to place a line in its
     /// turn (`calls`). [`TurnLog::finish`] gives the same turns and ids as with `Full`.
     Place,
+    /// Bounds, ids and statuses (rollbacks, failures, the open turn), no texts, settings or
+    /// tokens (`replay`). The same turns, ids and statuses as with `Full`.
+    Status,
     /// Everything a [`Turn`] row holds.
     Full,
 }
@@ -197,7 +200,7 @@ mod tests {
     }
 
     #[test]
-    fn a_placing_log_places_turns_as_the_full_log_does() {
+    fn a_placing_log_places_turns_and_a_status_log_settles_them_as_the_full_log_does() {
         // Every testdata file, and each with one line cut out (a lost task_started, a
         // lost turn_context...): the same turns, starts and ids, and the same counts at
         // every detail.
@@ -230,6 +233,13 @@ mod tests {
                 let (full, placing) = (places(Detail::Full), places(Detail::Place));
                 let at = || format!("{} without line {cut}", path.display());
                 assert_eq!(full, placing, "{}", at());
+                let status = |detail: Detail| -> Vec<_> {
+                    let t = run(detail).turns.unwrap().turns;
+                    t.into_iter()
+                        .map(|t| (t.index, t.turn_id, t.status))
+                        .collect()
+                };
+                assert_eq!(status(Detail::Full), status(Detail::Status), "{}", at());
                 assert_eq!(run(Detail::Count).turn_counts, Some(full.1), "{}", at());
             }
             files += 1;
