@@ -185,12 +185,14 @@ fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> st
                 return Ok(());
             }
         };
-        let raw: Box<RawValue> = match RawValue::from_string(json) {
-            Ok(raw) => raw,
-            Err(e) => {
-                cx.error(r.path_of(item), &format!("an item is not JSON: {e}"));
-                return Ok(());
-            }
+        // Checked by the decoder's scanner (the bytes may have changed since they were
+        // decoded); a full parse would cost more than the rest of the row.
+        let Some(raw) = crate::decode::json_value(&json) else {
+            cx.error(
+                r.path_of(item),
+                "an item read back is not JSON (the file changed?)",
+            );
+            return Ok(());
         };
         let row = HistoryRow {
             path: r.path_of(item),
@@ -198,7 +200,7 @@ fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> st
             line: item.at.map(|a| a.line),
             ordinal: item.at.and_then(|a| a.ordinal),
             origin: item.origin,
-            item: &raw,
+            item: raw,
         };
         out.row(&row, || {
             let mut cells = if many {
@@ -331,69 +333,202 @@ fn emit_ui(out: &mut Out, r: &Replayed, many: bool) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The state row (`--view state`, schema in `docs/replay.md`): borrowed throughout, so the
+/// world state and turn context are written as they were made, never copied.
+#[derive(Serialize)]
+struct StateRow<'a> {
+    path: &'a str,
+    session_id: Option<&'a str>,
+    thread_id: Option<&'a str>,
+    history_mode: &'a str,
+    cli_version: Option<&'a str>,
+    files: Vec<FileOut<'a>>,
+    cut: Option<CutOut<'a>>,
+    history: HistoryOut<'a>,
+    rollbacks: Vec<RollbackOut<'a>>,
+    rolled_back_turns: Vec<u64>,
+    turn_context: Option<AtValue<'a>>,
+    world_state: Option<&'a Value>,
+    world_state_base: Option<Place<'a>>,
+    world_state_patches: u64,
+    token_info: Option<AtValue<'a>>,
+    open_turn: Option<OpenTurn<'a>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    path: &'a str,
+    end_ordinal_exclusive: Option<u64>,
+    records: u64,
+}
+
+#[derive(Serialize)]
+struct CutOut<'a> {
+    through: bool,
+    turn_index: u64,
+    turn_id: Option<&'a str>,
+    last_line: u64,
+}
+
+#[derive(Serialize)]
+struct HistoryOut<'a> {
+    items: usize,
+    prompt_items: usize,
+    base: BaseOut<'a>,
+    compactions: u64,
+}
+
+#[derive(Serialize)]
+struct BaseOut<'a> {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ordinal: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window_number: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct RollbackOut<'a> {
+    path: &'a str,
+    line: u64,
+    num_turns: u32,
+    items_dropped: usize,
+}
+
+/// A value and where it was read: `{path, line, ordinal, <key>: value}`.
+#[derive(Serialize)]
+struct AtValue<'a> {
+    path: &'a str,
+    line: u64,
+    ordinal: Option<u64>,
+    #[serde(flatten)]
+    value: Map1<'a>,
+}
+
+/// One member, named at run time (`context`, `info`).
+struct Map1<'a>(&'static str, &'a Value);
+
+impl Serialize for Map1<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(self.0, self.1)?;
+        m.end()
+    }
+}
+
+#[derive(Serialize)]
+struct OpenTurn<'a> {
+    index: u64,
+    turn_id: Option<&'a str>,
+    line: u64,
+}
+
+fn at_value<'a>(r: &'a Replayed, at: &At, key: &'static str, v: &'a Value) -> AtValue<'a> {
+    AtValue {
+        path: place(r, at).path,
+        line: at.line,
+        ordinal: at.ordinal,
+        value: Map1(key, v),
+    }
+}
+
 fn emit_state(out: &mut Out, r: &Replayed) -> std::io::Result<()> {
     let path = r.facts.source.display();
     let s = &r.facts.session;
     let st = &r.state;
     let base = match r.base {
-        Base::Start => serde_json::json!({"kind": "start"}),
-        Base::Replacement { at, window } => serde_json::json!({
-            "kind": "replacement_history", "line": at.line, "ordinal": at.ordinal,
-            "path": place(r, &at).path, "window_number": window,
-        }),
-        Base::Rebuild { at } => serde_json::json!({
-            "kind": "compaction_rebuild", "line": at.line, "ordinal": at.ordinal,
-            "path": place(r, &at).path,
-        }),
-    };
-    let rolled_back: Vec<u64> = r
-        .facts
-        .turns
-        .iter()
-        .flat_map(|t| &t.turns)
-        .filter(|t| t.status == crate::analysis::turns::TurnStatus::RolledBack)
-        .map(|t| t.index)
-        .collect();
-    let open = r
-        .open_turn()
-        .map(|t| serde_json::json!({"index": t.index, "turn_id": t.turn_id, "line": t.line_start}));
-    let obj = serde_json::json!({
-        "path": path,
-        "session_id": s.session_id,
-        "thread_id": s.thread_id,
-        "history_mode": s.mode(),
-        "cli_version": s.cli_version,
-        "files": r.files.iter().map(|f| serde_json::json!({
-            "path": f.path, "end_ordinal_exclusive": f.end_ordinal, "records": f.records,
-        })).collect::<Vec<_>>(),
-        "cut": r.cut.as_ref().map(|c| serde_json::json!({
-            "through": c.through, "turn_index": c.turn_index, "turn_id": c.turn_id,
-            "last_line": c.last_line,
-        })),
-        "history": {
-            "items": r.history_len,
-            "prompt_items": r.items.len(),
-            "base": base,
-            "compactions": r.compactions,
+        Base::Start => BaseOut {
+            kind: "start",
+            path: None,
+            line: None,
+            ordinal: None,
+            window_number: None,
         },
-        "rollbacks": r.rollbacks.iter().map(|b| serde_json::json!({
-            "path": place(r, &b.at).path, "line": b.at.line, "num_turns": b.num_turns,
-            "items_dropped": b.items_dropped,
-        })).collect::<Vec<_>>(),
-        "rolled_back_turns": rolled_back,
-        "turn_context": st.turn_context.as_ref().map(|(at, v)| serde_json::json!({
-            "path": place(r, at).path, "line": at.line, "ordinal": at.ordinal, "context": v,
-        })),
-        "world_state": st.world_state,
-        "world_state_base": st.world_state_base.as_ref().map(|at| place(r, at)),
-        "world_state_patches": st.world_state_patches,
-        "token_info": st.token_info.as_ref().map(|(at, v)| serde_json::json!({
-            "path": place(r, at).path, "line": at.line, "info": v,
-        })),
-        "open_turn": open,
-        "diagnostics": r.findings.iter().map(Diagnostic::of).collect::<Vec<_>>(),
-    });
-    out.row(&obj, || state_lines(&path, r))
+        Base::Replacement { at, window } => BaseOut {
+            kind: "replacement_history",
+            path: Some(place(r, &at).path),
+            line: Some(at.line),
+            ordinal: at.ordinal,
+            window_number: window,
+        },
+        Base::Rebuild { at } => BaseOut {
+            kind: "compaction_rebuild",
+            path: Some(place(r, &at).path),
+            line: Some(at.line),
+            ordinal: at.ordinal,
+            window_number: None,
+        },
+    };
+    let row = StateRow {
+        path: &path,
+        session_id: s.session_id.as_deref(),
+        thread_id: s.thread_id.as_deref(),
+        history_mode: s.mode(),
+        cli_version: s.cli_version.as_deref(),
+        files: r
+            .files
+            .iter()
+            .map(|f| FileOut {
+                path: &f.path,
+                end_ordinal_exclusive: f.end_ordinal,
+                records: f.records,
+            })
+            .collect(),
+        cut: r.cut.as_ref().map(|c| CutOut {
+            through: c.through,
+            turn_index: c.turn_index,
+            turn_id: c.turn_id.as_deref(),
+            last_line: c.last_line,
+        }),
+        history: HistoryOut {
+            items: r.history_len,
+            prompt_items: r.items.len(),
+            base,
+            compactions: r.compactions,
+        },
+        rollbacks: r
+            .rollbacks
+            .iter()
+            .map(|b| RollbackOut {
+                path: place(r, &b.at).path,
+                line: b.at.line,
+                num_turns: b.num_turns,
+                items_dropped: b.items_dropped,
+            })
+            .collect(),
+        rolled_back_turns: r
+            .facts
+            .turns
+            .iter()
+            .flat_map(|t| &t.turns)
+            .filter(|t| t.status == crate::analysis::turns::TurnStatus::RolledBack)
+            .map(|t| t.index)
+            .collect(),
+        turn_context: st
+            .turn_context
+            .as_ref()
+            .map(|(at, v)| at_value(r, at, "context", v)),
+        world_state: st.world_state.as_ref(),
+        world_state_base: st.world_state_base.as_ref().map(|at| place(r, at)),
+        world_state_patches: st.world_state_patches,
+        token_info: st
+            .token_info
+            .as_ref()
+            .map(|(at, v)| at_value(r, at, "info", v)),
+        open_turn: r.open_turn().map(|t| OpenTurn {
+            index: t.index,
+            turn_id: t.turn_id.as_deref(),
+            line: t.line_start,
+        }),
+        diagnostics: r.findings.iter().map(Diagnostic::of).collect(),
+    };
+    out.row(&row, || state_lines(&path, r))
 }
 
 /// The state view for people: a few summary lines, then each diagnostic as `path:line`.

@@ -317,6 +317,19 @@ pub fn json_string(bytes: &[u8]) -> Option<&RawValue> {
     Some(raw_value(text))
 }
 
+/// `text` as a [`RawValue`] when it is exactly one JSON value (no white space around it),
+/// checked by the decoder's scanner (serde decides where the scanner leaves it): the
+/// check of a text read back from a file, far cheaper than `RawValue::from_string`'s parse.
+pub fn json_value(text: &str) -> Option<&RawValue> {
+    match scan::value_len(text.as_bytes()) {
+        Some(n) if n == text.len() => Some(raw_value(text)),
+        Some(_) => None,
+        None => serde_json::from_str::<&RawValue>(text)
+            .ok()
+            .filter(|r| r.get().len() == text.len()),
+    }
+}
+
 /// Whether `text` is one JSON value (JSON white space around it allowed), checked as the
 /// decoder checks a line's values, so as Codex's reader checks them (a number beyond `f64`
 /// is valid); `None` where the decoder would ask serde (nesting deeper than it scans).

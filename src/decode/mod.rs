@@ -30,7 +30,8 @@ pub mod select;
 mod unescape;
 
 pub use envelope::{
-    decode_line, fold_alias, is_json, json_string, json_string_len, Kind, Members, Record,
+    decode_line, fold_alias, is_json, json_string, json_string_len, json_value, Kind, Members,
+    Record,
 };
 pub use error::{ordinal_hint, BadLine, DecodeError};
 pub use reader::Decoder;

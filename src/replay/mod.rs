@@ -21,6 +21,7 @@ pub mod prompt;
 pub mod state;
 pub mod ui;
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -76,6 +77,61 @@ pub struct ReadFile {
     /// Records read from it into the replay.
     pub records: u64,
     reread: Option<SourceFile>,
+    /// Its length as read (reads back never go past it).
+    size: u64,
+    /// The last stretch read back: items lie in file order, close together, so rows are
+    /// written with one read per window rather than one per item.
+    window: RefCell<Window>,
+}
+
+/// A stretch of a file, read back.
+#[derive(Debug, Default)]
+struct Window {
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+/// How much is read back at once.
+const WINDOW: u64 = 256 * 1024;
+
+impl ReadFile {
+    fn new(path: String, end_ordinal: Option<u64>, reread: Option<SourceFile>) -> ReadFile {
+        ReadFile {
+            path,
+            end_ordinal,
+            records: 0,
+            reread,
+            size: 0,
+            window: RefCell::new(Window::default()),
+        }
+    }
+
+    /// The text of `len` bytes at `offset`, read back through the window.
+    fn read(&self, offset: u64, len: usize) -> std::io::Result<String> {
+        let f = self
+            .reread
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other("the file cannot be read again"))?;
+        let end = offset + len as u64;
+        let mut w = self.window.borrow_mut();
+        let inside = offset >= w.start && end <= w.start + w.bytes.len() as u64;
+        if !inside {
+            if len as u64 >= WINDOW / 2 || end > self.size {
+                return read_back(f, offset, len);
+            }
+            let to = (offset + WINDOW).min(self.size);
+            w.start = offset;
+            w.bytes.resize((to - offset) as usize, 0);
+            let Window { bytes, .. } = &mut *w;
+            if let Err(e) = f.read_exact_at(offset, bytes) {
+                w.bytes.clear();
+                return Err(e);
+            }
+        }
+        let at = (offset - w.start) as usize;
+        String::from_utf8(w.bytes[at..at + len].to_vec())
+            .map_err(|_| std::io::Error::other("the file changed while it was read"))
+    }
 }
 
 /// Where a cut fell.
@@ -115,14 +171,11 @@ impl Replayed {
     pub fn body_json(&self, file: usize, body: &Body) -> std::io::Result<String> {
         match body {
             Body::Held(s) => Ok(s.to_string()),
-            Body::InFile { offset, len } => {
-                let f = self
-                    .files
-                    .get(file)
-                    .and_then(|f| f.reread.as_ref())
-                    .ok_or_else(|| std::io::Error::other("the file cannot be read again"))?;
-                read_back(f, *offset, *len)
-            }
+            Body::InFile { offset, len } => self
+                .files
+                .get(file)
+                .ok_or_else(|| std::io::Error::other("no such file in the replay"))?
+                .read(*offset, *len),
         }
     }
 
@@ -182,8 +235,10 @@ struct Run<'r> {
     ui: UiLog,
     files: Vec<ReadFile>,
     findings: Vec<Finding>,
-    /// The files of the lineage read so far (a cycle is one of them again).
+    /// The files of the lineage read so far (a cycle is one of them again); the file
+    /// replayed's entry is made when a lineage is first followed.
     visited: Vec<PathBuf>,
+    replayed: Option<PathBuf>,
     resolver: &'r Mutex<Resolver>,
     read: &'r ReadOptions,
 }
@@ -198,6 +253,9 @@ impl Run<'_> {
     /// Read the lineage source of `child` (whose `session_meta` at `at` holds `base`) into
     /// the replay, its own lineage first.
     fn follow(&mut self, child: &Source, base: &HistoryBase, at: Pos, depth: usize) {
+        if let Some(p) = self.replayed.take() {
+            self.visited.push(std::fs::canonicalize(&p).unwrap_or(p));
+        }
         // A source's findings point at the file replayed's session_meta.
         let at0 = (depth == 1).then_some(at);
         let target = match check::target(base, at) {
@@ -262,12 +320,9 @@ impl Run<'_> {
         };
         let file = self.files.len();
         let rereadable = reopen.is_some();
-        self.files.push(ReadFile {
-            path: shown.clone(),
-            end_ordinal: Some(target.cutoff.end_ordinal),
-            records: 0,
-            reread: reopen.map(|r| SourceFile::new(r, &self.read.handles)),
-        });
+        let reread = reopen.map(|r| SourceFile::new(r, &self.read.handles));
+        let end = Some(target.cutoff.end_ordinal);
+        self.files.push(ReadFile::new(shown.clone(), end, reread));
         let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
         let mut session = analysis::session::SessionTracker::new();
         // The lineage check's probe of the cutoff rides along (`check-ordinal`'s judge).
@@ -304,6 +359,7 @@ impl Run<'_> {
                 }
             }
         }
+        self.files[file].size = dec.info().bytes;
         if !read_error {
             let probe = probe.finish(&session, dec.info());
             if let Some(mut f) = check::judge(&target, &shown, &probe, at) {
@@ -376,18 +432,10 @@ pub fn replay(
         history: History::new(),
         state: StateLog::default(),
         ui: UiLog::default(),
-        files: vec![ReadFile {
-            path: source.display(),
-            end_ordinal: None,
-            records: 0,
-            reread: None,
-        }],
+        files: vec![ReadFile::new(source.display(), None, None)],
         findings: Vec::new(),
-        visited: source
-            .path()
-            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
-            .into_iter()
-            .collect(),
+        visited: Vec::new(),
+        replayed: source.path().map(PathBuf::from),
         resolver,
         read,
     };
@@ -427,6 +475,7 @@ pub fn replay(
         error = facts.io_error.clone();
     }
     run.files[0].reread = facts.file.take();
+    run.files[0].size = facts.stream.bytes;
     let Run {
         history,
         state,

@@ -57,8 +57,14 @@ impl StateLog {
         match rec.kind {
             Kind::EventMsg => match rec.payload_type() {
                 Some("task_started") => {
-                    let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
-                    self.turn_id = ev.turn_id();
+                    // The top-level id, else the full parse (0.171 nests it).
+                    self.turn_id = match rec.payload_field("turn_id").and_then(select::str_value) {
+                        Some(id) => Some(id.into_owned()),
+                        None => rec
+                            .parse_payload::<TurnEvent<'_>>()
+                            .unwrap_or_default()
+                            .turn_id(),
+                    };
                 }
                 Some("token_count") => {
                     if let Some(info) = rec.payload_field("info").filter(|v| *v != "null") {
@@ -128,34 +134,48 @@ impl StateLog {
             .token_info
             .as_ref()
             .and_then(|(at, b)| Some((*at, parse(at, b)?)));
-        let mut baseline: Option<Value> = None;
-        for (at, ev) in self.world.iter().filter(|(at, _)| !rolled_back(at)) {
+        // Which events count, and where the last baseline begins: only the snapshot and the
+        // patches after it are parsed (a file writes a full snapshot per turn).
+        let world: Vec<&(At, World)> = self
+            .world
+            .iter()
+            .filter(|(at, _)| !rolled_back(at))
+            .collect();
+        let mut has_baseline = false;
+        let mut from = None;
+        for (i, (at, ev)) in world.iter().enumerate() {
             match ev {
                 World::Reset => {
-                    baseline = None;
-                    st.world_state_base = None;
-                    st.world_state_patches = 0;
+                    has_baseline = false;
+                    from = Some(i);
                 }
+                World::Full(_) => {
+                    has_baseline = true;
+                    from = Some(i);
+                }
+                World::Patch(_) if !has_baseline => {
+                    let pos = super::history::pos(*at);
+                    st.findings
+                        .push(Finding::new(Cause::WorldStatePatchBeforeFull, pos));
+                }
+                World::Patch(_) => {}
+            }
+        }
+        let mut baseline: Option<Value> = None;
+        for (at, ev) in from.map_or(&world[..0], |i| &world[i..]) {
+            match ev {
+                World::Reset => {}
                 World::Full(b) => {
                     baseline = parse(at, b).and_then(|mut v| v.get_mut("state").map(Value::take));
                     st.world_state_base = Some(*at);
-                    st.world_state_patches = 0;
                 }
-                World::Patch(b) => match &mut baseline {
-                    Some(base) => {
-                        if let Some(patch) =
-                            parse(at, b).and_then(|mut v| v.get_mut("state").map(Value::take))
-                        {
-                            json_patch::merge(base, &patch);
-                            st.world_state_patches += 1;
-                        }
+                World::Patch(b) => {
+                    let patch = parse(at, b).and_then(|mut v| v.get_mut("state").map(Value::take));
+                    if let (Some(base), Some(patch)) = (&mut baseline, patch) {
+                        json_patch::merge(base, &patch);
+                        st.world_state_patches += 1;
                     }
-                    None => {
-                        let pos = super::history::pos(*at);
-                        st.findings
-                            .push(Finding::new(Cause::WorldStatePatchBeforeFull, pos));
-                    }
-                },
+                }
             }
         }
         st.world_state = baseline;

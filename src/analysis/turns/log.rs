@@ -367,9 +367,12 @@ impl TurnLog {
         let role = rec.payload_field("role").and_then(select::str_value);
         let full = self.detail == Detail::Full;
         // Statuses need the user turns only; texts, the agents' too.
-        if !matches!(role.as_deref(), Some("user"))
-            && !(full && role.as_deref() == Some("assistant"))
-        {
+        let wanted = match role.as_deref() {
+            Some("user") => true,
+            Some("assistant") => full,
+            _ => false,
+        };
+        if !wanted {
             return;
         }
         let content = RawContent::of(rec.payload_field("content"));
