@@ -108,7 +108,7 @@ impl ProblemKind {
             | BaseSourceUnreadable { .. }
             | BaseCycle { .. }
             | BaseTooDeep { .. } => ProblemKind::Base,
-            NoMeta => ProblemKind::Start,
+            NoMeta | MetaUndecodable { .. } => ProblemKind::Start,
             // Findings about the rebuilt history: `check-ordinal` never reports them.
             BadLine(_)
             | ModelProviderMissing
@@ -117,7 +117,9 @@ impl ProblemKind {
             | WorldStatePatchBeforeFull
             | CallWithoutOutput { .. }
             | OutputWithoutCall { .. }
-            | RollbackOverflow { .. } => ProblemKind::Unexpected,
+            | RollbackOverflow { .. }
+            | RollbackUndecodable
+            | TurnUnterminated { .. } => ProblemKind::Unexpected,
         }
     }
 

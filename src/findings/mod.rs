@@ -201,6 +201,12 @@ pub enum Cause {
     // --- the session and the history a resume rebuilds (`replay`) ---
     /// No `session_meta` at all.
     NoMeta,
+    /// The first `session_meta` lacks a field Codex requires, or has it mistyped: `found`
+    /// is what the field is (`None`: absent).
+    MetaUndecodable {
+        field: &'static str,
+        found: Option<&'static str>,
+    },
     /// `session_meta.model_provider` is null or empty.
     ModelProviderMissing,
     /// A `compacted` record Codex cannot decode for another reason than its metadata.
@@ -214,6 +220,10 @@ pub enum Cause {
     CallWithoutOutput { call_id: String },
     /// An output whose call is not in the history: the prompt drops it.
     OutputWithoutCall { call_id: String },
+    /// A `thread_rolled_back` whose `num_turns` is not a `u32`: Codex cannot decode it.
+    RollbackUndecodable,
+    /// A turn that never ended while a later one began (`index`, its `turn_id`).
+    TurnUnterminated { index: u64, turn_id: Option<String> },
     /// `thread_rolled_back.num_turns` exceeds the user turns standing.
     RollbackOverflow { num_turns: u32, user_turns: u64 },
 }
@@ -253,6 +263,7 @@ impl Cause {
                 DecodeError::TooLong { .. } => Rule::LineOversized,
             },
             NoMeta => Rule::MetaMissing,
+            MetaUndecodable { .. } => Rule::MetaFirst,
             ModelProviderMissing => Rule::MetaModelProvider,
             CompactionUndecodable { .. } => Rule::LinePayload,
             CompactionMetadataLen { .. } => Rule::CompactMetadataLen,
@@ -260,6 +271,8 @@ impl Cause {
             CallWithoutOutput { .. } => Rule::PairMissingOutput,
             OutputWithoutCall { .. } => Rule::PairOrphanOutput,
             RollbackOverflow { .. } => Rule::RollbackOverflow,
+            RollbackUndecodable => Rule::LinePayload,
+            TurnUnterminated { .. } => Rule::TurnUnterminated,
             BaseOffsetPastEnd { .. }
             | BaseOffsetNotAtLineStart { .. }
             | BaseOffsetMismatch { .. } => Rule::HistoryBaseByteOffset,

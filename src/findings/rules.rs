@@ -177,6 +177,12 @@ rules! {
     /// Codex drops every user turn (keeping only the leading context), which is rarely what
     /// the writer meant.
     RollbackOverflow = "rollback.overflow", Warning, "a rollback larger than the history";
+
+    /// A turn that never ended: no `task_complete` or `turn_aborted`, and a later turn
+    /// began (the writer died mid-turn, or lost the event). Codex resumes; its app-server
+    /// shows the turn as interrupted (0.128 and later), and nothing proves what the turn's
+    /// calls did. The open last turn (still running, or killed last) is not flagged.
+    TurnUnterminated = "turn.unterminated", Warning, "a turn that never ended";
 }
 
 impl Rule {

@@ -138,6 +138,16 @@ pub fn message(f: &Finding) -> String {
         BadLine(bad) => {
             format!("Codex cannot read this line ({bad}): its record is lost on resume")
         }
+        MetaUndecodable { field, found } => {
+            let what = match found {
+                Some(kind) => format!("session_meta.{field} is {kind}, not a string"),
+                None => format!("session_meta has no {field}"),
+            };
+            format!(
+                "{what}: Codex cannot read the session metadata and refuses the file (\"failed \
+                 to read session metadata\")"
+            )
+        }
         NoMeta => "no session_meta in the file: Codex cannot learn the thread and refuses to \
                    resume it (\"does not start with session metadata\")"
             .to_string(),
@@ -173,6 +183,17 @@ pub fn message(f: &Finding) -> String {
         OutputWithoutCall { call_id } => format!(
             "output for call {} has no call in the history: the resumed prompt drops it",
             short(call_id)
+        ),
+        RollbackUndecodable => "thread_rolled_back.num_turns is not an unsigned 32-bit integer: \
+                                Codex cannot decode the line, so nothing is rolled back"
+            .to_string(),
+        TurnUnterminated { index, turn_id } => format!(
+            "turn {index}{} never ended (no task_complete or turn_aborted) before the next \
+             began: the writer died or lost the event",
+            turn_id
+                .as_deref()
+                .map(|t| format!(" ({})", short(t)))
+                .unwrap_or_default()
         ),
         RollbackOverflow {
             num_turns,

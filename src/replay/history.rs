@@ -116,8 +116,11 @@ impl History {
             }
             Kind::Compacted => return self.compacted(rec, at, rereadable),
             Kind::EventMsg if rec.payload_type() == Some("thread_rolled_back") => {
-                if let Some(n) = rollback::marker(rec) {
-                    self.roll_back(n, at);
+                match rollback::marker(rec) {
+                    Some(n) => self.roll_back(n, at),
+                    None => self
+                        .findings
+                        .push(Finding::new(Cause::RollbackUndecodable, pos(at))),
                 }
             }
             _ => {}

@@ -379,6 +379,27 @@ impl Run<'_> {
     }
 }
 
+/// The `session_meta` fields every Codex version writes and requires as strings (the
+/// oldest files hold exactly these, `research/upstream.md` §1): one absent or mistyped makes
+/// Codex refuse the file ("failed to read session metadata", verified with 0.171 on a
+/// `cli_version` written as a number).
+fn meta_fields(rec: &Record<'_>) -> Option<Cause> {
+    const REQUIRED: [&str; 5] = ["id", "timestamp", "cwd", "originator", "cli_version"];
+    let values = rec.payload_fields(REQUIRED);
+    REQUIRED.iter().zip(values).find_map(|(&field, v)| {
+        let found = match v.map(|v| v.as_bytes()[0]) {
+            Some(b'"') => return None,
+            None => None,
+            Some(b'{') => Some("an object"),
+            Some(b'[') => Some("an array"),
+            Some(b'n') => Some("null"),
+            Some(b't' | b'f') => Some("a boolean"),
+            Some(_) => Some("a number"),
+        };
+        Some(Cause::MetaUndecodable { field, found })
+    })
+}
+
 /// The last line to replay for `cut`, from a first pass over the turns.
 fn cut_line(source: &Source, read: &ReadOptions, cut: &Cut) -> Result<CutAt, String> {
     let facts = analysis::read(source, read, &Needs::default().turns(Detail::Place));
@@ -445,6 +466,7 @@ pub fn replay(
         .ordinals(OrdinalOptions::default())
         .reread();
     let mut meta_provider: Option<(Pos, bool)> = None;
+    let mut meta_undecodable: Option<Finding> = None;
     let skip = error.is_some();
     let mut facts =
         analysis::read_observed(source, read, &needs, &mut |rec, session, rereadable| {
@@ -454,6 +476,7 @@ pub fn replay(
             let info = session.info();
             let paginated = info.mode() == "paginated";
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
+                meta_undecodable = meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
                 let provider = rec.payload_field("model_provider");
                 if let Some(p) = provider {
                     let empty = p == "null" || p == "\"\"";
@@ -518,6 +541,22 @@ pub fn replay(
     });
     findings.extend(state.findings.iter().cloned());
     let ui = ui.finish(turns);
+    // Turns that never ended before the next began (the open last turn is not one).
+    for t in turns.iter().flat_map(|t| &t.turns) {
+        if t.status == TurnStatus::Stale && cut.as_ref().is_none_or(|c| t.line_start <= c.last_line)
+        {
+            let cause = Cause::TurnUnterminated {
+                index: t.index,
+                turn_id: t.turn_id.clone(),
+            };
+            // The segmentation keeps lines, not byte offsets.
+            let pos = Pos {
+                line: t.line_start,
+                offset: 0,
+            };
+            findings.push(Finding::new(cause, Some(pos)));
+        }
+    }
     // The session's head, as the ordinal check found it, and the rest of its findings.
     if let Some(rep) = &facts.ordinals {
         findings.extend(rep.findings.iter().cloned());
@@ -545,6 +584,7 @@ pub fn replay(
     {
         findings.push(Finding::new(Cause::NoMeta, None));
     }
+    findings.extend(meta_undecodable);
     if let Some((pos, true)) = meta_provider {
         findings.push(Finding::new(Cause::ModelProviderMissing, Some(pos)));
     }
