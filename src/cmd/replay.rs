@@ -215,11 +215,15 @@ fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> st
     if out.is_table() {
         let errors = r.findings.iter().filter(|f| f.is_error()).count();
         if !r.findings.is_empty() {
+            let n = r.findings.len();
+            let (s, es) = (
+                if n == 1 { "" } else { "s" },
+                if errors == 1 { "" } else { "s" },
+            );
             cx.diag.note(
                 &path,
                 &format!(
-                    "{} diagnostics ({errors} errors): see `rollscope replay --view state`",
-                    r.findings.len()
+                    "{n} diagnostic{s} ({errors} error{es}): see `rollscope replay --view state`"
                 ),
             );
         }
@@ -583,7 +587,16 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
         ))
         .tone(Tone::Bad)
     } else {
-        Cell::text("  resumes cleanly").tone(Tone::Good)
+        let warnings = r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .count();
+        match warnings {
+            0 => Cell::text("  resumes cleanly").tone(Tone::Good),
+            1 => Cell::text("  resumes, with 1 warning").tone(Tone::Warn),
+            n => Cell::text(&format!("  resumes, with {n} warnings")).tone(Tone::Warn),
+        }
     };
     lines.push(verdict);
     lines
