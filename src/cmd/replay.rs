@@ -14,7 +14,7 @@ use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
 use crate::lineage::Resolver;
-use crate::output::findings::{located, message};
+use crate::output::findings::{diagnostic, message};
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
 use crate::parallel;
@@ -578,12 +578,13 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
         )));
     }
     for f in &r.findings {
-        lines.push(located(path, f, f.rule.slug()));
+        lines.push(diagnostic(path, f));
     }
     let errors = r.findings.iter().filter(|f| f.is_error()).count();
     let verdict = if errors > 0 {
+        let s = if errors == 1 { "" } else { "s" };
         Cell::text(&format!(
-            "  {errors} errors: the resume fails or loses history"
+            "  {errors} error{s}: the resume fails or loses history"
         ))
         .tone(Tone::Bad)
     } else {
