@@ -505,3 +505,18 @@ fn the_transcript_table_is_terminal_safe() {
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(text.contains("user"));
 }
+
+#[test]
+fn the_readme_walkthrough_prints_what_replay_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let cmd = "$ rollscope replay --view state testdata/replay/compaction-metadata-len-mismatch.jsonl\n";
+    let shown = readme.split(cmd).nth(1).expect("the walkthrough in README.md");
+    let shown = &shown[..shown.find("```").unwrap()];
+    let out = rollscope()
+        .current_dir(root())
+        .args(["replay", "--view", "state", "--color", "never"])
+        .arg("testdata/replay/compaction-metadata-len-mismatch.jsonl")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
