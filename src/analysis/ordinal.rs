@@ -321,6 +321,8 @@ pub struct OrdinalCheck {
     seen_line: bool,
     /// The mode was inferred from ordinals, with no `session_meta` to say it.
     inferred: bool,
+    /// `history_mode` is neither `legacy` nor `paginated`.
+    unknown_mode: bool,
 }
 
 impl OrdinalCheck {
@@ -338,6 +340,7 @@ impl OrdinalCheck {
             head: None,
             seen_line: false,
             inferred: false,
+            unknown_mode: false,
         }
     }
 
@@ -370,6 +373,9 @@ impl OrdinalCheck {
         }
         self.history_mode = Some(mode.to_string());
         if let Some(info) = meta.filter(|_| !matches!(mode, "legacy" | "paginated")) {
+            // Codex refuses the file: its ordinals are not judged against either mode (one
+            // `ordinal.in-legacy` per line would only bury the finding that matters).
+            self.unknown_mode = true;
             let pos = self.meta_pos.unwrap_or_default();
             let mode = info.mode().to_string();
             self.findings
@@ -418,7 +424,7 @@ impl OrdinalCheck {
         match &mut self.mode {
             Mode::Pending(_) => {}
             Mode::Legacy => {
-                if let (Some(o), true) = (obs.ordinal, obs.is_record()) {
+                if let (Some(o), true, false) = (obs.ordinal, obs.is_record(), self.unknown_mode) {
                     self.findings.push(
                         Finding::new(Cause::OrdinalInLegacy, Some(obs.pos))
                             .comparing(None, Some(o)),

@@ -32,7 +32,7 @@ pub fn message(f: &Finding) -> String {
             .to_string(),
         UnknownHistoryMode { mode } => format!(
             "history_mode {mode:?} is unknown: Codex refuses to load this rollout at all (its \
-             ordinals are checked as legacy)"
+             ordinals are not checked)"
         ),
         OrdinalInLegacy => format!(
             "ordinal {} in a legacy rollout: Codex never writes ordinals in legacy mode (a foreign \

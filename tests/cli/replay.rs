@@ -509,8 +509,12 @@ fn the_transcript_table_is_terminal_safe() {
 #[test]
 fn the_readme_walkthrough_prints_what_replay_prints() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let cmd = "$ rollscope replay --view state testdata/replay/compaction-metadata-len-mismatch.jsonl\n";
-    let shown = readme.split(cmd).nth(1).expect("the walkthrough in README.md");
+    let cmd =
+        "$ rollscope replay --view state testdata/replay/compaction-metadata-len-mismatch.jsonl\n";
+    let shown = readme
+        .split(cmd)
+        .nth(1)
+        .expect("the walkthrough in README.md");
     let shown = &shown[..shown.find("```").unwrap()];
     let out = rollscope()
         .current_dir(root())
@@ -519,4 +523,13 @@ fn the_readme_walkthrough_prints_what_replay_prints() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
+
+#[test]
+fn an_unknown_history_mode_is_one_error_not_a_warning_per_line() {
+    let st = state(&testdata("replay/history-mode-unknown.jsonl"));
+    assert_eq!(
+        diagnostics(&st),
+        [("error".to_string(), "meta.history-mode".to_string())]
+    );
 }
