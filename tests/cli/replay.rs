@@ -533,3 +533,109 @@ fn an_unknown_history_mode_is_one_error_not_a_warning_per_line() {
         [("error".to_string(), "meta.history-mode".to_string())]
     );
 }
+
+/// A paginated rollout: `session_meta` (ordinal `first`), then one user message per text,
+/// each with the next ordinal; with a `history_base` when `base` names one
+/// (`rollout id, end_ordinal_exclusive, end_byte_offset`).
+fn paginated(id: &str, first: u64, base: Option<(&str, u64, u64)>, texts: &[&str]) -> String {
+    let base = base.map_or(String::new(), |(src, end, off)| {
+        format!(
+            r#","history_base":{{"thread_id":"{src}","end_ordinal_exclusive":{end},"end_byte_offset":{off}}}"#
+        )
+    });
+    let mut out = format!(
+        r#"{{"timestamp":"2026-11-29T12:00:00.000Z","ordinal":{first},"type":"session_meta","payload":{{"id":"{id}","timestamp":"2026-11-29T12:00:00.000Z","cwd":"/w","originator":"t","cli_version":"0.171.0","history_mode":"paginated"{base}}}}}"#
+    );
+    out.push('\n');
+    for (i, t) in texts.iter().enumerate() {
+        out.push_str(&format!(
+            r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{},"type":"response_item","payload":{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}}}"#,
+            first + 1 + i as u64
+        ));
+        out.push('\n');
+    }
+    out
+}
+
+fn rollout_name(id: &str) -> String {
+    format!("rollout-2026-11-29T12-00-00-{id}.jsonl")
+}
+
+const A: &str = "01a22749-0000-7000-8000-00000000000a";
+const B: &str = "01a22749-0000-7000-8000-00000000000b";
+const C: &str = "01a22749-0000-7000-8000-00000000000c";
+
+fn texts_of(rows: &[Value]) -> Vec<String> {
+    rows.iter()
+        .map(|r| {
+            r["item"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_chain_of_forks_is_read_source_first() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("sessions/2026/11/29");
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = paginated(A, 0, None, &["a1", "a2"]);
+    let b = paginated(B, 3, Some((A, 3, a.len() as u64)), &["b1"]);
+    // C forks B after b1 (ordinal 4): it inherits a1, a2 and b1.
+    let c = paginated(C, 5, Some((B, 5, b.len() as u64)), &["c1"]);
+    for (id, text) in [(A, &a), (B, &b), (C, &c)] {
+        std::fs::write(dir.join(rollout_name(id)), text).unwrap();
+    }
+    let child = dir.join(rollout_name(C));
+    let rows = ndjson_rows(&["replay"], &child);
+    assert_eq!(texts_of(&rows), ["a1", "a2", "b1", "c1"]);
+    let origins: Vec<&str> = rows.iter().map(|r| r["origin"].as_str().unwrap()).collect();
+    assert_eq!(
+        origins,
+        [
+            "source_rollout",
+            "source_rollout",
+            "source_rollout",
+            "record"
+        ]
+    );
+    assert!(rows[0]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with(&rollout_name(A)));
+    let st = state(&child);
+    assert_eq!(st["files"].as_array().unwrap().len(), 3);
+    assert!(diagnostics(&st).is_empty(), "{st:#}");
+
+    // A cold (`.zst`) source is read the same way.
+    let plain = dir.join(rollout_name(A));
+    compress_into(&plain, &dir);
+    std::fs::remove_file(&plain).unwrap();
+    let cold = ndjson_rows(&["replay"], &child);
+    assert_eq!(texts_of(&cold), ["a1", "a2", "b1", "c1"]);
+    assert!(cold[0]["path"].as_str().unwrap().ends_with(".jsonl.zst"));
+}
+
+#[test]
+fn a_lineage_that_loops_is_refused_and_read_once() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("sessions/2026/11/29");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A's base is B and B's base is A: each names the other's first line.
+    let a = paginated(A, 1, Some((B, 1, 0)), &["a1"]);
+    let b = paginated(B, 1, Some((A, 1, 0)), &["b1"]);
+    std::fs::write(dir.join(rollout_name(A)), &a).unwrap();
+    std::fs::write(dir.join(rollout_name(B)), &b).unwrap();
+    let st = state(&dir.join(rollout_name(A)));
+    let messages: Vec<&str> = st["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "history_base.resolve")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("cycle")), "{st:#}");
+    assert_eq!(st["files"].as_array().unwrap().len(), 2);
+}
