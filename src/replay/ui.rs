@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use crate::analysis::turns::{TurnStatus, Turns};
-use crate::decode::{Kind, Record};
+use crate::decode::{select, Kind, Record};
 
 /// One item a client is shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +40,8 @@ pub struct UiRow {
 #[derive(Debug, Default)]
 pub struct UiLog {
     items: Vec<UiItem>,
+    /// The last item shown is a legacy reasoning item still open to more summary parts.
+    reasoning_open: bool,
 }
 
 /// `major.minor` of a `cli_version`, when it reads as one.
@@ -68,10 +70,31 @@ impl UiLog {
             }),
             _ => None,
         };
-        if let Some(mut item) = item {
-            item.line = rec.pos.line;
-            self.items.push(item);
+        // A turn start closes a legacy reasoning item.
+        if rec.kind == Kind::EventMsg
+            && matches!(rec.payload_type(), Some("task_started" | "user_message"))
+        {
+            self.reasoning_open = false;
         }
+        let Some(mut item) = item else {
+            return;
+        };
+        item.line = rec.pos.line;
+        let reasoning = !paginated && item.kind == "reasoning";
+        if reasoning && self.reasoning_open {
+            // Consecutive legacy reasoning events are one item to a client, their summary
+            // parts joined by newlines (the real app-server, 0.80 to 0.147).
+            if let (Some(last), Some(more)) = (self.items.last_mut(), item.text) {
+                let text = last.text.get_or_insert_with(String::new);
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&more);
+            }
+            return;
+        }
+        self.reasoning_open = reasoning;
+        self.items.push(item);
     }
 
     /// The rows, in file order, each in its turn; rolled-back turns hidden. A turn without
@@ -175,36 +198,70 @@ fn ui(kind: &str, text: Option<String>, fields: Map<String, Value>) -> UiItem {
     }
 }
 
+/// The members of an `item_completed` item a client's row is made of. Only these are
+/// parsed: a command's whole output (`aggregated_output`) is skipped, never built.
+const ITEM_KEYS: [&str; 11] = [
+    "type",
+    "content",
+    "summary_text",
+    "command",
+    "status",
+    "exit_code",
+    "duration_ms",
+    "changes",
+    "query",
+    "server",
+    "tool",
+];
+
 /// An `item_completed` event's item.
 fn completed(rec: &Record<'_>) -> Option<UiItem> {
-    let payload: Value = rec.parse_payload().ok()?;
-    let item = payload.get("item")?;
-    let type_ = item.get("type")?.as_str()?;
+    let raw = rec.payload_field("item")?;
+    let f = select::fields(raw, ITEM_KEYS)?;
+    let value = |k: usize| f[k].and_then(|r| serde_json::from_str::<Value>(r).ok());
+    let string = |k: usize| f[k].and_then(select::str_value).map(|s| s.into_owned());
+    let type_ = string(0)?;
     let mut fields = Map::new();
-    let (kind, text) = match type_ {
-        "UserMessage" => ("userMessage", content_text(item.get("content"))),
-        "AgentMessage" => ("agentMessage", content_text(item.get("content"))),
-        "Reasoning" => ("reasoning", lines_of(item.get("summary_text"))),
+    let (kind, text) = match type_.as_str() {
+        "UserMessage" => ("userMessage", content_text(value(1).as_ref())),
+        "AgentMessage" => ("agentMessage", content_text(value(1).as_ref())),
+        "Reasoning" => ("reasoning", lines_of(value(2).as_ref())),
         "CommandExecution" => {
-            for key in ["status", "exit_code", "duration_ms"] {
-                if let Some(v) = item.get(key) {
-                    fields.insert(key.into(), v.clone());
+            for (k, key) in [(4, "status"), (5, "exit_code"), (6, "duration_ms")] {
+                if let Some(v) = value(k) {
+                    fields.insert(key.into(), v);
                 }
             }
-            ("commandExecution", command_text(item.get("command")))
+            ("commandExecution", command_text(value(3).as_ref()))
         }
         "FileChange" => {
-            let (text, paths) = paths_of(item.get("changes"));
-            fields.insert("paths".into(), paths);
-            if let Some(s) = item.get("status") {
-                fields.insert("status".into(), s.clone());
+            // The changed paths are the keys; the changes themselves are not parsed.
+            let mut paths: Vec<String> = Vec::new();
+            if let Some(changes) = f[7] {
+                let walked = select::members(changes, |k, _| {
+                    paths.push(k.to_string());
+                    true
+                });
+                if walked.is_none() {
+                    // An escaped key: serde resolves it.
+                    let m: Map<String, Value> = serde_json::from_str(changes).unwrap_or_default();
+                    paths = m.keys().cloned().collect();
+                }
             }
-            ("fileChange", text)
+            paths.sort_unstable();
+            paths.dedup();
+            fields.insert("paths".into(), Value::from(paths.clone()));
+            if let Some(s) = value(4) {
+                fields.insert("status".into(), s);
+            }
+            ("fileChange", (!paths.is_empty()).then(|| paths.join("\n")))
         }
-        "WebSearch" => ("webSearch", str_of(item, "query")),
+        "WebSearch" => ("webSearch", string(8)),
         "McpToolCall" => {
-            let server = str_of(item, "server").unwrap_or_default();
-            let tool = str_of(item, "tool").unwrap_or_default();
+            let (server, tool) = (
+                string(9).unwrap_or_default(),
+                string(10).unwrap_or_default(),
+            );
             ("mcpToolCall", Some(format!("{server}/{tool}")))
         }
         "ContextCompaction" => ("contextCompaction", None),
@@ -215,13 +272,19 @@ fn completed(rec: &Record<'_>) -> Option<UiItem> {
                 first.make_ascii_lowercase();
             }
             let mut it = ui(&k, None, fields);
-            it.turn_id = str_of(&payload, "turn_id");
+            it.turn_id = turn_id(rec);
             return Some(it);
         }
     };
     let mut it = ui(kind, text, fields);
-    it.turn_id = str_of(&payload, "turn_id");
+    it.turn_id = turn_id(rec);
     Some(it)
+}
+
+fn turn_id(rec: &Record<'_>) -> Option<String> {
+    rec.payload_field("turn_id")
+        .and_then(select::str_value)
+        .map(|s| s.into_owned())
 }
 
 /// A legacy event that a client shows as an item.
