@@ -28,7 +28,9 @@ pub mod session;
 pub mod tokens;
 pub mod turns;
 
-pub use pass::{read, read_observed, read_stream, FileFacts, Needs, Observer, ReadOptions};
+pub use pass::{
+    read, read_observed, read_stream, read_stream_observed, FileFacts, Needs, Observer, ReadOptions,
+};
 
 use crate::decode::{BadLine, Pos, Record};
 use session::SessionTracker;

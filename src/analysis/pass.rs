@@ -107,6 +107,9 @@ pub struct ReadOptions {
     pub max_line_bytes: usize,
     /// The budget of files kept open past their pass.
     pub handles: Handles,
+    /// Read only through this line: the analyses see the file as a copy cut there would
+    /// be (`replay --through-turn`).
+    pub until_line: Option<u64>,
 }
 
 impl Default for ReadOptions {
@@ -114,6 +117,7 @@ impl Default for ReadOptions {
         ReadOptions {
             max_line_bytes: crate::decode::DEFAULT_MAX_LINE_BYTES,
             handles: Handles::default(),
+            until_line: None,
         }
     }
 }
@@ -174,6 +178,17 @@ pub fn read_stream(
     run(stream, source, None, opts, needs, &mut |_, _, _| {})
 }
 
+/// [`read_stream`], handing every record to `observe` too (see [`read_observed`]).
+pub fn read_stream_observed(
+    stream: impl io::BufRead,
+    source: Source,
+    opts: &ReadOptions,
+    needs: &Needs,
+    observe: Observer<'_>,
+) -> FileFacts {
+    run(stream, source, None, opts, needs, observe)
+}
+
 fn run(
     stream: impl io::BufRead,
     source: Source,
@@ -186,7 +201,17 @@ fn run(
     let mut pass = Pass::new(needs, rereadable);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut io_error = None;
+    let until = opts.until_line.unwrap_or(u64::MAX);
     while let Some(next) = dec.next() {
+        let line = match &next {
+            Ok(Entry::Record(rec)) => rec.pos.line,
+            Ok(Entry::Blank(pos)) => pos.line,
+            Ok(Entry::Bad(b)) => b.pos.line,
+            Err(_) => 0,
+        };
+        if line > until {
+            break;
+        }
         match next {
             Ok(Entry::Record(rec)) => {
                 pass.record(&rec);

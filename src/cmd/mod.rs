@@ -75,6 +75,7 @@ impl Context {
             read: ReadOptions {
                 max_line_bytes: input.max_line_bytes,
                 handles: Handles::default(),
+                until_line: None,
             },
             jobs: input.jobs.unwrap_or_else(parallel::default_jobs),
             range,

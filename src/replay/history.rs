@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::item::{At, Body, Item, Meta, Origin};
+use super::item::{At, Body, Item, Meta, Origin, UserText};
 use crate::analysis::turns::rollback::{self, Boundaries};
 use crate::decode::{Kind, Record};
 use crate::findings::{Cause, Finding};
@@ -22,6 +22,9 @@ const SUMMARY_PREFIX: &str = "Another language model started to solve this probl
 /// The bridge 0.36 wraps the user messages and a bare summary in.
 const BRIDGE_HEAD: &str = "You were originally given instructions from a user over one or more turns. Here were the user messages:\n\n";
 const BRIDGE_TAIL: &str = "\n\nAnother language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:\n\n";
+
+/// Reads a long user message's text back from its item (a legacy compaction needs it).
+pub type Reader<'r> = &'r mut dyn FnMut(&Item) -> Option<String>;
 
 /// What the history rests on: the start of the thread, or a compaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +91,14 @@ impl History {
 
     /// One record, read at `at`; `origin` is `Record`, or `SourceRollout` for a lineage
     /// source's. True when it was a compaction the history applied.
-    pub fn record(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) -> bool {
+    pub fn record(
+        &mut self,
+        rec: &Record<'_>,
+        at: At,
+        origin: Origin,
+        rereadable: bool,
+        read: Reader<'_>,
+    ) -> bool {
         match rec.kind {
             Kind::ResponseItem => {
                 // Ghost snapshots are never model input.
@@ -114,7 +124,7 @@ impl History {
                     meta,
                 });
             }
-            Kind::Compacted => return self.compacted(rec, at, rereadable),
+            Kind::Compacted => return self.compacted(rec, at, rereadable, read),
             Kind::EventMsg if rec.payload_type() == Some("thread_rolled_back") => {
                 match rollback::marker(rec) {
                     Some(n) => self.roll_back(n, at),
@@ -161,7 +171,7 @@ impl History {
         });
     }
 
-    fn compacted(&mut self, rec: &Record<'_>, at: At, rereadable: bool) -> bool {
+    fn compacted(&mut self, rec: &Record<'_>, at: At, rereadable: bool, read: Reader<'_>) -> bool {
         let c: Compacted<'_> = match rec.parse_payload() {
             Ok(c) => c,
             Err(e) => {
@@ -215,7 +225,7 @@ impl History {
             }
             None => {
                 let summary = c.message.as_deref().unwrap_or_default();
-                let rebuilt = self.rebuild(summary, at);
+                let rebuilt = self.rebuild(summary, at, read);
                 self.replace(rebuilt);
                 self.base = Some(Base::Rebuild { at });
             }
@@ -228,17 +238,20 @@ impl History {
     /// summaries and bridges left out), then the summary. A summary that is already the
     /// bridge (0.80 and later) follows the user messages as one message each; a bare one
     /// (0.36) is wrapped with them in one bridge message.
-    fn rebuild(&self, summary: &str, at: At) -> Vec<Item> {
+    fn rebuild(&self, summary: &str, at: At, read: Reader<'_>) -> Vec<Item> {
         let mut out: Vec<Item> = self
             .items
             .iter()
             .take_while(|i| i.meta.contextual)
             .cloned()
             .collect();
-        let users: Vec<&str> = self
+        let users: Vec<Cow<'_, str>> = self
             .items
             .iter()
-            .filter_map(|i| i.meta.user_text.as_deref())
+            .filter_map(|i| match i.meta.user_text.as_ref()? {
+                UserText::Held(t) => Some(Cow::Borrowed(&**t)),
+                UserText::InItem => read(i).map(Cow::Owned),
+            })
             .filter(|t| !t.starts_with(SUMMARY_PREFIX) && !t.starts_with(BRIDGE_HEAD.trim_end()))
             .collect();
         let message = |text: &str| {
@@ -295,7 +308,7 @@ mod tests {
         let mut h = History::new();
         testkit::each_record(&testkit::jsonl(lines), |rec| {
             let at = At::of(rec, 0);
-            let _ = h.record(rec, at, Origin::Record, false);
+            let _ = h.record(rec, at, Origin::Record, false, &mut |_| None);
         });
         h.finish()
     }
@@ -419,6 +432,27 @@ mod tests {
             ]
         );
         assert!(matches!(r.base, Base::Rebuild { .. }));
+    }
+
+    #[test]
+    fn a_long_user_message_is_read_back_when_a_legacy_compaction_needs_it() {
+        let long = "y".repeat(10_000);
+        let lines = [user(&long), compacted(json!({"message": "s"}))];
+        let mut h = History::new();
+        let mut asked = 0;
+        testkit::each_record(&testkit::jsonl(&lines), |rec| {
+            let mut read = |i: &Item| {
+                asked += 1;
+                match &i.body {
+                    Body::Held(s) => crate::replay::item::message_text(s),
+                    Body::InFile { .. } => None,
+                }
+            };
+            let _ = h.record(rec, At::of(rec, 0), Origin::Record, false, &mut read);
+        });
+        let r = h.finish();
+        assert_eq!(asked, 1);
+        assert_eq!(texts(&r), [format!("{BRIDGE_HEAD}{long}{BRIDGE_TAIL}s")]);
     }
 
     #[test]

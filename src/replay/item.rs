@@ -109,9 +109,26 @@ pub struct Meta {
     /// A user turn's boundary (Codex's `is_user_turn_boundary`): a real user message.
     pub user: bool,
     /// The text of a real user message (a legacy compaction rebuilds history from them).
-    pub user_text: Option<Box<str>>,
+    pub user_text: Option<UserText>,
     /// A contextual message: `developer`, or `user` scaffolding (initial context).
     pub contextual: bool,
+}
+
+/// A real user message's text: held when short, else read from the item when a legacy
+/// compaction needs it (a pasted log must not stay in memory for the whole replay).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UserText {
+    Held(Box<str>),
+    InItem,
+}
+
+/// The longest user text held (bytes of its JSON strings).
+const HELD_USER_TEXT: usize = 4096;
+
+/// The texts of a message item's content, escapes resolved, joined by newlines.
+pub fn message_text(item_json: &str) -> Option<String> {
+    let [content] = select::fields(item_json, ["content"])?;
+    RawContent::of(content).joined()
 }
 
 /// The members [`Meta`] is read from.
@@ -193,7 +210,12 @@ impl Meta {
                     user = c.is_real_user_message();
                     contextual = !user;
                     if user {
-                        user_text = c.joined().map(Box::from);
+                        let len: usize = c.texts.iter().map(|t| t.len()).sum();
+                        user_text = if len <= HELD_USER_TEXT {
+                            c.joined().map(|t| UserText::Held(t.into()))
+                        } else {
+                            Some(UserText::InItem)
+                        };
                     }
                 }
                 Some("developer") => contextual = true,
@@ -245,7 +267,14 @@ mod tests {
             r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi\nthere"}]}"#,
         );
         assert!(m.user && !m.contextual);
-        assert_eq!(m.user_text.as_deref(), Some("hi\nthere"));
+        assert_eq!(m.user_text, Some(UserText::Held("hi\nthere".into())));
+        let long = format!(
+            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{}"}}]}}"#,
+            "x".repeat(HELD_USER_TEXT + 1)
+        );
+        let m = Meta::of_json(&long);
+        assert!(m.user && m.user_text == Some(UserText::InItem));
+        assert_eq!(message_text(&long).unwrap().len(), HELD_USER_TEXT + 1);
         let m = Meta::of_json(
             r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}"#,
         );

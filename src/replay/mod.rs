@@ -31,7 +31,7 @@ use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
 use crate::decode::{Decoder, Entry, Kind, Pos, Record};
 use crate::findings::{Cause, Finding, Place, Rule, Severity};
-use crate::input::{self, Source, SourceFile};
+use crate::input::{self, Handles, Source, SourceFile};
 use crate::lineage::{check, Resolver};
 use crate::model::HistoryBase;
 use history::{Base, History, Rollback};
@@ -241,11 +241,44 @@ struct Run<'r> {
     replayed: Option<PathBuf>,
     resolver: &'r Mutex<Resolver>,
     read: &'r ReadOptions,
+    /// The file replayed, and a second reader of it opened when a text of it must be read
+    /// back during its pass.
+    replayed_source: &'r Source,
+    own: Option<Option<SourceFile>>,
 }
 
 impl Run<'_> {
     fn feed(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) {
-        let compaction = self.history.record(rec, at, origin, rereadable);
+        let Run {
+            history,
+            files,
+            own,
+            replayed_source,
+            ..
+        } = self;
+        // A long user message is read back only when a legacy compaction needs its text.
+        let mut read = |i: &Item| -> Option<String> {
+            let json = match &i.body {
+                Body::Held(s) => s.to_string(),
+                Body::InFile { offset, len } => {
+                    let file = i.at.map_or(0, |a| a.file);
+                    let reader = match files.get(file)?.reread.as_ref() {
+                        Some(r) => r,
+                        // The file replayed, during its pass: opened again for this.
+                        None if file == 0 => own
+                            .get_or_insert_with(|| {
+                                let (_, reopen) = input::open_rereadable(replayed_source).ok()?;
+                                reopen.map(|r| SourceFile::new(r, &Handles::new(1)))
+                            })
+                            .as_ref()?,
+                        None => return None,
+                    };
+                    read_back(reader, *offset, *len).ok()?
+                }
+            };
+            item::message_text(&json)
+        };
+        let compaction = history.record(rec, at, origin, rereadable, &mut read);
         self.state.record(rec, at, rereadable, compaction);
         self.files[at.file].records += 1;
     }
@@ -400,9 +433,19 @@ fn meta_fields(rec: &Record<'_>) -> Option<Cause> {
     })
 }
 
-/// The last line to replay for `cut`, from a first pass over the turns.
-fn cut_line(source: &Source, read: &ReadOptions, cut: &Cut) -> Result<CutAt, String> {
-    let facts = analysis::read(source, read, &Needs::default().turns(Detail::Place));
+/// The last line to replay for `cut`, from a first pass over the turns (over `spooled`,
+/// standard input read into memory, when there is one).
+fn cut_line(
+    source: &Source,
+    spooled: Option<&[u8]>,
+    read: &ReadOptions,
+    cut: &Cut,
+) -> Result<CutAt, String> {
+    let needs = Needs::default().turns(Detail::Place);
+    let facts = match spooled {
+        Some(bytes) => analysis::read_stream(bytes, source.clone(), read, &needs),
+        None => analysis::read(source, read, &needs),
+    };
     if let Some(e) = facts.io_error {
         return Err(e);
     }
@@ -441,14 +484,34 @@ pub fn replay(
     read: &ReadOptions,
     opts: &Options,
 ) -> Replayed {
+    // Standard input cannot be read twice: with a cut, it is read into memory once.
+    let mut spool_error = None;
+    let spooled: Option<Vec<u8>> =
+        (opts.cut.is_some() && matches!(source, Source::Stdin)).then(|| {
+            let mut buf = Vec::new();
+            let read = input::open(source).and_then(|mut s| {
+                use std::io::Read;
+                s.read_to_end(&mut buf)
+            });
+            if let Err(e) = read {
+                spool_error = Some(format!("read error: {}", input::io_cause(&e)));
+            }
+            buf
+        });
     let (cut, mut error) = match &opts.cut {
         None => (None, None),
-        Some(c) => match cut_line(source, read, c) {
+        Some(c) => match cut_line(source, spooled.as_deref(), read, c) {
             Ok(at) => (Some(at), None),
             Err(e) => (None, Some(e)),
         },
     };
-    let limit = cut.as_ref().map(|c| c.last_line);
+    if spool_error.is_some() {
+        error = spool_error;
+    }
+    // The analyses read only what the cut keeps: turns, ordinals and bad lines are those
+    // of the prefix a fork there would carry.
+    let mut read_cut = read.clone();
+    read_cut.until_line = cut.as_ref().map(|c| c.last_line);
     let mut run = Run {
         history: History::new(),
         state: StateLog::default(),
@@ -459,6 +522,8 @@ pub fn replay(
         replayed: source.path().map(PathBuf::from),
         resolver,
         read,
+        replayed_source: source,
+        own: None,
     };
     // The statuses (rolled back, open) without the texts and settings `turns` shows.
     let needs = Needs::default()
@@ -468,9 +533,9 @@ pub fn replay(
     let mut meta_provider: Option<(Pos, bool)> = None;
     let mut meta_undecodable: Option<Finding> = None;
     let skip = error.is_some();
-    let mut facts =
-        analysis::read_observed(source, read, &needs, &mut |rec, session, rereadable| {
-            if skip || limit.is_some_and(|l| rec.pos.line > l) {
+    let mut observe =
+        |rec: &Record<'_>, session: &analysis::session::SessionTracker, rereadable: bool| {
+            if skip {
                 return;
             }
             let info = session.info();
@@ -493,7 +558,17 @@ pub fn replay(
             if opts.ui {
                 run.ui.record(rec, paginated, info.cli_version.as_deref());
             }
-        });
+        };
+    let mut facts = match &spooled {
+        Some(bytes) => analysis::read_stream_observed(
+            &bytes[..],
+            source.clone(),
+            &read_cut,
+            &needs,
+            &mut observe,
+        ),
+        None => analysis::read_observed(source, &read_cut, &needs, &mut observe),
+    };
     if error.is_none() {
         error = facts.io_error.clone();
     }
