@@ -492,7 +492,7 @@ fn emit_state(out: &mut Out, r: &Replayed) -> std::io::Result<()> {
         }),
         history: HistoryOut {
             items: r.history_len,
-            prompt_items: r.items.len(),
+            prompt_items: r.prompt_len,
             base,
             compactions: r.compactions,
         },

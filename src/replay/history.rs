@@ -51,7 +51,7 @@ pub struct Rollback {
 }
 
 /// The forward replay of the model history.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct History {
     items: Vec<Item>,
     bounds: Boundaries,
@@ -204,6 +204,23 @@ impl History {
                 return false;
             }
             _ => {}
+        }
+        // Every entry must be a response item (an object); Codex's decoder rejects the line
+        // otherwise.
+        if let Some(bad) = c
+            .replacement_history
+            .iter()
+            .flatten()
+            .find(|e| !e.get().starts_with('{'))
+        {
+            let cause = Cause::CompactionUndecodable {
+                error: format!(
+                    "a replacement_history entry is not an object: {}",
+                    bad.get()
+                ),
+            };
+            self.findings.push(Finding::new(cause, pos(at)));
+            return false;
         }
         self.compactions += 1;
         match c.replacement_history {
@@ -453,6 +470,15 @@ mod tests {
         let r = h.finish();
         assert_eq!(asked, 1);
         assert_eq!(texts(&r), [format!("{BRIDGE_HEAD}{long}{BRIDGE_TAIL}s")]);
+    }
+
+    #[test]
+    fn a_replacement_history_entry_that_is_not_an_object_skips_the_compaction() {
+        let bad = compacted(json!({"message": "s", "replacement_history": [1, "x"]}));
+        let r = replay(&[user("a"), bad, assistant("b")]);
+        assert_eq!(texts(&r), ["a", "b"]);
+        assert_eq!(r.findings[0].rule.slug(), "line.payload");
+        assert_eq!(r.compactions, 0);
     }
 
     #[test]

@@ -154,6 +154,8 @@ pub struct Replayed {
     pub items: Vec<Item>,
     /// History items before the prompt normalisation.
     pub history_len: usize,
+    /// Items of the prompt made of them (whether or not `--for-prompt` asked for it).
+    pub prompt_len: usize,
     pub base: Base,
     pub rollbacks: Vec<Rollback>,
     pub compactions: u64,
@@ -164,6 +166,8 @@ pub struct Replayed {
     pub cut: Option<CutAt>,
     /// Why the replay could not be done (a cut naming no turn); the file was still read.
     pub error: Option<String>,
+    /// The timestamps of item lines of held input (file, line), for the transcript.
+    held_times: std::collections::HashMap<(usize, u64), Box<str>>,
 }
 
 impl Replayed {
@@ -193,7 +197,13 @@ impl Replayed {
     /// The `timestamp` of the line at `at`, for a transcript: read from the line's start
     /// in a plain file (Codex writes it first), `None` elsewhere.
     pub fn timestamp(&self, at: &At) -> Option<String> {
-        let f = self.files.get(at.file)?.reread.as_ref()?;
+        let Some(f) = self.files.get(at.file)?.reread.as_ref() else {
+            // Held input (standard input, `.zst`): its item lines' times were kept.
+            return self
+                .held_times
+                .get(&(at.file, at.line))
+                .map(|t| t.to_string());
+        };
         let mut buf = [0; 96];
         // A line shorter than that ends the file: read what there is.
         let mut n = buf.len();
@@ -245,6 +255,7 @@ struct Run<'r> {
     /// back during its pass.
     replayed_source: &'r Source,
     own: Option<Option<SourceFile>>,
+    held_times: std::collections::HashMap<(usize, u64), Box<str>>,
 }
 
 impl Run<'_> {
@@ -279,6 +290,10 @@ impl Run<'_> {
             item::message_text(&json)
         };
         let compaction = history.record(rec, at, origin, rereadable, &mut read);
+        if !rereadable && matches!(rec.kind, Kind::ResponseItem | Kind::Compacted) {
+            self.held_times
+                .insert((at.file, at.line), rec.timestamp.as_ref().into());
+        }
         self.state.record(rec, at, rereadable, compaction);
         self.files[at.file].records += 1;
     }
@@ -358,6 +373,10 @@ impl Run<'_> {
         self.files.push(ReadFile::new(shown.clone(), end, reread));
         let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
         let mut session = analysis::session::SessionTracker::new();
+        // A source that breaks off part-way is not replayed at all, as Codex cannot rebuild
+        // from it: what it fed is taken back (the history is still empty here, as the
+        // lineage is followed at the first record, so the copy costs nothing).
+        let saved = (self.history.clone(), self.state.clone());
         // The lineage check's probe of the cutoff rides along (`check-ordinal`'s judge).
         let mut probe = BoundaryProbe::new(target.cutoff);
         let mut read_error = false;
@@ -393,7 +412,12 @@ impl Run<'_> {
             }
         }
         self.files[file].size = dec.info().bytes;
-        if !read_error {
+        if read_error {
+            (self.history, self.state) = saved;
+            for f in &mut self.files[file..] {
+                f.records = 0;
+            }
+        } else {
             let probe = probe.finish(&session, dec.info());
             if let Some(mut f) = check::judge(&target, &shown, &probe, at) {
                 f.at = at0;
@@ -524,6 +548,7 @@ pub fn replay(
         read,
         replayed_source: source,
         own: None,
+        held_times: Default::default(),
     };
     // The statuses (rolled back, open) without the texts and settings `turns` shows.
     let needs = Needs::default()
@@ -580,6 +605,7 @@ pub fn replay(
         ui,
         mut files,
         mut findings,
+        held_times,
         ..
     } = run;
     // The file replayed keeps its handle in `files`; the facts no longer need it.
@@ -590,6 +616,8 @@ pub fn replay(
     let pairing = prompt::pair(&rebuilt.items);
     findings.extend(prompt::findings(&rebuilt.items, &pairing, open_from));
     let history_len = rebuilt.items.len();
+    let prompt_len =
+        history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();
     let read_item = |files: &[ReadFile], i: &Item| -> Option<String> {
         match &i.body {
             Body::Held(s) => Some(s.to_string()),
@@ -670,6 +698,7 @@ pub fn replay(
         files,
         items,
         history_len,
+        prompt_len,
         base: rebuilt.base,
         rollbacks: rebuilt.rollbacks,
         compactions: rebuilt.compactions,
@@ -678,5 +707,6 @@ pub fn replay(
         findings,
         cut,
         error,
+        held_times,
     }
 }

@@ -24,7 +24,7 @@ enum World {
 }
 
 /// Notes the state records while the replay reads.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct StateLog {
     /// The turn id of the turn being read (from its `task_started`), per file.
     turn_id: Option<String>,

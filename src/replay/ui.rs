@@ -7,10 +7,13 @@
 //! records are shown (a paginated fork's or revert's inherited turns are not: the real
 //! app-server does not show them either); a rolled-back turn is hidden.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::analysis::turns::{TurnStatus, Turns};
-use crate::decode::{select, Kind, Record};
+use crate::decode::{select, Kind, Members, Record};
+use crate::model::ToolOutcome;
 
 /// One item a client is shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,13 +104,20 @@ impl UiLog {
     /// an id is named as the app-server names it (`turn-N`).
     pub fn finish(self, turns: Option<&Turns>) -> Vec<UiRow> {
         let mut rows = Vec::with_capacity(self.items.len());
+        // Turn ids to turns, once (the first turn of an id, as a scan in order finds it).
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        for (i, t) in turns.iter().flat_map(|t| t.turns.iter().enumerate()) {
+            if let Some(id) = t.turn_id.as_deref() {
+                by_id.entry(id).or_insert(i);
+            }
+        }
         for item in self.items {
             let turn = turns.and_then(|t| {
-                let by_id = item
-                    .turn_id
-                    .as_deref()
-                    .and_then(|id| t.turns.iter().find(|x| x.turn_id.as_deref() == Some(id)));
-                by_id.or_else(|| t.turn_of(item.line).map(|i| &t.turns[i]))
+                let named = item.turn_id.as_deref().and_then(|id| by_id.get(id));
+                named
+                    .copied()
+                    .or_else(|| t.turn_of(item.line))
+                    .map(|i| &t.turns[i])
             });
             if turn.is_some_and(|t| t.status == TurnStatus::RolledBack) {
                 continue;
@@ -207,7 +217,7 @@ const ITEM_KEYS: [&str; 11] = [
     "command",
     "status",
     "exit_code",
-    "duration_ms",
+    "duration",
     "changes",
     "query",
     "server",
@@ -227,11 +237,7 @@ fn completed(rec: &Record<'_>) -> Option<UiItem> {
         "AgentMessage" => ("agentMessage", content_text(value(1).as_ref())),
         "Reasoning" => ("reasoning", lines_of(value(2).as_ref())),
         "CommandExecution" => {
-            for (k, key) in [(4, "status"), (5, "exit_code"), (6, "duration_ms")] {
-                if let Some(v) = value(k) {
-                    fields.insert(key.into(), v);
-                }
-            }
+            outcome_fields(raw, &mut fields);
             ("commandExecution", command_text(value(3).as_ref()))
         }
         "FileChange" => {
@@ -281,6 +287,23 @@ fn completed(rec: &Record<'_>) -> Option<UiItem> {
     Some(it)
 }
 
+/// A tool outcome's `status`, `exit_code` and `duration_ms`, read as `calls` reads them
+/// (a `{secs, nanos}` duration in whole milliseconds); each only where the file has it.
+fn outcome_fields<'a>(members: impl Members<'a> + Copy, fields: &mut Map<String, Value>) {
+    let Some(o) = ToolOutcome::read_fast(members) else {
+        return;
+    };
+    if let Some(s) = &o.status {
+        fields.insert("status".into(), Value::from(s.as_ref()));
+    }
+    if let Some(c) = o.exit_code {
+        fields.insert("exit_code".into(), Value::from(c));
+    }
+    if let Some(ms) = o.duration_ms() {
+        fields.insert("duration_ms".into(), Value::from(ms));
+    }
+}
+
 fn turn_id(rec: &Record<'_>) -> Option<String> {
     rec.payload_field("turn_id")
         .and_then(select::str_value)
@@ -318,11 +341,7 @@ fn legacy_event(rec: &Record<'_>, v: Option<(u64, u64)>) -> Option<UiItem> {
             ui("fileChange", text, fields)
         }
         "exec_command_end" => {
-            for key in ["exit_code", "duration"] {
-                if let Some(x) = p.get(key) {
-                    fields.insert(key.into(), x.clone());
-                }
-            }
+            outcome_fields(rec, &mut fields);
             ui("commandExecution", command_text(p.get("command")), fields)
         }
         "web_search_end" => ui("webSearch", str_of(&p, "query"), fields),

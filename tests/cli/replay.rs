@@ -464,6 +464,43 @@ fn a_cut_at_a_turn_replays_the_prefix_a_fork_there_would_carry() {
             assert_eq!(items(&by_id), items(&through));
         }
     }
+    // The state of a cut is the state of the cut copy: its turns, open turn and findings.
+    let n = turns.len().to_string();
+    // Without where it was read (the copy lies elsewhere) and what the cut says of itself.
+    fn strip(v: Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.into_iter()
+                    .filter(|(k, _)| !matches!(k.as_str(), "path" | "cut" | "files"))
+                    .map(|(k, v)| (k, strip(v)))
+                    .collect(),
+            ),
+            Value::Array(a) => Value::Array(a.into_iter().map(strip).collect()),
+            other => other,
+        }
+    }
+    for t in &turns {
+        let n = t["index"].as_u64().unwrap().to_string();
+        let end = t["line_end"].as_u64().unwrap() as usize;
+        let prefix = cut_copy(&f, end, dir.path());
+        let cut = ndjson_rows(&["replay", "--view", "state", "--through-turn", &n], &f);
+        assert_eq!(
+            strip(cut[0].clone()),
+            strip(state(&prefix)),
+            "state through {n}"
+        );
+    }
+    // Standard input with a cut is read once.
+    let text = std::fs::read(&f).unwrap();
+    let piped = rollscope()
+        .args(["replay", "--format", "ndjson", "--through-turn", &n, "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let from_file = ndjson_rows(&["replay", "--through-turn", &n], &f);
+    assert_eq!(items(&ndjson(&piped.stdout)), items(&from_file));
+    assert!(!from_file.is_empty());
+
     let out = output(&["replay", "--through-turn", "99", f.to_str().unwrap()], 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("no turn 99"));
     output(&["replay", "--through-turn", "0", f.to_str().unwrap()], 2);
@@ -606,6 +643,17 @@ fn a_chain_of_forks_is_read_source_first() {
     assert_eq!(st["files"].as_array().unwrap().len(), 3);
     assert!(diagnostics(&st).is_empty(), "{st:#}");
 
+    // A source that breaks off part-way is not replayed at all.
+    let broken = dir.join(rollout_name(A));
+    std::fs::write(&broken, &a[..a.len() / 2]).unwrap();
+    let rows = ndjson_rows(&["replay"], &child);
+    assert!(
+        rows.iter()
+            .all(|r| !r["path"].as_str().unwrap().contains(A)),
+        "{rows:?}"
+    );
+    std::fs::write(&broken, &a).unwrap();
+
     // A cold (`.zst`) source is read the same way.
     let plain = dir.join(rollout_name(A));
     compress_into(&plain, &dir);
@@ -635,4 +683,31 @@ fn a_lineage_that_loops_is_refused_and_read_once() {
         .collect();
     assert!(messages.iter().any(|m| m.contains("cycle")), "{st:#}");
     assert_eq!(st["files"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn ui_command_rows_carry_status_exit_code_and_duration() {
+    let f = real_file("0.171.0", "shell", "");
+    let rows = ndjson_rows(&["replay", "--view", "ui"], &f);
+    let cmd = rows
+        .iter()
+        .find(|r| r["kind"] == "commandExecution")
+        .unwrap();
+    assert_eq!(cmd["status"], "completed", "{cmd}");
+    assert!(
+        cmd["exit_code"].is_i64() && cmd["duration_ms"].is_u64(),
+        "{cmd}"
+    );
+}
+
+#[test]
+fn prompt_items_do_not_depend_on_for_prompt() {
+    for fixture in ["replay/call-deleted.jsonl", "replay/output-deleted.jsonl"] {
+        let f = testdata(fixture);
+        let plain = state(&f);
+        let asked = ndjson_rows(&["replay", "--view", "state", "--for-prompt"], &f);
+        assert_eq!(plain["history"], asked[0]["history"], "{fixture}");
+        let prompt = ndjson_rows(&["replay", "--for-prompt"], &f);
+        assert_eq!(plain["history"]["prompt_items"], prompt.len(), "{fixture}");
+    }
 }
