@@ -26,6 +26,19 @@ const BRIDGE_TAIL: &str = "\n\nAnother language model started to solve this prob
 /// Reads a long user message's text back from its item (a legacy compaction needs it).
 pub type Reader<'r> = &'r mut dyn FnMut(&Item) -> Option<String>;
 
+/// What one record did to the history (the session state follows it: a turn's state dies
+/// with the turn a rollback drops).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    /// A real user message was pushed at this index: a user turn's boundary.
+    User(usize),
+    /// A compaction replaced the history.
+    Compaction,
+    /// A rollback cut the history back to this length.
+    RolledBack(usize),
+}
+
 /// What the history rests on: the start of the thread, or a compaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Base {
@@ -90,7 +103,7 @@ impl History {
     }
 
     /// One record, read at `at`; `origin` is `Record`, or `SourceRollout` for a lineage
-    /// source's. True when it was a compaction the history applied.
+    /// source's. What it did to the history.
     pub fn record(
         &mut self,
         rec: &Record<'_>,
@@ -98,20 +111,24 @@ impl History {
         origin: Origin,
         rereadable: bool,
         read: Reader<'_>,
-    ) -> bool {
+    ) -> Effect {
         match rec.kind {
             Kind::ResponseItem => {
                 // Ghost snapshots are never model input.
                 if rec.payload_type() == Some("ghost_snapshot") {
-                    return false;
+                    return Effect::None;
                 }
                 let meta = Meta::of_record(rec);
+                let user = meta.user;
                 self.push(Item {
                     origin,
                     at: Some(at),
                     body: Body::of(rec, rec.payload.get(), rereadable),
                     meta,
                 });
+                if user {
+                    return Effect::User(self.items.len() - 1);
+                }
             }
             Kind::Other if rec.type_name == "inter_agent_communication" => {
                 // Codex converts it with `to_model_input_item()`; the file's payload is what
@@ -124,10 +141,15 @@ impl History {
                     meta,
                 });
             }
-            Kind::Compacted => return self.compacted(rec, at, rereadable, read),
+            Kind::Compacted if self.compacted(rec, at, rereadable, read) => {
+                return Effect::Compaction;
+            }
             Kind::EventMsg if rec.payload_type() == Some("thread_rolled_back") => {
                 match rollback::marker(rec) {
-                    Some(n) => self.roll_back(n, at),
+                    Some(n) => {
+                        self.roll_back(n, at);
+                        return Effect::RolledBack(self.items.len());
+                    }
                     None => self
                         .findings
                         .push(Finding::new(Cause::RollbackUndecodable, pos(at))),
@@ -135,7 +157,7 @@ impl History {
             }
             _ => {}
         }
-        false
+        Effect::None
     }
 
     fn push(&mut self, item: Item) {

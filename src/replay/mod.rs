@@ -289,12 +289,12 @@ impl Run<'_> {
             };
             item::message_text(&json)
         };
-        let compaction = history.record(rec, at, origin, rereadable, &mut read);
+        let effect = history.record(rec, at, origin, rereadable, &mut read);
         if !rereadable && matches!(rec.kind, Kind::ResponseItem | Kind::Compacted) {
             self.held_times
                 .insert((at.file, at.line), rec.timestamp.as_ref().into());
         }
-        self.state.record(rec, at, rereadable, compaction);
+        self.state.record(rec, at, rereadable, effect);
         self.files[at.file].records += 1;
     }
 

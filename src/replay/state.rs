@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::history::Effect;
 use super::item::{At, Body};
 use crate::analysis::turns::{TurnStatus, Turns};
 use crate::decode::{select, Kind, Record};
@@ -28,9 +29,25 @@ enum World {
 pub struct StateLog {
     /// The turn id of the turn being read (from its `task_started`), per file.
     turn_id: Option<String>,
-    turn_contexts: Vec<(At, Body)>,
-    world: Vec<(At, World)>,
+    /// Each context and world-state event with the turn frame it was written in.
+    turn_contexts: Vec<(At, Body, usize)>,
+    world: Vec<(At, World, usize)>,
+    /// The turns as the replay reads them, across every file: a rollback that drops a
+    /// turn's user message drops its state too, wherever the turn was written (a fork's
+    /// marker can drop its source's turns).
+    frames: Vec<Frame>,
+    /// A `task_started` was read in the file being read: it, not user messages, begins turns.
+    task_started_seen: bool,
     token_info: Option<(At, Body)>,
+}
+
+/// One turn as the state sees it.
+#[derive(Debug, Clone, Default)]
+struct Frame {
+    /// The history index of its first real user message (its boundary), while the history
+    /// still holds it.
+    boundary: Option<usize>,
+    dropped: bool,
 }
 
 /// The state at the end of the replay.
@@ -49,14 +66,51 @@ impl StateLog {
     /// A new file begins: no turn is open in it yet.
     pub fn new_file(&mut self) {
         self.turn_id = None;
+        self.task_started_seen = false;
     }
 
-    /// One record. `compaction` says whether the history applied it as a compaction (a
-    /// `compacted` Codex cannot decode clears nothing).
-    pub fn record(&mut self, rec: &Record<'_>, at: At, rereadable: bool, compaction: bool) {
+    fn frame(&mut self) -> usize {
+        if self.frames.is_empty() {
+            self.frames.push(Frame::default());
+        }
+        self.frames.len() - 1
+    }
+
+    /// One record, and what it did to the history (a compaction Codex cannot decode
+    /// clears nothing).
+    pub fn record(&mut self, rec: &Record<'_>, at: At, rereadable: bool, effect: Effect) {
+        match effect {
+            Effect::User(index) => {
+                // Without task_started, each real user message begins a turn.
+                let f = self.frame();
+                if self.frames[f].boundary.is_some() && !self.task_started_seen {
+                    self.frames.push(Frame::default());
+                }
+                let f = self.frame();
+                self.frames[f].boundary.get_or_insert(index);
+            }
+            Effect::RolledBack(len) => {
+                for f in &mut self.frames {
+                    if f.boundary.is_some_and(|b| b >= len) {
+                        f.dropped = true;
+                        f.boundary = None;
+                    }
+                }
+            }
+            Effect::Compaction => {
+                // The old indices mean nothing in the replaced history.
+                for f in &mut self.frames {
+                    f.boundary = None;
+                }
+            }
+            Effect::None => {}
+        }
+        let compaction = effect == Effect::Compaction;
         match rec.kind {
             Kind::EventMsg => match rec.payload_type() {
                 Some("task_started") => {
+                    self.task_started_seen = true;
+                    self.frames.push(Frame::default());
                     // The top-level id, else the full parse (0.171 nests it).
                     self.turn_id = match rec.payload_field("turn_id").and_then(select::str_value) {
                         Some(id) => Some(id.into_owned()),
@@ -82,8 +136,9 @@ impl StateLog {
                     _ => true,
                 };
                 if compatible {
+                    let f = self.frame();
                     self.turn_contexts
-                        .push((at, Body::of(rec, rec.payload.get(), rereadable)));
+                        .push((at, Body::of(rec, rec.payload.get(), rereadable), f));
                 }
             }
             Kind::WorldState => {
@@ -94,9 +149,13 @@ impl StateLog {
                 } else {
                     World::Patch(body)
                 };
-                self.world.push((at, ev));
+                let f = self.frame();
+                self.world.push((at, ev, f));
             }
-            Kind::Compacted if compaction => self.world.push((at, World::Reset)),
+            Kind::Compacted if compaction => {
+                let f = self.frame();
+                self.world.push((at, World::Reset, f));
+            }
             _ => {}
         }
     }
@@ -108,11 +167,15 @@ impl StateLog {
         turns: Option<&Turns>,
         mut read: impl FnMut(&At, &Body) -> Option<String>,
     ) -> State {
-        let rolled_back = |at: &At| {
-            at.file == 0
-                && turns
-                    .and_then(|t| t.turn_of(at.line).map(|i| &t.turns[i]))
-                    .is_some_and(|t| t.status == TurnStatus::RolledBack)
+        // Dropped: in a turn the segmentation of the file replayed marks rolled back (the
+        // code `turns` shares), or in a frame a rollback dropped (a source's turns).
+        let frames = &self.frames;
+        let rolled_back = |at: &At, frame: usize| {
+            frames.get(frame).is_some_and(|f| f.dropped)
+                || at.file == 0
+                    && turns
+                        .and_then(|t| t.turn_of(at.line).map(|i| &t.turns[i]))
+                        .is_some_and(|t| t.status == TurnStatus::RolledBack)
         };
         let mut parse =
             |at: &At, b: &Body| read(at, b).and_then(|t| serde_json::from_str::<Value>(&t).ok());
@@ -128,18 +191,19 @@ impl StateLog {
             .turn_contexts
             .iter()
             .rev()
-            .find(|(at, _)| !rolled_back(at))
-            .and_then(|(at, b)| Some((*at, parse(at, b)?)));
+            .find(|(at, _, f)| !rolled_back(at, *f))
+            .and_then(|(at, b, _)| Some((*at, parse(at, b)?)));
         st.token_info = self
             .token_info
             .as_ref()
             .and_then(|(at, b)| Some((*at, parse(at, b)?)));
         // Which events count, and where the last baseline begins: only the snapshot and the
         // patches after it are parsed (a file writes a full snapshot per turn).
-        let world: Vec<&(At, World)> = self
+        let world: Vec<(At, &World)> = self
             .world
             .iter()
-            .filter(|(at, _)| !rolled_back(at))
+            .filter(|(at, _, f)| !rolled_back(at, *f))
+            .map(|(at, ev, _)| (*at, ev))
             .collect();
         let mut has_baseline = false;
         let mut from = None;
@@ -162,7 +226,8 @@ impl StateLog {
             }
         }
         let mut baseline: Option<Value> = None;
-        for (at, ev) in from.map_or(&world[..0], |i| &world[i..]) {
+        for &(at, ev) in from.map_or(&world[..0], |i| &world[i..]) {
+            let at = &at;
             match ev {
                 World::Reset => {}
                 World::Full(b) => {
@@ -193,7 +258,12 @@ mod tests {
         let mut log = StateLog::default();
         testkit::each_record(&testkit::jsonl(lines), |rec| {
             let at = At::of(rec, 0);
-            log.record(rec, at, false, rec.kind == Kind::Compacted);
+            let effect = if rec.kind == Kind::Compacted {
+                Effect::Compaction
+            } else {
+                Effect::None
+            };
+            log.record(rec, at, false, effect);
         });
         log.finish(None, |_, b| match b {
             Body::Held(s) => Some(s.to_string()),

@@ -711,3 +711,47 @@ fn prompt_items_do_not_depend_on_for_prompt() {
         assert_eq!(plain["history"]["prompt_items"], prompt.len(), "{fixture}");
     }
 }
+
+#[test]
+fn a_forks_rollback_drops_its_sources_turn_and_that_turns_context() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("sessions/2026/11/29");
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = |o: u64, type_: &str, payload: &str| {
+        format!(
+            r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{o},"type":"{type_}","payload":{payload}}}"#
+        ) + "\n"
+    };
+    let user = |t: &str| {
+        format!(
+            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}"#
+        )
+    };
+    let mut a = paginated(A, 0, None, &[]);
+    for (o, turn) in [(1, "t1"), (4, "t2")] {
+        a += &line(
+            o,
+            "event_msg",
+            &format!(r#"{{"type":"task_started","turn_id":"{turn}"}}"#),
+        );
+        a += &line(
+            o + 1,
+            "turn_context",
+            &format!(r#"{{"turn_id":"{turn}","model":"m-{turn}"}}"#),
+        );
+        a += &line(o + 2, "response_item", &user(turn));
+    }
+    let mut b = paginated(B, 7, Some((A, 7, a.len() as u64)), &[]);
+    b += &line(
+        8,
+        "event_msg",
+        r#"{"type":"thread_rolled_back","num_turns":1}"#,
+    );
+    std::fs::write(dir.join(rollout_name(A)), &a).unwrap();
+    std::fs::write(dir.join(rollout_name(B)), &b).unwrap();
+    let child = dir.join(rollout_name(B));
+    assert_eq!(texts_of(&ndjson_rows(&["replay"], &child)), ["t1"]);
+    let st = state(&child);
+    assert_eq!(st["turn_context"]["context"]["model"], "m-t1", "{st:#}");
+    assert_eq!(st["rollbacks"][0]["items_dropped"], 1);
+}
