@@ -7,6 +7,7 @@
 //!          │
 //!          ├── output    the only writer to stdout and stderr: tables, NDJSON/JSON rows,
 //!          │             diagnostics, findings in words (clippy.toml enforces it)
+//!          ├── replay    the replay Codex runs on resume: history, prompt, state, UI
 //!          ├── lineage   finding a fork's source rollout on disk, judging its cutoff
 //!          ├── parallel  the ordered parallel scheduler
 //!          │

@@ -53,137 +53,318 @@ macro_rules! rules {
 }
 
 rules! {
-    /// The file starts with a UTF-8 byte order mark. Codex parses the first line as JSON and
-    /// fails on the mark ("failed to parse first rollout record", openai/codex#28139): the
-    /// resume is refused. Fix: write UTF-8 without a BOM.
+    /// **Checks.** Line 1 starts with a UTF-8 byte order mark (`EF BB BF`).
+    ///
+    /// **Why it matters.** Codex parses the first line as JSON and fails on the mark
+    /// ("failed to parse first rollout record", openai/codex#28139): it refuses to resume the
+    /// thread, and its listing hides it.
+    ///
+    /// **Example.** A writer opened the file with a BOM-adding encoding (`utf-8-sig`).
+    ///
+    /// **Fix.** Write UTF-8 without a BOM; strip the first three bytes of an affected file.
     FileBom = "file.bom", Error, "the file starts with a UTF-8 byte order mark";
 
-    /// The first non-blank line is not a decodable `session_meta`. Codex's resume and append
-    /// paths require it ("does not start with session metadata"), and the listing hides the
-    /// thread. Fix: write `session_meta` as the file's first record.
+    /// **Checks.** The first non-blank line is a decodable `session_meta`: a `session_meta`
+    /// record whose `id`, `timestamp`, `cwd`, `originator` and `cli_version` are strings.
+    ///
+    /// **Why it matters.** Codex's resume and append paths require it: another first record
+    /// is refused ("does not start with session metadata"), a mistyped field too ("failed to
+    /// read session metadata", verified with 0.171 on a numeric `cli_version`), and the
+    /// listing hides the thread.
+    ///
+    /// **Example.** An `event_msg` written before the `session_meta`; `"cli_version": 171`.
+    ///
+    /// **Fix.** Write `session_meta` first, with the fields Codex writes, as strings.
     MetaFirst = "meta.first", Error, "the first record is not a decodable session_meta";
 
-    /// The file holds no `session_meta` at all. Codex cannot learn the thread id ("failed to
-    /// parse thread ID from rollout file") and refuses the file.
+    /// **Checks.** The file holds a `session_meta` at all.
+    ///
+    /// **Why it matters.** Without one Codex cannot learn the thread ("failed to parse thread
+    /// ID from rollout file", "does not start with session metadata"): the resume is refused.
+    ///
+    /// **Example.** The first line was lost in a crash, or a tool wrote only events.
+    ///
+    /// **Fix.** Write the `session_meta` the session started with as the first line.
     MetaMissing = "meta.missing", Error, "no session_meta in the file";
 
-    /// `session_meta.history_mode` is neither `legacy` nor `paginated`. Codex refuses to
-    /// load the rollout at all.
+    /// **Checks.** `session_meta.history_mode` is absent, `legacy` or `paginated`.
+    ///
+    /// **Why it matters.** Codex refuses to load a rollout of any other mode ("unknown
+    /// variant, expected `legacy` or `paginated`", verified with 0.171); its ordinals are not
+    /// judged.
+    ///
+    /// **Example.** `"history_mode": "stacked"` from a newer or foreign writer.
+    ///
+    /// **Fix.** Write `legacy` (or nothing) unless the file follows the paginated contract.
     MetaHistoryMode = "meta.history-mode", Error, "history_mode is not legacy or paginated";
 
-    /// A record of a legacy file carries an `ordinal`. Codex never writes one in legacy mode
-    /// and ignores it: a foreign writer.
-    OrdinalInLegacy = "ordinal.in-legacy", Warning, "an ordinal in a legacy rollout";
-
-    /// A record of a paginated file has no `ordinal`. The thread-store writer and the history
-    /// projection reject the line; on the last record Codex can parse, the next resume fails
-    /// ("final paginated rollout record is missing an ordinal", openai/codex#45150).
-    OrdinalMissing = "ordinal.missing", Error, "a paginated record without ordinal";
-
-    /// The first ordinal is not `history_base.end_ordinal_exclusive` (0 without a
-    /// `history_base`): every later ordinal is shifted and a fork's cut is wrong.
-    OrdinalStart = "ordinal.start", Error, "the first ordinal is not where the file must start";
-
-    /// An ordinal repeats an earlier one or goes back. Codex's thread-history projection
-    /// stops there for good ("expected ordinal N, got N-1", openai/codex#41566).
-    OrdinalNonMonotonic = "ordinal.non-monotonic", Error, "a duplicate or decreasing ordinal";
-
-    /// Ordinals are skipped and never appear. Codex's recorder tolerates gaps; dense readers
-    /// of the history (writer reopen, projection) do not.
-    OrdinalGap = "ordinal.gap", Warning, "ordinals that never appear";
-
-    /// A line after the last record Codex can parse carries an ordinal at or above the one
-    /// the next resume writes: a torn write, an unknown record type, a rejected line. The
-    /// resume reuses the ordinal, creating a duplicate (openai/codex#44417).
-    OrdinalTailUnparseable = "ordinal.tail-unparseable", Error, "an unparseable tail line whose ordinal the next resume reuses";
-
-    /// A sub-agent file's inherited prefix stops short of
-    /// `subagent_history_start_ordinal - 1`: its resume fails.
-    OrdinalSubagentPrefix = "ordinal.subagent-prefix", Error, "a sub-agent's inherited prefix is incomplete";
-
-    /// `history_base` lacks a part Codex needs (`thread_id`, an `end_ordinal_exclusive`
-    /// above 0, `end_byte_offset`): the lineage cannot even be looked up.
-    HistoryBaseShape = "history_base.shape", Error, "a malformed history_base";
-
-    /// The `history_base` source rollout cannot be found, cannot be read, is not paginated,
-    /// or does not reach the cutoff: Codex cannot rebuild the inherited prefix ("missing
-    /// source rollout", "cutoff is outside resolved source rollout").
-    HistoryBaseResolve = "history_base.resolve", Error, "the history_base source is missing or unusable";
-
-    /// `history_base.end_byte_offset` is past the source's end, not just after a newline, or
-    /// not the byte offset of the source's first record at or past the cutoff ordinal
-    /// ("cutoff byte offset does not match its ordinal boundary").
-    HistoryBaseByteOffset = "history_base.byte-offset", Error, "end_byte_offset is not the source's ordinal boundary";
-
-    /// `session_meta.model_provider` is null or empty. Codex resumes only when the user's
-    /// config names a provider; otherwise the resume fails with "Model provider not found".
-    /// Fix: write the provider the session ran with.
+    /// **Checks.** `session_meta.model_provider`, when written, is not null or empty.
+    ///
+    /// **Why it matters.** Codex resumes only when the user's config names a provider;
+    /// otherwise the resume fails with "Model provider not found".
+    ///
+    /// **Example.** `"model_provider": null`.
+    ///
+    /// **Fix.** Write the provider the session ran with.
     MetaModelProvider = "meta.model-provider", Warning, "session_meta.model_provider is null or empty";
 
-    /// A line that is not valid JSON, or not valid UTF-8. Codex skips an invalid JSON line
-    /// (its record is lost on resume); invalid UTF-8 anywhere makes Codex 0.147 refuse the
-    /// whole file. A torn last line (a crash mid-write) is one too. Fix: write each record as
-    /// one line of UTF-8 JSON.
+    /// **Checks.** Every line is valid UTF-8 JSON.
+    ///
+    /// **Why it matters.** Codex skips an invalid JSON line: its record is lost on resume.
+    /// Invalid UTF-8 anywhere makes Codex 0.147 refuse the whole file. A torn last line (a
+    /// crash mid-write) is one too.
+    ///
+    /// **Example.** A line cut in half; a Latin-1 byte in a message.
+    ///
+    /// **Fix.** Write each record as one line of UTF-8 JSON.
     LineJson = "line.json", Error, "a line that is not valid JSON or UTF-8";
 
-    /// A line that is JSON but not an object (an array, a string...). Codex cannot read it as
-    /// a record and skips it: what it held is lost on resume.
+    /// **Checks.** Every line is a JSON object.
+    ///
+    /// **Why it matters.** Codex cannot read another value as a record and skips it: what it
+    /// held is lost on resume.
+    ///
+    /// **Example.** `[1,2,3]` on a line of its own.
+    ///
+    /// **Fix.** Write records as `{timestamp, type, payload}` objects.
     LineNotObject = "line.not-object", Error, "a line that is not a JSON object";
 
-    /// A record without a string `timestamp`. Codex's reader rejects the line and the record
-    /// is lost on resume.
+    /// **Checks.** Every record has a string `timestamp`.
+    ///
+    /// **Why it matters.** Codex's reader rejects the line and the record is lost on resume.
+    ///
+    /// **Example.** A record written without its envelope's `timestamp`.
+    ///
+    /// **Fix.** Stamp every record (RFC 3339, UTC).
     LineTimestamp = "line.timestamp", Error, "a record without a string timestamp";
 
-    /// A record without a string `type`. Codex cannot tell what it is and skips it.
+    /// **Checks.** Every record has a string `type`.
+    ///
+    /// **Why it matters.** Codex cannot tell what the record is and skips it.
+    ///
+    /// **Example.** `{"timestamp": "…", "payload": {…}}`.
+    ///
+    /// **Fix.** Write the record's type.
     LineType = "line.type", Error, "a record without a string type";
 
-    /// A record whose `ordinal` is not an unsigned integer. Codex rejects the line.
+    /// **Checks.** An `ordinal`, when written, is an unsigned integer.
+    ///
+    /// **Why it matters.** Codex rejects the line; in a paginated file the record and its
+    /// place in the sequence are lost.
+    ///
+    /// **Example.** `"ordinal": "12"` or `-1`.
+    ///
+    /// **Fix.** Write the ordinal as a number.
     LineOrdinal = "line.ordinal", Error, "an ordinal that is not an unsigned integer";
 
-    /// A line longer than `--max-line-bytes`: rollscope skipped it unread (Codex's own
-    /// limits are lower: see `line.oversized` in `docs/rules.md`).
-    LineOversized = "line.oversized", Error, "a line longer than the read limit";
-
-    /// A record whose `payload` is missing or not an object, or a known record whose payload
-    /// Codex cannot decode into its type (a `compacted` without the shape
-    /// `CompactedItemWire` requires): Codex skips the whole line, and what it carried is lost
-    /// on resume.
+    /// **Checks.** Every record has an object `payload` of the shape its type requires (a
+    /// `compacted` as `CompactedItemWire`, a `thread_rolled_back` with a `u32` `num_turns`).
+    ///
+    /// **Why it matters.** Codex skips the whole line: what it carried is lost on resume (a
+    /// rollback marker that does not decode rolls nothing back, verified with 0.147).
+    ///
+    /// **Example.** `"num_turns": "2"`; a `replacement_history` entry that is a number.
+    ///
+    /// **Fix.** Write the payload with the types Codex writes.
     LinePayload = "line.payload", Error, "a payload Codex cannot decode into its record type";
 
-    /// A `compacted` record's `replacement_history_metadata` has another length than its
-    /// `replacement_history` (or comes without one). Codex rejects the line ("replacement
-    /// history metadata has M entries for H history items") and the checkpoint is lost: on
-    /// resume the history rests on the previous compaction, and everything written since is
-    /// replayed onto it (verified with Codex 0.171). Fix: write one metadata entry (`{}` when
-    /// empty) per history item.
+    /// **Checks.** No line is longer than `--max-line-bytes` (512 MiB by default).
+    ///
+    /// **Why it matters.** rollscope skips such a line unread, so nothing in it is checked;
+    /// Codex's own limits are far lower (16 MiB per record).
+    ///
+    /// **Example.** A tool output of several hundred MB written inline.
+    ///
+    /// **Fix.** Truncate large outputs before writing them.
+    LineOversized = "line.oversized", Error, "a line longer than the read limit";
+
+    /// **Checks.** No record of a legacy file carries an `ordinal`.
+    ///
+    /// **Why it matters.** Codex never writes ordinals in legacy mode and ignores them: a
+    /// foreign writer, whose file a paginated reader would misjudge.
+    ///
+    /// **Example.** `"ordinal": 5` on one line of a legacy rollout.
+    ///
+    /// **Fix.** Drop the ordinals, or write the file as paginated throughout.
+    OrdinalInLegacy = "ordinal.in-legacy", Warning, "an ordinal in a legacy rollout";
+
+    /// **Checks.** Every record of a paginated file has an `ordinal`.
+    ///
+    /// **Why it matters.** The thread-store writer and the history projection reject the
+    /// line; on the last record Codex can parse, the next resume fails ("final paginated
+    /// rollout record is missing an ordinal", openai/codex#45150).
+    ///
+    /// **Example.** A line appended by a tool that does not know about ordinals.
+    ///
+    /// **Fix.** Give the record the next ordinal.
+    OrdinalMissing = "ordinal.missing", Error, "a paginated record without ordinal";
+
+    /// **Checks.** The first ordinal is `history_base.end_ordinal_exclusive` (0 without a
+    /// `history_base`).
+    ///
+    /// **Why it matters.** Every later ordinal is shifted, and a fork's cut into its source
+    /// is wrong.
+    ///
+    /// **Example.** A fork child that starts again at 0.
+    ///
+    /// **Fix.** Start at the cutoff the `history_base` names.
+    OrdinalStart = "ordinal.start", Error, "the first ordinal is not where the file must start";
+
+    /// **Checks.** Ordinals only grow: none repeats an earlier one or goes back.
+    ///
+    /// **Why it matters.** Codex's thread-history projection stops there for good ("expected
+    /// ordinal N, got N-1", openai/codex#41566); a resume skips the line with a warning.
+    ///
+    /// **Example.** Two writers appending to one file; a line written twice.
+    ///
+    /// **Fix.** Renumber from the first bad line; never let two writers share a file.
+    OrdinalNonMonotonic = "ordinal.non-monotonic", Error, "a duplicate or decreasing ordinal";
+
+    /// **Checks.** No ordinal is skipped for good.
+    ///
+    /// **Why it matters.** Codex's recorder tolerates gaps; dense readers of the history
+    /// (writer reopen, projection) do not.
+    ///
+    /// **Example.** A line deleted by hand.
+    ///
+    /// **Fix.** Renumber the lines after the gap.
+    OrdinalGap = "ordinal.gap", Warning, "ordinals that never appear";
+
+    /// **Checks.** No line after the last record Codex can parse carries an ordinal at or
+    /// above the one the next resume writes.
+    ///
+    /// **Why it matters.** The resume continues after the last parseable record and reuses
+    /// the ordinal: a duplicate (openai/codex#44417). A torn write or an unknown record type
+    /// as the last line does this.
+    ///
+    /// **Example.** A crash in the middle of writing the last line.
+    ///
+    /// **Fix.** End the torn line with a newline, or remove it, before resuming.
+    OrdinalTailUnparseable = "ordinal.tail-unparseable", Error, "an unparseable tail line whose ordinal the next resume reuses";
+
+    /// **Checks.** A sub-agent file's inherited prefix reaches
+    /// `subagent_history_start_ordinal - 1`.
+    ///
+    /// **Why it matters.** Its resume fails: the sub-agent's own history starts after a
+    /// prefix that is not all there.
+    ///
+    /// **Example.** A sub-agent file cut short before its own records.
+    ///
+    /// **Fix.** Restore the inherited prefix from the parent.
+    OrdinalSubagentPrefix = "ordinal.subagent-prefix", Error, "a sub-agent's inherited prefix is incomplete";
+
+    /// **Checks.** `history_base` has a `thread_id`, an `end_ordinal_exclusive` above 0 and an
+    /// `end_byte_offset`.
+    ///
+    /// **Why it matters.** Without them the lineage cannot even be looked up: Codex cannot
+    /// rebuild the inherited prefix.
+    ///
+    /// **Example.** `"history_base": {"thread_id": "…"}` alone.
+    ///
+    /// **Fix.** Write the cutoff the fork was made at (ordinal and byte offset).
+    HistoryBaseShape = "history_base.shape", Error, "a malformed history_base";
+
+    /// **Checks.** The `history_base` source rollout can be found (the inputs, the file's
+    /// folder, its Codex home, `$CODEX_HOME`), read, is paginated and reaches the cutoff; the
+    /// lineage does not loop.
+    ///
+    /// **Why it matters.** Codex cannot rebuild the inherited prefix ("missing source
+    /// rollout", "cutoff is outside resolved source rollout") and refuses the resume. A
+    /// warning when no Codex home could be searched: the check could not be done.
+    ///
+    /// **Example.** A fork copied to another machine without its parent.
+    ///
+    /// **Fix.** Copy the source rollout into the same Codex home.
+    HistoryBaseResolve = "history_base.resolve", Error, "the history_base source is missing or unusable";
+
+    /// **Checks.** `history_base.end_byte_offset` lies within the source, just after a
+    /// newline, at the source's first record at or past the cutoff ordinal.
+    ///
+    /// **Why it matters.** A reader that seeks by the offset ("cutoff byte offset does not
+    /// match its ordinal boundary") reads the wrong prefix; Codex 0.171 does not read it.
+    ///
+    /// **Example.** An offset computed before a final newline was added.
+    ///
+    /// **Fix.** Write the byte offset of the source's line at the cutoff.
+    HistoryBaseByteOffset = "history_base.byte-offset", Error, "end_byte_offset is not the source's ordinal boundary";
+
+    /// **Checks.** A `compacted` record's `replacement_history_metadata` has one entry per
+    /// `replacement_history` item (and comes only with one).
+    ///
+    /// **Why it matters.** Codex rejects the line ("replacement_history_metadata has M entries
+    /// for H history items") and the checkpoint is lost: on resume the history rests on the
+    /// previous compaction, and everything written since is replayed onto it (verified with
+    /// 0.171).
+    ///
+    /// **Example.** A writer that drops the `{}` entries of items without metadata.
+    ///
+    /// **Fix.** Write one metadata entry (`{}` when empty) per history item.
     CompactMetadataLen = "compact.metadata-len", Error, "replacement_history_metadata does not match replacement_history";
 
-    /// A `world_state` patch (`full: false`) comes before any full snapshot. Codex ignores it
-    /// ("ignored world-state patch without a full snapshot"), so the state it describes is
-    /// lost on resume. Fix: write a full snapshot first.
+    /// **Checks.** No `world_state` patch (`full: false`) comes before a full snapshot.
+    ///
+    /// **Why it matters.** Codex ignores such a patch ("ignored world-state patch without a
+    /// full snapshot", verified with 0.171): the state it describes is lost on resume.
+    ///
+    /// **Example.** A writer that starts with a patch after a compaction cleared the state.
+    ///
+    /// **Fix.** Write a full snapshot first.
     WorldStatePatchBeforeFull = "world_state.patch-before-full", Warning, "a world_state patch before any full snapshot";
 
-    /// A tool call has no output in the rebuilt history. Codex sends a synthetic `aborted`
-    /// output right after it (`ensure_call_outputs_present`): the model reads the call as
+    /// **Checks.** Every tool call in the rebuilt history has an output.
+    ///
+    /// **Why it matters.** Codex sends a synthetic `aborted` output right after it
+    /// (`ensure_call_outputs_present`, verified with 0.147): the model reads the call as
     /// aborted. Not reported for the open last turn, whose call may still be running.
+    ///
+    /// **Example.** A session killed while a command ran.
+    ///
+    /// **Fix.** Nothing, if the session was killed; otherwise write the output.
     PairMissingOutput = "pair.missing-output", Warning, "a tool call without output";
 
-    /// A tool output has no call in the rebuilt history. Codex drops it before sending
-    /// (`remove_orphan_outputs`; the API would reject it with a 400): what the tool said is
-    /// lost to the model.
+    /// **Checks.** Every tool output in the rebuilt history answers a call in it.
+    ///
+    /// **Why it matters.** Codex drops it before sending (`remove_orphan_outputs`, "Orphan
+    /// function call output", verified with 0.147; the API would reject it with a 400): what
+    /// the tool said is lost to the model.
+    ///
+    /// **Example.** A call line deleted, or cut away by a compaction.
+    ///
+    /// **Fix.** Keep each call with its output.
     PairOrphanOutput = "pair.orphan-output", Warning, "a tool output without its call";
 
-    /// `thread_rolled_back.num_turns` is larger than the user turns left in the history:
-    /// Codex drops every user turn (keeping only the leading context), which is rarely what
-    /// the writer meant.
+    /// **Checks.** `thread_rolled_back.num_turns` is at most the user turns left in the
+    /// history.
+    ///
+    /// **Why it matters.** Codex drops every user turn (keeping only the leading context),
+    /// which is rarely what the writer meant.
+    ///
+    /// **Example.** `"num_turns": 10` in a session of three turns.
+    ///
+    /// **Fix.** Count the turns standing before writing the marker.
     RollbackOverflow = "rollback.overflow", Warning, "a rollback larger than the history";
 
-    /// A turn that never ended: no `task_complete` or `turn_aborted`, and a later turn
-    /// began (the writer died mid-turn, or lost the event). Codex resumes; its app-server
-    /// shows the turn as interrupted (0.128 and later), and nothing proves what the turn's
-    /// calls did. The open last turn (still running, or killed last) is not flagged.
+    /// **Checks.** Every turn but the last ends (`task_complete` or `turn_aborted`) before the
+    /// next begins.
+    ///
+    /// **Why it matters.** Codex resumes (verified with 0.147); its app-server shows the turn
+    /// as interrupted, and nothing proves what the turn's calls did. The open last turn
+    /// (still running, or killed last) is not flagged.
+    ///
+    /// **Example.** A writer that died mid-turn and was restarted.
+    ///
+    /// **Fix.** Write `turn_aborted` for a turn given up.
     TurnUnterminated = "turn.unterminated", Warning, "a turn that never ended";
+
 }
+
+/// The sections of every rule's documentation, in order.
+pub const SECTIONS: [&str; 4] = [
+    "**Checks.**",
+    "**Why it matters.**",
+    "**Example.**",
+    "**Fix.**",
+];
 
 impl Rule {
     /// The slug's prefix: `ordinal`, `history_base`, ...
@@ -222,6 +403,14 @@ mod tests {
             assert!(slug.starts_with(&format!("{}.", r.group())), "{slug}");
             assert_eq!(Rule::from_slug(slug), Some(r));
             assert!(!r.summary().is_empty() && r.doc().ends_with('\n'));
+            // The documentation's fixed sections, in order.
+            let doc = r.doc();
+            let at: Vec<Option<usize>> = SECTIONS.iter().map(|s| doc.find(s)).collect();
+            assert!(at.iter().all(Option::is_some), "{slug}: {doc}");
+            assert!(
+                at.windows(2).all(|w| w[0] < w[1]),
+                "{slug}: sections out of order"
+            );
         }
         assert_eq!(Rule::from_slug("ordinal"), None);
     }

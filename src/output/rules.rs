@@ -1,0 +1,83 @@
+//! The rule registry as a document: `docs/rules.md` is this page, generated (a test fails
+//! when the committed page is out of date).
+
+use std::fmt::Write;
+
+use crate::findings::{Rule, Severity};
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// A rule's documentation as Markdown: its doc comment, each line without the one space
+/// that follows `///`.
+pub fn doc_markdown(rule: Rule) -> String {
+    rule.doc()
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `docs/rules.md`: an index of every rule, then each rule's documentation.
+pub fn markdown() -> String {
+    let mut out = String::new();
+    out.push_str(
+        "# Rules\n\n\
+         Every finding rollscope reports names one of these rules. `replay --view state` \
+         reports the rules about what a resume rebuilds; `check-ordinal` reports the \
+         `ordinal.*` and `history_base.*` rules. Severity follows what the real Codex does \
+         with such a file: **error** when it refuses the file or loses records or history on \
+         resume, or a format rule readers rely on is broken; **warning** when it copes but \
+         something is wrong or lossy; **info** for facts worth knowing.\n\n\
+         This page is generated from the registry (`src/findings/rules.rs`); do not edit it \
+         by hand. `BLESS=1 cargo test --test cli rules_page` writes it again.\n\n\
+         | rule | group | severity | summary |\n|---|---|---|---|\n",
+    );
+    for &r in Rule::ALL {
+        let anchor: String = r
+            .slug()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| [`{}`](#{anchor}) | `{}` | {} | {} |",
+            r.slug(),
+            r.group(),
+            severity(r.default_severity()),
+            r.summary()
+        );
+    }
+    for &r in Rule::ALL {
+        let _ = write!(
+            out,
+            "\n## `{}`\n\nGroup `{}`, severity **{}**: {}.\n\n{}\n",
+            r.slug(),
+            r.group(),
+            severity(r.default_severity()),
+            r.summary(),
+            doc_markdown(r)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_has_an_index_row_and_a_section() {
+        let page = markdown();
+        for &r in Rule::ALL {
+            assert!(page.contains(&format!("[`{}`]", r.slug())));
+            assert!(page.contains(&format!("\n## `{}`\n", r.slug())));
+        }
+        assert!(!doc_markdown(Rule::FileBom).starts_with(' '));
+    }
+}
