@@ -28,6 +28,9 @@ _rollscope() {
             rollscope,help)
                 cmd="rollscope__subcmd__help"
                 ;;
+            rollscope,lint)
+                cmd="rollscope__subcmd__lint"
+                ;;
             rollscope,man)
                 cmd="rollscope__subcmd__man"
                 ;;
@@ -52,6 +55,9 @@ _rollscope() {
             rollscope__subcmd__help,help)
                 cmd="rollscope__subcmd__help__subcmd__help"
                 ;;
+            rollscope__subcmd__help,lint)
+                cmd="rollscope__subcmd__help__subcmd__lint"
+                ;;
             rollscope__subcmd__help,man)
                 cmd="rollscope__subcmd__help__subcmd__man"
                 ;;
@@ -71,7 +77,7 @@ _rollscope() {
 
     case "${cmd}" in
         rollscope)
-            opts="-h -V --help --version stats turns calls check-ordinal replay completions man help"
+            opts="-h -V --help --version stats turns calls check-ordinal replay lint completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -199,7 +205,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__help)
-            opts="stats turns calls check-ordinal replay completions man help"
+            opts="stats turns calls check-ordinal replay lint completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -268,6 +274,20 @@ _rollscope() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rollscope__subcmd__help__subcmd__lint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rollscope__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -317,6 +337,64 @@ _rollscope() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__lint)
+            opts="-j -q -h -V --format --select --ignore --fail-on --explain --list-rules --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human concise ndjson json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --select)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning info" -- "${cur}"))
+                    return 0
+                    ;;
+                --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

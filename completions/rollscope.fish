@@ -31,6 +31,7 @@ complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "turns" -d 'One 
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "completions" -d 'Print shell completions to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -143,15 +144,40 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'U
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, or GitHub workflow annotations' -r -f -a "human\t''
+concise\t''
+ndjson\t''
+json\t''
+github\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l select -d 'Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l ignore -d 'Leave these rules out: slugs or groups, comma-separated (wins over --select)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding of this severity or above is reported' -r -f -a "error\t''
+warning\t''
+info\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l explain -d 'Print a rule\'s documentation and exit' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l color -d 'When to color diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson) and exit'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "completions" -d 'Print shell completions to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "completions" -d 'Print shell completions to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -43,6 +43,9 @@ pub enum Command {
     /// Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt),
     /// the session state with what will break, or what a client is shown
     Replay(ReplayArgs),
+    /// Check rollouts against the rule registry: what Codex refuses, loses or misreads, and
+    /// how to fix it (exit 1 on a finding at or above --fail-on)
+    Lint(LintArgs),
     /// Print shell completions to stdout
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout
@@ -184,6 +187,60 @@ pub struct ReplayArgs {
 
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Output format: rustc-style diagnostics for people, one line per finding, rows for
+    /// pipelines, or GitHub workflow annotations
+    #[arg(long, value_enum, default_value_t = LintFormatArg::Human)]
+    pub format: LintFormatArg,
+
+    /// Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Vec<String>,
+
+    /// Leave these rules out: slugs or groups, comma-separated (wins over --select)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+
+    /// Exit 1 when a finding of this severity or above is reported
+    #[arg(long, value_enum, default_value_t = SeverityArg::Error, value_name = "SEVERITY")]
+    pub fail_on: SeverityArg,
+
+    /// Print a rule's documentation and exit
+    #[arg(long, value_name = "SLUG", conflicts_with = "list_rules")]
+    pub explain: Option<String>,
+
+    /// List every rule (a table; an array of {slug, group, severity, summary} with
+    /// --format json or ndjson) and exit
+    #[arg(long)]
+    pub list_rules: bool,
+
+    /// When to color diagnostics (auto honours NO_COLOR and the terminal)
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// `lint --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormatArg {
+    Human,
+    Concise,
+    Ndjson,
+    Json,
+    Github,
+}
+
+/// `lint --fail-on`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeverityArg {
+    Error,
+    Warning,
+    Info,
 }
 
 /// `replay --view`.

@@ -63,6 +63,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Calls(args) => cmd::calls::run(&args),
         Command::CheckOrdinal(args) => cmd::check_ordinal::run(&args),
         Command::Replay(args) => cmd::replay::run(&args),
+        Command::Lint(args) => cmd::lint::run(&args),
         Command::Completions(args) => {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)

@@ -14,8 +14,9 @@ use serde::Serialize;
 use crate::decode::{BadLine, DecodeError, Pos};
 
 pub mod rules;
+pub mod select;
 
-pub use rules::Rule;
+pub use rules::{Rule, SECTIONS};
 
 /// How bad a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

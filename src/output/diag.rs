@@ -76,6 +76,11 @@ impl Diag {
         self.write(format!("{}: {}", clean(path), clean(msg).yellow()));
     }
 
+    /// A closing summary line (`lint`'s counts): printed whatever `-q` says.
+    pub fn summary(&self, msg: &str) {
+        self.write(clean(msg).into_owned());
+    }
+
     /// An error about one input: printed whatever `-q` says.
     pub fn error(&self, path: &str, cause: &str) {
         ERRORED.store(true, Ordering::Relaxed);

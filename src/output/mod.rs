@@ -13,6 +13,7 @@
 pub mod diag;
 pub mod findings;
 pub mod json;
+pub mod lint;
 pub mod rules;
 pub mod sanitize;
 pub mod table;

@@ -218,6 +218,28 @@ impl Replayed {
         Some(rest.split_once('"')?.0.to_string())
     }
 
+    /// The start of the line at `pos` in the file replayed (up to `max` bytes, without its
+    /// line ending), for a diagnostic's excerpt; `None` for input that cannot be read again.
+    pub fn excerpt(&self, pos: Pos, max: usize) -> Option<String> {
+        let f = self.files.first()?;
+        let reader = f.reread.as_ref()?;
+        let len = (f.size.checked_sub(pos.offset)? as usize).min(max);
+        let mut buf = vec![0; len];
+        reader.read_exact_at(pos.offset, &mut buf).ok()?;
+        let end = buf.iter().position(|&b| b == b'\n').unwrap_or(buf.len());
+        let line = &buf[..end];
+        let text = match std::str::from_utf8(line) {
+            Ok(t) => t.to_string(),
+            Err(e) if e.valid_up_to() > 0 => {
+                String::from_utf8_lossy(&line[..e.valid_up_to()]).into_owned()
+            }
+            Err(_) => String::from_utf8_lossy(line).into_owned(),
+        };
+        // A byte order mark is not part of the line (the decoder strips it too).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        Some(text.trim_end_matches('\r').to_string())
+    }
+
     /// The last turn of the file replayed, when it has not ended.
     pub fn open_turn(&self) -> Option<&Turn> {
         open_turn(&self.facts)

@@ -38,6 +38,10 @@ const CONTRACTS: &[Contract] = &[
         command: "replay",
         doc: "docs/replay.md",
     },
+    Contract {
+        command: "lint",
+        doc: "docs/lint.md",
+    },
 ];
 
 /// Inputs whose result does not depend on where they lie (no `history_base` to look up
@@ -197,9 +201,12 @@ fn zst_gives_the_rows_of_the_plain_file_by_path_and_on_standard_input() {
 fn a_closed_pipe_ends_quietly_with_exit_0() {
     let tmp = tempfile::tempdir().unwrap();
     let src = real_file("0.171.0", "shell", ".jsonl");
+    // A file with findings too, so that every command (`lint` included) writes rows.
+    let broken = testdata("broken/ordinal-line-duplicated.jsonl");
     // Enough rows to overflow a pipe buffer, so rollscope really meets the closed pipe.
     for i in 0..400 {
-        std::fs::copy(&src, tmp.path().join(format!("rollout-{i:04}.jsonl"))).unwrap();
+        let from = if i % 2 == 0 { &src } else { &broken };
+        std::fs::copy(from, tmp.path().join(format!("rollout-{i:04}.jsonl"))).unwrap();
     }
     let bin = assert_cmd::cargo::cargo_bin("rollscope");
     for c in CONTRACTS {

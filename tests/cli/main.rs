@@ -10,6 +10,7 @@ mod check_ordinal;
 mod common;
 mod contract;
 mod layers;
+mod lint;
 mod replay;
 mod stats;
 mod turns;

@@ -1,0 +1,207 @@
+//! `rollscope lint`: glue from args to the rule registry's checks and the formats in
+//! `docs/lint.md`. The checks are the shared ones: each file is read once by the replay
+//! (which carries the ordinal check, the lineage, the decoder's bad lines and the history
+//! diagnostics), and its findings are filtered by `--select`/`--ignore`.
+
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::cli::{FormatArg, LintArgs, LintFormatArg, OutputArgs, SeverityArg};
+use crate::cmd::Context;
+use crate::exit::ExitStatus;
+use crate::findings::select::{self, Selection, UnknownRule};
+use crate::findings::{Finding, Rule, Severity};
+use crate::lineage::Resolver;
+use crate::output::lint::{self as render, help, severity_name, Shown};
+use crate::output::{self, findings::message, Cell, Column, Format, Out};
+use crate::parallel;
+use crate::replay::{self, Options};
+use crate::Error;
+
+/// One finding row (`--format ndjson|json`; schema in `docs/lint.md`).
+#[derive(Serialize)]
+struct Row<'a> {
+    path: &'a str,
+    line: Option<u64>,
+    column: Option<u64>,
+    byte_offset: Option<u64>,
+    rule: Rule,
+    severity: Severity,
+    message: String,
+    help: String,
+}
+
+/// One rule of `--list-rules --format json`.
+#[derive(Serialize)]
+struct RuleRow {
+    slug: &'static str,
+    group: &'static str,
+    severity: Severity,
+    summary: &'static str,
+}
+
+fn unknown(e: UnknownRule) -> Error {
+    let hint = e
+        .suggestion
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    Error::Usage(format!(
+        "unknown rule or group `{}`{hint} (`rollscope lint --list-rules` lists them)",
+        e.name
+    ))
+}
+
+fn threshold(s: SeverityArg) -> Severity {
+    match s {
+        SeverityArg::Error => Severity::Error,
+        SeverityArg::Warning => Severity::Warning,
+        SeverityArg::Info => Severity::Info,
+    }
+}
+
+pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
+    if let Some(slug) = &args.explain {
+        let rule = select::rule(slug).map_err(unknown)?;
+        output::raw(render::explain(rule).as_bytes())?;
+        return Ok(ExitStatus::Clean);
+    }
+    let json = matches!(args.format, LintFormatArg::Json | LintFormatArg::Ndjson);
+    if args.list_rules {
+        return list_rules(args, json);
+    }
+    let selection = Selection::new(&args.select, &args.ignore).map_err(unknown)?;
+    let fail_on = threshold(args.fail_on);
+    // Findings are the output: the per-line notes the other commands print would say
+    // the same twice.
+    let mut input = args.input.clone();
+    input.quiet = true;
+    let out_args = OutputArgs {
+        format: if json {
+            FormatArg::Ndjson
+        } else {
+            FormatArg::Table
+        },
+        color: args.color,
+    };
+    let mut cx = Context::new(&input, &out_args)?;
+    let format = match args.format {
+        LintFormatArg::Json => Format::Json,
+        LintFormatArg::Ndjson => Format::Ndjson,
+        _ => Format::Table,
+    };
+    let mut out = Out::lines(format, cx.color);
+    let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
+    let sources = std::mem::take(&mut cx.sources);
+    let read = cx.read.clone();
+    let opts = Options::default();
+    let (mut counts, mut files, mut failed) = ([0usize; 3], 0usize, false);
+    let result = parallel::ordered(
+        &sources,
+        cx.jobs,
+        |s| replay::replay(s, &resolver, &read, &opts),
+        |r| {
+            let path = r.facts.source.display();
+            if let Some(e) = &r.error {
+                cx.error(&path, e);
+            }
+            if !cx.report(&r.facts) {
+                return Ok(());
+            }
+            files += 1;
+            for f in r.findings.iter().filter(|f| selection.contains(f.rule)) {
+                counts[f.severity as usize] += 1;
+                failed |= f.severity >= fail_on;
+                let excerpt = match (args.format, f.at) {
+                    (LintFormatArg::Human, Some(p)) => r.excerpt(p, 200),
+                    _ => None,
+                };
+                let shown = Shown {
+                    path: &path,
+                    finding: f,
+                    excerpt: excerpt.as_deref(),
+                };
+                emit(&mut out, args.format, &shown)?;
+            }
+            Ok(())
+        },
+    );
+    cx.sources = sources;
+    result?;
+    out.finish()?;
+    if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
+        let [infos, warnings, errors] = counts;
+        cx.diag
+            .summary(&render::summary(errors, warnings, infos, files));
+    }
+    if failed {
+        cx.status = cx.status.merge(ExitStatus::Findings);
+    }
+    Ok(cx.status)
+}
+
+fn emit(out: &mut Out, format: LintFormatArg, s: &Shown<'_>) -> std::io::Result<()> {
+    let f: &Finding = s.finding;
+    let row = Row {
+        path: s.path,
+        line: f.at.map(|p| p.line),
+        column: f.at.map(|_| 1),
+        byte_offset: f.at.map(|p| p.offset),
+        rule: f.rule,
+        severity: f.severity,
+        message: message(f),
+        help: help(f.rule),
+    };
+    out.row(&row, || match format {
+        LintFormatArg::Human => render::human(s),
+        LintFormatArg::Github => vec![Cell::text(&render::github(s))],
+        _ => vec![render::concise(s)],
+    })
+}
+
+fn list_rules(args: &LintArgs, json: bool) -> Result<ExitStatus, Error> {
+    let color = args.color.into();
+    if json {
+        let rows: Vec<RuleRow> = Rule::ALL
+            .iter()
+            .map(|&r| RuleRow {
+                slug: r.slug(),
+                group: r.group(),
+                severity: r.default_severity(),
+                summary: r.summary(),
+            })
+            .collect();
+        // An array (`json`), or one rule a line (`ndjson`).
+        let format = if args.format == LintFormatArg::Json {
+            Format::Json
+        } else {
+            Format::Ndjson
+        };
+        let mut out = Out::new(format, color, Vec::new());
+        for row in &rows {
+            out.row(row, Vec::new)?;
+        }
+        out.finish()?;
+        return Ok(ExitStatus::Clean);
+    }
+    let columns = vec![
+        Column::left("slug"),
+        Column::left("group"),
+        Column::left("severity"),
+        Column::left("summary"),
+    ];
+    let mut out = Out::new(Format::Table, color, columns);
+    for &r in Rule::ALL {
+        out.row(&(), || {
+            vec![
+                Cell::text(r.slug()),
+                Cell::text(r.group()),
+                Cell::text(severity_name(r.default_severity()))
+                    .tone(output::findings::tone(r.default_severity())),
+                Cell::text(r.summary()),
+            ]
+        })?;
+    }
+    out.finish()?;
+    Ok(ExitStatus::Clean)
+}

@@ -1,0 +1,165 @@
+//! `rollscope lint`: the same findings as `replay --view state`, exit codes by `--fail-on`,
+//! rule selection, the formats, and the registry's documentation.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::util::*;
+
+/// Every `.jsonl` fixture of `testdata/` (real, broken, replay), one file each.
+fn fixtures() -> Vec<PathBuf> {
+    let mut files = rollouts_under(&testdata("real"));
+    for dir in ["broken", "replay"] {
+        for e in std::fs::read_dir(testdata(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "jsonl") {
+                files.push(p);
+            }
+        }
+    }
+    files
+}
+
+fn lint(args: &[&str], path: &std::path::Path) -> (i32, Vec<Value>) {
+    let mut a = vec!["lint", "--format", "ndjson"];
+    a.extend_from_slice(args);
+    a.push(path.to_str().unwrap());
+    let out = rollscope().args(&a).output().unwrap();
+    (out.status.code().unwrap(), ndjson(&out.stdout))
+}
+
+#[test]
+fn lint_and_replay_report_the_same_findings_for_every_fixture() {
+    let files = fixtures();
+    assert!(files.len() > 60);
+    for f in files {
+        let (_, rows) = lint(&[], &f);
+        let got: Vec<(Value, Value, Value)> = rows
+            .iter()
+            .map(|r| (r["rule"].clone(), r["severity"].clone(), r["line"].clone()))
+            .collect();
+        let st = &ndjson_rows(&["replay", "--view", "state"], &f)[0];
+        let want: Vec<(Value, Value, Value)> = st["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["rule"].clone(), d["severity"].clone(), d["line"].clone()))
+            .collect();
+        assert_eq!(got, want, "{}", f.display());
+    }
+}
+
+#[test]
+fn clean_real_files_lint_without_error_and_exit_0() {
+    let (code, rows) = lint(&[], &testdata("real"));
+    assert_eq!(code, 0);
+    assert!(rows.iter().all(|r| r["severity"] != "error"), "{rows:?}");
+    if let Some(corpus) = shared_corpus() {
+        let (code, rows) = lint(&[], &corpus);
+        assert_eq!(code, 0, "{rows:?}");
+    }
+}
+
+#[test]
+fn the_exit_code_follows_fail_on() {
+    // Warnings only: 0 by default, 1 with --fail-on warning.
+    let warn = testdata("replay/output-deleted.jsonl");
+    assert_eq!(lint(&[], &warn).0, 0);
+    assert_eq!(lint(&["--fail-on", "warning"], &warn).0, 1);
+    let err = testdata("broken/bom.jsonl");
+    assert_eq!(lint(&[], &err).0, 1);
+    // Ignoring the rule that fires leaves nothing to fail on.
+    assert_eq!(lint(&["--ignore", "file"], &err), (0, vec![]));
+}
+
+#[test]
+fn select_and_ignore_take_slugs_and_groups() {
+    let f = testdata("replay/meta-missing");
+    let (_, rows) = lint(&["--select", "meta.missing"], &f);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["rule"], "meta.missing");
+    assert_eq!(rows[0]["line"], Value::Null);
+    let (_, rows) = lint(&["--select", "meta", "--ignore", "meta.missing"], &f);
+    assert!(rows.iter().all(|r| r["rule"] == "meta.first"), "{rows:?}");
+    let out = output(
+        &["lint", "--select", "ordinal.gapp", f.to_str().unwrap()],
+        2,
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("did you mean `ordinal.gap`?"), "{err}");
+}
+
+#[test]
+fn rows_carry_the_location_and_the_rules_help() {
+    let (_, rows) = lint(
+        &[],
+        &testdata("replay/compaction-metadata-len-mismatch.jsonl"),
+    );
+    let r = &rows[0];
+    assert_eq!(r["rule"], "compact.metadata-len");
+    assert_eq!(
+        (r["line"].as_u64(), r["column"].as_u64()),
+        (Some(53), Some(1))
+    );
+    assert!(r["byte_offset"].as_u64().unwrap() > 0);
+    assert!(r["help"]
+        .as_str()
+        .unwrap()
+        .starts_with("Write one metadata entry"));
+}
+
+#[test]
+fn human_and_concise_formats_locate_and_explain_each_finding() {
+    let f = testdata("replay/compaction-metadata-len-mismatch.jsonl");
+    let out = output(&["lint", "--color", "never", f.to_str().unwrap()], 1);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("error[compact.metadata-len]: "), "{text}");
+    assert!(
+        text.contains(&format!("  --> {}:53:1\n", f.display())),
+        "{text}"
+    );
+    assert!(text.contains("53 | {\"timestamp\""), "{text}");
+    assert!(
+        text.contains("  = help: Write one metadata entry"),
+        "{text}"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err, "1 error, 0 warnings in 1 file\n");
+
+    let whole = testdata("replay/meta-missing");
+    let out = output(&["lint", "--format", "concise", whole.to_str().unwrap()], 1);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(first.contains(".jsonl: error[meta.missing] "), "{first}");
+}
+
+#[test]
+fn github_annotations_name_the_file_line_and_rule() {
+    let f = testdata("replay/output-deleted.jsonl");
+    let out = output(&["lint", "--format", "github", f.to_str().unwrap()], 0);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = format!(
+        "::warning file={},line=20,title=pair.missing-output::",
+        f.display()
+    );
+    assert!(text.starts_with(&want), "{text}");
+}
+
+#[test]
+fn every_rule_explains_itself_and_is_listed() {
+    let out = output(&["lint", "--list-rules", "--format", "json"], 0);
+    let listed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed, rows(&["lint", "--list-rules", "--format", "ndjson"], 0));
+    let slugs: Vec<&str> = listed.iter().map(|r| r["slug"].as_str().unwrap()).collect();
+    assert!(slugs.len() >= 28);
+    for slug in &slugs {
+        let out = output(&["lint", "--explain", slug], 0);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.starts_with(slug) && text.contains("**Fix.**"),
+            "{text}"
+        );
+    }
+    output(&["lint", "--explain", "no.such-rule"], 2);
+}
