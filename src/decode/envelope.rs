@@ -394,9 +394,14 @@ fn codex_value_check(text: &str) -> Result<(), DecodeError> {
                 other => other,
             });
         }
-        // The error's column is the last byte of the number: walk back to its start.
-        let end = e.column().min(cur.len());
+        // The error's column lies in the number (at its end, or where a long exponent
+        // overflowed): walk back to its start and on to its end.
         let b = cur.as_bytes();
+        let number = |c: &u8| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
+        let mut end = e.column().min(cur.len());
+        while end < b.len() && number(&b[end]) {
+            end += 1;
+        }
         let start = b[..end]
             .iter()
             .rposition(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
@@ -636,6 +641,17 @@ mod tests {
         assert_eq!(entries(deep.as_bytes()), ["1@0 bad invalid_json"]);
         let fine = "{\"timestamp\":\"t\",\"type\":\"x\",\"payload\":{\"a\":1e400,\"b\":2E+999}}\n";
         assert_eq!(entries(fine.as_bytes()), ["1@0 rec x None None"]);
+        // An exponent too long for serde's counter: its error points inside the number
+        // (found by the mutation sweep below, `1e1795953629944`).
+        let long =
+            "{\"timestamp\":\"t\",\"type\":\"x\",\"payload\":{\"a\":1e1795953629944,\"b\":1}}\n";
+        assert_eq!(entries(long.as_bytes()), ["1@0 rec x None None"]);
+        assert_eq!(
+            decode_line_serde(long.trim_end().as_bytes(), Pos::default())
+                .map(|r| r.type_name.into_owned())
+                .ok(),
+            Some("x".to_string())
+        );
     }
 
     #[test]
