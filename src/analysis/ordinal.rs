@@ -108,9 +108,13 @@ impl ProblemKind {
             | BaseSourceUnreadable { .. }
             | BaseCycle { .. }
             | BaseTooDeep { .. } => ProblemKind::Base,
-            NoMeta | MetaUndecodable { .. } => ProblemKind::Start,
+            NoMeta | MetaUndecodable { .. } | FileEmpty => ProblemKind::Start,
             // Findings about the rebuilt history: `check-ordinal` never reports them.
             BadLine(_)
+            | NoFinalNewline
+            | UnknownType { .. }
+            | MetaMultiple { .. }
+            | MetaIdVsFileName { .. }
             | ModelProviderMissing
             | CompactionUndecodable { .. }
             | CompactionMetadataLen { .. }

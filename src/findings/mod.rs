@@ -195,13 +195,25 @@ pub enum Cause {
     /// The lineage is deeper than rollscope follows.
     BaseTooDeep { depth: usize },
 
+    // --- the file ---
+    /// No line holds anything.
+    FileEmpty,
+    /// The last line has no final newline (and decodes: a torn one is `BadLine`).
+    NoFinalNewline,
+
     // --- lines ---
     /// A line the decoder rejected (as Codex's reader would).
     BadLine(Box<BadLine>),
+    /// A record of a type Codex does not know (as written).
+    UnknownType { type_name: String },
 
     // --- the session and the history a resume rebuilds (`replay`) ---
     /// No `session_meta` at all.
     NoMeta,
+    /// Another `session_meta` after the first (`paginated`: the file's mode).
+    MetaMultiple { first_line: u64, paginated: bool },
+    /// The first `session_meta`'s id is not the thread id the file name declares.
+    MetaIdVsFileName { meta_id: String, file_id: String },
     /// The first `session_meta` lacks a field Codex requires, or has it mistyped: `found`
     /// is what the field is (`None`: absent).
     MetaUndecodable {
@@ -264,6 +276,11 @@ impl Cause {
                 DecodeError::TooLong { .. } => Rule::LineOversized,
             },
             NoMeta => Rule::MetaMissing,
+            FileEmpty => Rule::FileEmpty,
+            NoFinalNewline => Rule::FileNoFinalNewline,
+            UnknownType { .. } => Rule::LineUnknownType,
+            MetaMultiple { .. } => Rule::MetaMultiple,
+            MetaIdVsFileName { .. } => Rule::MetaIdVsFileName,
             MetaUndecodable { .. } => Rule::MetaFirst,
             ModelProviderMissing => Rule::MetaModelProvider,
             CompactionUndecodable { .. } => Rule::LinePayload,

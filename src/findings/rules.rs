@@ -64,6 +64,27 @@ rules! {
     /// **Fix.** Write UTF-8 without a BOM; strip the first three bytes of an affected file.
     FileBom = "file.bom", Error, "the file starts with a UTF-8 byte order mark";
 
+    /// **Checks.** The file holds at least one line that is not blank.
+    ///
+    /// **Why it matters.** Codex refuses an empty rollout ("does not start with session
+    /// metadata"); its listing hides it.
+    ///
+    /// **Example.** A file created when a session started, and never written.
+    ///
+    /// **Fix.** Delete it, or write the session's records into it.
+    FileEmpty = "file.empty", Error, "the file is empty";
+
+    /// **Checks.** The last line ends with a newline.
+    ///
+    /// **Why it matters.** Codex's next append goes right after the last byte: Codex 0.128
+    /// appends its next record onto the unterminated line, so that record is lost too
+    /// (0.147 and 0.171 end the line first).
+    ///
+    /// **Example.** A writer that puts the newline before each record instead of after.
+    ///
+    /// **Fix.** End every record with a newline (`\n`).
+    FileNoFinalNewline = "file.no-final-newline", Warning, "the last line has no final newline";
+
     /// **Checks.** The first non-blank line is a decodable `session_meta`: a `session_meta`
     /// record whose `id`, `timestamp`, `cwd`, `originator` and `cli_version` are strings.
     ///
@@ -97,6 +118,30 @@ rules! {
     ///
     /// **Fix.** Write `legacy` (or nothing) unless the file follows the paginated contract.
     MetaHistoryMode = "meta.history-mode", Error, "history_mode is not legacy or paginated";
+
+    /// **Checks.** The file holds one `session_meta`.
+    ///
+    /// **Why it matters.** In a paginated file, a second one breaks the contract (the
+    /// recorder writes it once; "session metadata identity changed" when its id differs). In
+    /// a legacy file it is a copy-fork's copied parent history: a fact, and the first one is
+    /// the file's own.
+    ///
+    /// **Example.** A fork that copied its parent's records, `session_meta` included.
+    ///
+    /// **Fix.** In a paginated file, remove the later ones.
+    MetaMultiple = "meta.multiple", Error, "more than one session_meta";
+
+    /// **Checks.** The first `session_meta`'s `id` is the thread id of the file's name
+    /// (`rollout-<time>-<thread id>[_<rollout id>].jsonl`).
+    ///
+    /// **Why it matters.** Codex finds a thread by its file name, then runs it under the
+    /// metadata's id (verified with 0.171): a reader that finds threads by name opens the
+    /// wrong one, and a resume by id does not find the file.
+    ///
+    /// **Example.** A rollout copied under another session's name.
+    ///
+    /// **Fix.** Name the file after its `session_meta.id`.
+    MetaIdVsFileName = "meta.id-vs-filename", Error, "the session_meta id differs from the file name";
 
     /// **Checks.** `session_meta.model_provider`, when written, is not null or empty.
     ///
@@ -167,6 +212,19 @@ rules! {
     ///
     /// **Fix.** Write the payload with the types Codex writes.
     LinePayload = "line.payload", Error, "a payload Codex cannot decode into its record type";
+
+    /// **Checks.** Every record's `type` is one Codex writes (`session_meta`,
+    /// `response_item`, `event_msg`, `turn_context`, `compacted`, `world_state`,
+    /// `token_usage_record`, `inter_agent_communication`).
+    ///
+    /// **Why it matters.** Codex skips a record of another type by design (a newer writer's
+    /// record): what it held is not replayed. As the last line of a paginated file it makes
+    /// Codex reuse its ordinal (`ordinal.tail-unparseable`).
+    ///
+    /// **Example.** `"type": "annotation"` from a tool that adds its own records.
+    ///
+    /// **Fix.** Keep foreign data out of the rollout, or in the payload of a known record.
+    LineUnknownType = "line.unknown-type", Warning, "a record of a type Codex does not know";
 
     /// **Checks.** No line is longer than `--max-line-bytes` (512 MiB by default).
     ///

@@ -148,6 +148,38 @@ pub fn message(f: &Finding) -> String {
                  to read session metadata\")"
             )
         }
+        FileEmpty => {
+            "the file is empty: Codex refuses to resume it (\"does not start with session \
+                      metadata\")"
+                .to_string()
+        }
+        NoFinalNewline => "the last line has no final newline: Codex 0.128 appends its next \
+                           record onto it, and that record is lost too"
+            .to_string(),
+        UnknownType { type_name } => format!(
+            "record type `{}` is unknown to Codex: it skips the record on resume",
+            short(type_name)
+        ),
+        MetaMultiple {
+            first_line,
+            paginated: true,
+        } => format!(
+            "another session_meta (the first is at line {first_line}): a paginated rollout has \
+             exactly one"
+        ),
+        MetaMultiple {
+            first_line,
+            paginated: false,
+        } => format!(
+            "another session_meta (the first, at line {first_line}, is the file's own): copied \
+             history, as a legacy fork copies its parent's"
+        ),
+        MetaIdVsFileName { meta_id, file_id } => format!(
+            "session_meta.id {} is not the thread id {} of the file name: Codex finds the \
+             file by its name and runs it under the metadata's id",
+            short(meta_id),
+            short(file_id)
+        ),
         NoMeta => "no session_meta in the file: Codex cannot learn the thread and refuses to \
                    resume it (\"does not start with session metadata\")"
             .to_string(),

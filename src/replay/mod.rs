@@ -29,7 +29,7 @@ use crate::analysis::boundary::BoundaryProbe;
 use crate::analysis::ordinal::OrdinalOptions;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
-use crate::decode::{Decoder, Entry, Kind, Pos, Record};
+use crate::decode::{select, Decoder, Entry, Kind, Pos, Record};
 use crate::findings::{Cause, Finding, Place, Rule, Severity};
 use crate::input::{self, Handles, Source, SourceFile};
 use crate::lineage::{check, Resolver};
@@ -479,6 +479,50 @@ fn meta_fields(rec: &Record<'_>) -> Option<Cause> {
     })
 }
 
+/// What a record says of the file's shape: a record type Codex does not know, a
+/// `session_meta` after the first, a first one whose id is not the file name's.
+fn shape_of(
+    rec: &Record<'_>,
+    info: &analysis::session::SessionInfo,
+    file_id: Option<&str>,
+    out: &mut Vec<Finding>,
+) {
+    match rec.kind {
+        Kind::Other if rec.type_name != "inter_agent_communication" => {
+            let cause = Cause::UnknownType {
+                type_name: rec.type_name.to_string(),
+            };
+            out.push(Finding::new(cause, Some(rec.pos)));
+        }
+        Kind::SessionMeta if info.meta_line != Some(rec.pos.line) => {
+            let paginated = info.mode() == "paginated";
+            let cause = Cause::MetaMultiple {
+                first_line: info.meta_line.unwrap_or(0),
+                paginated,
+            };
+            let f = Finding::new(cause, Some(rec.pos));
+            out.push(if paginated {
+                f
+            } else {
+                f.with_severity(Severity::Info)
+            });
+        }
+        Kind::SessionMeta => {
+            let meta_id = rec.payload_field("id").and_then(select::str_value);
+            if let (Some(id), Some(file_id)) = (meta_id, file_id) {
+                if !id.eq_ignore_ascii_case(file_id) {
+                    let cause = Cause::MetaIdVsFileName {
+                        meta_id: id.into_owned(),
+                        file_id: file_id.to_string(),
+                    };
+                    out.push(Finding::new(cause, Some(rec.pos)));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The last line to replay for `cut`, from a first pass over the turns (over `spooled`,
 /// standard input read into memory, when there is one).
 fn cut_line(
@@ -579,6 +623,15 @@ pub fn replay(
         .reread();
     let mut meta_provider: Option<(Pos, bool)> = None;
     let mut meta_undecodable: Option<Finding> = None;
+    // The file's shape: unknown record types, later session_metas, its name, its last line.
+    let mut shape: Vec<Finding> = Vec::new();
+    let mut last_pos: Option<Pos> = None;
+    let file_ids = source
+        .path()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(crate::lineage::ids_from_file_name)
+        .map(|(thread, _)| thread.to_ascii_lowercase());
     let skip = error.is_some();
     let mut observe =
         |rec: &Record<'_>, session: &analysis::session::SessionTracker, rereadable: bool| {
@@ -587,6 +640,8 @@ pub fn replay(
             }
             let info = session.info();
             let paginated = info.mode() == "paginated";
+            last_pos = Some(rec.pos);
+            shape_of(rec, info, file_ids.as_deref(), &mut shape);
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
                 meta_undecodable = meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
                 let provider = rec.payload_field("model_provider");
@@ -710,6 +765,18 @@ pub fn replay(
         findings.push(Finding::new(Cause::NoMeta, None));
     }
     findings.extend(meta_undecodable);
+    findings.extend(shape);
+    let records = facts.ordinals.as_ref().map_or(0, |o| o.records);
+    let empty = facts.opened && records == 0 && facts.bad.is_empty() && facts.io_error.is_none();
+    if empty {
+        // Nothing to say about a missing session_meta: there is nothing at all.
+        findings.retain(|f| f.rule != Rule::MetaMissing);
+        findings.push(Finding::new(Cause::FileEmpty, None));
+    }
+    let torn = facts.bad.last().is_some_and(|b| b.torn);
+    if facts.stream.no_final_newline && !torn && !empty {
+        findings.push(Finding::new(Cause::NoFinalNewline, last_pos));
+    }
     if let Some((pos, true)) = meta_provider {
         findings.push(Finding::new(Cause::ModelProviderMissing, Some(pos)));
     }

@@ -18,6 +18,14 @@ fn fixtures() -> Vec<PathBuf> {
             }
         }
     }
+    for rule in std::fs::read_dir(testdata("lint")).unwrap() {
+        let rule = rule.unwrap().path();
+        for side in ["fires", "clean"] {
+            if let Ok(dir) = std::fs::read_dir(rule.join(side)) {
+                files.extend(dir.map(|e| e.unwrap().path()));
+            }
+        }
+    }
     files
 }
 
@@ -150,7 +158,10 @@ fn github_annotations_name_the_file_line_and_rule() {
 fn every_rule_explains_itself_and_is_listed() {
     let out = output(&["lint", "--list-rules", "--format", "json"], 0);
     let listed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(listed, rows(&["lint", "--list-rules", "--format", "ndjson"], 0));
+    assert_eq!(
+        listed,
+        rows(&["lint", "--list-rules", "--format", "ndjson"], 0)
+    );
     let slugs: Vec<&str> = listed.iter().map(|r| r["slug"].as_str().unwrap()).collect();
     assert!(slugs.len() >= 28);
     for slug in &slugs {
@@ -162,4 +173,52 @@ fn every_rule_explains_itself_and_is_listed() {
         );
     }
     output(&["lint", "--explain", "no.such-rule"], 2);
+}
+
+/// `testdata/lint/<slug>/`: `fires/` holds a file the rule fires on, at the line `expect`
+/// names (`line N`, or `file` for a finding about the whole file), and nothing else at
+/// warning or error; `clean/` a file that fires nothing at warning or error.
+#[test]
+fn each_rule_fixture_fires_its_rule_and_its_clean_twin_fires_nothing() {
+    let mut rules = 0;
+    for e in std::fs::read_dir(testdata("lint")).unwrap() {
+        let dir = e.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let slug = dir.file_name().unwrap().to_str().unwrap().to_string();
+        let expect = std::fs::read_to_string(dir.join("expect")).unwrap();
+        let line: Value = match expect.trim() {
+            "file" => Value::Null,
+            other => other
+                .strip_prefix("line ")
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+                .into(),
+        };
+        let serious = |r: &&Value| r["severity"] != "info";
+        for f in std::fs::read_dir(dir.join("fires")).unwrap() {
+            let f = f.unwrap().path();
+            let (_, rows) = lint(&[], &f);
+            let found: Vec<&Value> = rows.iter().filter(serious).collect();
+            assert_eq!(found.len(), 1, "{slug}: {rows:?}");
+            assert_eq!(
+                (&found[0]["rule"], &found[0]["line"]),
+                (&Value::from(slug.as_str()), &line),
+                "{slug}"
+            );
+        }
+        for f in std::fs::read_dir(dir.join("clean")).unwrap() {
+            let f = f.unwrap().path();
+            let (code, rows) = lint(&[], &f);
+            assert_eq!(code, 0, "{slug} clean");
+            assert!(
+                rows.iter().filter(serious).count() == 0,
+                "{slug} clean: {rows:?}"
+            );
+        }
+        rules += 1;
+    }
+    assert!(rules >= 5);
 }
