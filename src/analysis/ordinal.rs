@@ -116,6 +116,11 @@ impl ProblemKind {
             | MetaMultiple { .. }
             | MetaIdVsFileName { .. }
             | ModelProviderMissing
+            | CompactionLegacy
+            | CompactionNoWindow
+            | OutputDuplicate { .. }
+            | NoTokenCount
+            | BaseInLegacy
             | CompactionUndecodable { .. }
             | CompactionMetadataLen { .. }
             | WorldStatePatchBeforeFull

@@ -227,6 +227,19 @@ pub enum Cause {
     /// `replacement_history_metadata` has `metadata` entries for `history` items (`None`:
     /// no replacement history at all).
     CompactionMetadataLen { history: Option<u64>, metadata: u64 },
+    /// A legacy `compacted` without `replacement_history`: the history is rebuilt.
+    CompactionLegacy,
+    /// A `compacted` with a replacement history but no `window_number`.
+    CompactionNoWindow,
+    /// An output written again for a call already answered (`first_line`: the first one).
+    OutputDuplicate {
+        call_id: String,
+        first_line: Option<u64>,
+    },
+    /// Turns, but no `token_count` with usage anywhere.
+    NoTokenCount,
+    /// A legacy file with a `history_base`.
+    BaseInLegacy,
     /// A `world_state` patch before any full snapshot.
     WorldStatePatchBeforeFull,
     /// A call with no output in the history: the prompt gets a synthetic `aborted` one.
@@ -286,6 +299,11 @@ impl Cause {
             CompactionUndecodable { .. } => Rule::LinePayload,
             CompactionMetadataLen { .. } => Rule::CompactMetadataLen,
             WorldStatePatchBeforeFull => Rule::WorldStatePatchBeforeFull,
+            CompactionLegacy => Rule::CompactLegacy,
+            CompactionNoWindow => Rule::CompactWindow,
+            OutputDuplicate { .. } => Rule::PairDuplicate,
+            NoTokenCount => Rule::TokensNone,
+            BaseInLegacy => Rule::HistoryBaseInLegacy,
             CallWithoutOutput { .. } => Rule::PairMissingOutput,
             OutputWithoutCall { .. } => Rule::PairOrphanOutput,
             RollbackOverflow { .. } => Rule::RollbackOverflow,

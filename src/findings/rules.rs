@@ -311,6 +311,18 @@ rules! {
     /// **Fix.** Restore the inherited prefix from the parent.
     OrdinalSubagentPrefix = "ordinal.subagent-prefix", Error, "a sub-agent's inherited prefix is incomplete";
 
+    /// **Checks.** A legacy file has no `history_base`.
+    ///
+    /// **Why it matters.** Only paginated files continue a source by reference; Codex
+    /// ignores a legacy file's `history_base`, so the inherited history it names is not
+    /// there (a legacy fork copies its parent's records instead).
+    ///
+    /// **Example.** A writer that adds `history_base` without switching to paginated mode.
+    ///
+    /// **Fix.** Write `history_mode: paginated` with the paginated contract, or copy the
+    /// parent's records.
+    HistoryBaseInLegacy = "history_base.in-legacy", Warning, "a history_base in a legacy rollout";
+
     /// **Checks.** `history_base` has a `thread_id`, an `end_ordinal_exclusive` above 0 and an
     /// `end_byte_offset`.
     ///
@@ -359,6 +371,30 @@ rules! {
     /// **Fix.** Write one metadata entry (`{}` when empty) per history item.
     CompactMetadataLen = "compact.metadata-len", Error, "replacement_history_metadata does not match replacement_history";
 
+    /// **Checks.** Reports a `compacted` record without `replacement_history` (Codex before
+    /// 0.128).
+    ///
+    /// **Why it matters.** On resume Codex rebuilds the history from the user messages and
+    /// the summary (the legacy fallback): an unusual prompt shape, and what the compaction
+    /// kept beyond the summary is gone. A fact, not a defect.
+    ///
+    /// **Example.** Any compaction of Codex 0.36 or 0.80.
+    ///
+    /// **Fix.** Nothing to fix; newer Codex writes the replacement history.
+    CompactLegacy = "compact.legacy", Info, "a compaction without replacement history";
+
+    /// **Checks.** Reports a `compacted` record with a replacement history but no
+    /// `window_number`.
+    ///
+    /// **Why it matters.** Codex's bounded resume (`ModelContextScan`) stops at a compaction
+    /// only when it has both; without the window number it reads the whole file back to the
+    /// start. Slower, not wrong.
+    ///
+    /// **Example.** Compactions of Codex 0.128.
+    ///
+    /// **Fix.** Nothing to fix; newer Codex writes the window.
+    CompactWindow = "compact.window", Info, "a compaction without window_number";
+
     /// **Checks.** No `world_state` patch (`full: false`) comes before a full snapshot.
     ///
     /// **Why it matters.** Codex ignores such a patch ("ignored world-state patch without a
@@ -391,6 +427,16 @@ rules! {
     /// **Fix.** Keep each call with its output.
     PairOrphanOutput = "pair.orphan-output", Warning, "a tool output without its call";
 
+    /// **Checks.** No call in the rebuilt history gets two outputs.
+    ///
+    /// **Why it matters.** Codex sends both copies (verified with 0.147 and 0.171, although
+    /// its source reads as if it collapsed them): the model sees the tool answer twice.
+    ///
+    /// **Example.** A writer that retries a write and appends the output again.
+    ///
+    /// **Fix.** Write each output once.
+    PairDuplicate = "pair.duplicate", Warning, "a tool output written twice";
+
     /// **Checks.** `thread_rolled_back.num_turns` is at most the user turns left in the
     /// history.
     ///
@@ -401,6 +447,17 @@ rules! {
     ///
     /// **Fix.** Count the turns standing before writing the marker.
     RollbackOverflow = "rollback.overflow", Warning, "a rollback larger than the history";
+
+    /// **Checks.** Reports a file with turns but no `token_count` carrying usage.
+    ///
+    /// **Why it matters.** Codex restores the session's token usage from the last
+    /// `token_count` on resume: it starts at zero, and no tool can say what the session
+    /// used. A fact about the writer.
+    ///
+    /// **Example.** A writer that records no usage events.
+    ///
+    /// **Fix.** Write `token_count` events after each response.
+    TokensNone = "tokens.none", Info, "no token usage recorded";
 
     /// **Checks.** Every turn but the last ends (`task_complete` or `turn_aborted`) before the
     /// next begins.

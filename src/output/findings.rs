@@ -205,6 +205,28 @@ pub fn message(f: &Finding) -> String {
             "replacement_history_metadata ({metadata} entries) without replacement_history: \
              Codex skips this compaction, so the history rests on the previous one"
         ),
+        CompactionLegacy => "compaction without replacement_history: on resume Codex rebuilds \
+                             the history from the user messages and this summary"
+            .to_string(),
+        CompactionNoWindow => "compaction without window_number: Codex's bounded resume scan \
+                               reads past it to the start of the file"
+            .to_string(),
+        OutputDuplicate {
+            call_id,
+            first_line,
+        } => format!(
+            "output for call {} written again{}: the resumed prompt sends both copies",
+            short(call_id),
+            first_line
+                .map(|l| format!(" (first at line {l})"))
+                .unwrap_or_default()
+        ),
+        NoTokenCount => "no token_count with usage in the file: on resume Codex's usage starts \
+                         at zero"
+            .to_string(),
+        BaseInLegacy => "history_base in a legacy rollout: Codex ignores it (only paginated \
+                         files continue a source by reference)"
+            .to_string(),
         WorldStatePatchBeforeFull => "world_state patch before any full snapshot: Codex ignores \
                                       it on resume"
             .to_string(),

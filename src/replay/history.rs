@@ -247,6 +247,10 @@ impl History {
         self.compactions += 1;
         match c.replacement_history {
             Some(entries) => {
+                if c.window_number.is_none() {
+                    self.findings
+                        .push(Finding::new(Cause::CompactionNoWindow, pos(at)));
+                }
                 let items = entries
                     .into_iter()
                     .map(|e| Item {
@@ -263,6 +267,8 @@ impl History {
                 });
             }
             None => {
+                self.findings
+                    .push(Finding::new(Cause::CompactionLegacy, pos(at)));
                 let summary = c.message.as_deref().unwrap_or_default();
                 let rebuilt = self.rebuild(summary, at, read);
                 self.replace(rebuilt);
@@ -437,7 +443,9 @@ mod tests {
             json!({"type": "message", "role": "user",
             "content": [{"type": "input_text", "text": t}]})
         };
-        let good = compacted(json!({"message": "s", "replacement_history": [entry("base")]}));
+        let good = compacted(
+            json!({"message": "s", "replacement_history": [entry("base")], "window_number": 1}),
+        );
         let bad = compacted(
             json!({"message": "s", "replacement_history": [entry("lost")],
             "replacement_history_metadata": [{}, {}]}),

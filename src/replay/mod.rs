@@ -765,6 +765,14 @@ pub fn replay(
         findings.push(Finding::new(Cause::NoMeta, None));
     }
     findings.extend(meta_undecodable);
+    if facts.session.history_base.is_some() && facts.session.mode() == "legacy" {
+        let at = facts.session.meta_line.map(|line| Pos { line, offset: 0 });
+        findings.push(Finding::new(Cause::BaseInLegacy, at));
+    }
+    let has_turns = facts.turns.as_ref().is_some_and(|t| !t.turns.is_empty());
+    if has_turns && state.token_info.is_none() {
+        findings.push(Finding::new(Cause::NoTokenCount, None));
+    }
     findings.extend(shape);
     let records = facts.ordinals.as_ref().map_or(0, |o| o.records);
     let empty = facts.opened && records == 0 && facts.bad.is_empty() && facts.io_error.is_none();

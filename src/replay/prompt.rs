@@ -125,12 +125,36 @@ pub fn findings(items: &[Item], p: &Pairing, open_from: Option<u64>) -> Vec<Find
         let call_id = i.meta.call_id().unwrap_or_default().to_string();
         out.push(Finding::new(Cause::CallWithoutOutput { call_id }, at(i)));
     }
+    // Outputs answered again: the first of each call's outputs, by type and call id.
+    let mut first: HashMap<(&str, &str), Option<u64>> = HashMap::new();
     for (n, i) in items.iter().enumerate() {
         if p.dropped[n] && matches!(i.meta.kind, Kind::Output { .. }) {
             let call_id = i.meta.call_id().unwrap_or_default().to_string();
             out.push(Finding::new(Cause::OutputWithoutCall { call_id }, at(i)));
+            continue;
+        }
+        if let Kind::Output {
+            type_,
+            call_id: Some(id),
+            ..
+        } = &i.meta.kind
+        {
+            let line = i.at.filter(|a| a.file == 0).map(|a| a.line);
+            match first.get(&(*type_, &**id)) {
+                Some(first_line) => {
+                    let cause = Cause::OutputDuplicate {
+                        call_id: id.to_string(),
+                        first_line: *first_line,
+                    };
+                    out.push(Finding::new(cause, at(i)));
+                }
+                None => {
+                    first.insert((*type_, &**id), line);
+                }
+            }
         }
     }
+    out.sort_by_key(Finding::line);
     out
 }
 
@@ -347,8 +371,9 @@ mod tests {
         let p = pair(&items);
         assert_eq!(p.dropped, [true, false, false, false]);
         let f = findings(&items, &p, None);
-        assert_eq!(f.len(), 1);
-        assert_eq!(f[0].rule.slug(), "pair.orphan-output");
+        let rules: Vec<(&str, u64)> = f.iter().map(|f| (f.rule.slug(), f.line())).collect();
+        // The orphan is dropped; the second output of `c` is sent again, and said so.
+        assert_eq!(rules, [("pair.orphan-output", 2), ("pair.duplicate", 5)]);
         assert_eq!(build(items, &p, false, |_| None).len(), 3);
     }
 
