@@ -113,6 +113,7 @@ impl ProblemKind {
             BadLine(_)
             | NoFinalNewline
             | UnknownType { .. }
+            | TimestampFormat { .. }
             | MetaMultiple { .. }
             | MetaIdVsFileName { .. }
             | ModelProviderMissing

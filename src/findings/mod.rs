@@ -206,6 +206,8 @@ pub enum Cause {
     BadLine(Box<BadLine>),
     /// A record of a type Codex does not know (as written).
     UnknownType { type_name: String },
+    /// A `timestamp` that is not an RFC 3339 time in UTC (as written).
+    TimestampFormat { timestamp: String },
 
     // --- the session and the history a resume rebuilds (`replay`) ---
     /// No `session_meta` at all.
@@ -292,6 +294,7 @@ impl Cause {
             FileEmpty => Rule::FileEmpty,
             NoFinalNewline => Rule::FileNoFinalNewline,
             UnknownType { .. } => Rule::LineUnknownType,
+            TimestampFormat { .. } => Rule::LineTimestampFormat,
             MetaMultiple { .. } => Rule::MetaMultiple,
             MetaIdVsFileName { .. } => Rule::MetaIdVsFileName,
             MetaUndecodable { .. } => Rule::MetaFirst,

@@ -183,6 +183,18 @@ rules! {
     /// **Fix.** Stamp every record (RFC 3339, UTC).
     LineTimestamp = "line.timestamp", Error, "a record without a string timestamp";
 
+    /// **Checks.** Every record's `timestamp` is an RFC 3339 time in UTC (`…Z`), as Codex
+    /// writes them (`2026-11-29T12:00:29.944Z`).
+    ///
+    /// **Why it matters.** Codex keeps the line, but sorts and lists threads by these times:
+    /// a local time or another shape puts the session at the wrong time (or none) in its
+    /// listing and in every tool that groups by day.
+    ///
+    /// **Example.** `"timestamp": "2026-11-29 12:02:16"`; `"…T13:02:16+01:00"`.
+    ///
+    /// **Fix.** Write UTC times in RFC 3339, with `Z`.
+    LineTimestampFormat = "line.timestamp-format", Warning, "a timestamp that is not RFC 3339 UTC";
+
     /// **Checks.** Every record has a string `type`.
     ///
     /// **Why it matters.** Codex cannot tell what the record is and skips it.

@@ -156,6 +156,11 @@ pub fn message(f: &Finding) -> String {
         NoFinalNewline => "the last line has no final newline: Codex 0.128 appends its next \
                            record onto it, and that record is lost too"
             .to_string(),
+        TimestampFormat { timestamp } => format!(
+            "timestamp {:?} is not an RFC 3339 time in UTC: Codex lists and sorts threads by \
+             these times",
+            short(timestamp)
+        ),
         UnknownType { type_name } => format!(
             "record type `{}` is unknown to Codex: it skips the record on resume",
             short(type_name)

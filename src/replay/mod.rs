@@ -479,14 +479,22 @@ fn meta_fields(rec: &Record<'_>) -> Option<Cause> {
     })
 }
 
-/// What a record says of the file's shape: a record type Codex does not know, a
-/// `session_meta` after the first, a first one whose id is not the file name's.
+/// What a record says of the file's shape: a timestamp that is not RFC 3339 UTC, a record
+/// type Codex does not know, a `session_meta` after the first, a first one whose id is not
+/// the file name's.
 fn shape_of(
     rec: &Record<'_>,
     info: &analysis::session::SessionInfo,
     file_id: Option<&str>,
     out: &mut Vec<Finding>,
 ) {
+    let ts = rec.timestamp.as_ref();
+    if !ts.ends_with('Z') || crate::time::parse_ms(ts).is_none() {
+        let cause = Cause::TimestampFormat {
+            timestamp: ts.to_string(),
+        };
+        out.push(Finding::new(cause, Some(rec.pos)));
+    }
     match rec.kind {
         Kind::Other if rec.type_name != "inter_agent_communication" => {
             let cause = Cause::UnknownType {
