@@ -114,6 +114,11 @@ impl ProblemKind {
             | NoFinalNewline
             | UnknownType { .. }
             | TimestampFormat { .. }
+            | TransientEvent { .. }
+            | LegacyEventInPaginated { .. }
+            | PaginatedInLegacy { .. }
+            | UnpersistedResponseItem { .. }
+            | RollbackInPaginated
             | MetaMultiple { .. }
             | MetaIdVsFileName { .. }
             | ModelProviderMissing

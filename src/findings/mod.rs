@@ -206,6 +206,17 @@ pub enum Cause {
     BadLine(Box<BadLine>),
     /// A record of a type Codex does not know (as written).
     UnknownType { type_name: String },
+    /// An event Codex's persistence policy never writes (`exec_command_end`: an old
+    /// Codex's extended mode, as info).
+    TransientEvent { event: String },
+    /// A legacy-only event in a paginated file.
+    LegacyEventInPaginated { event: String },
+    /// An `item_completed` a legacy file's policy does not persist (its item type).
+    PaginatedInLegacy { item: String },
+    /// A `response_item` Codex never persists (its type).
+    UnpersistedResponseItem { item: String },
+    /// A `thread_rolled_back` in a paginated file.
+    RollbackInPaginated,
     /// A `timestamp` that is not an RFC 3339 time in UTC (as written).
     TimestampFormat { timestamp: String },
 
@@ -295,6 +306,11 @@ impl Cause {
             NoFinalNewline => Rule::FileNoFinalNewline,
             UnknownType { .. } => Rule::LineUnknownType,
             TimestampFormat { .. } => Rule::LineTimestampFormat,
+            TransientEvent { .. } => Rule::PolicyTransientEvent,
+            LegacyEventInPaginated { .. } => Rule::PolicyLegacyEventInPaginated,
+            PaginatedInLegacy { .. } => Rule::PolicyPaginatedInLegacy,
+            UnpersistedResponseItem { .. } => Rule::PolicyResponseItem,
+            RollbackInPaginated => Rule::PolicyRollbackInPaginated,
             MetaMultiple { .. } => Rule::MetaMultiple,
             MetaIdVsFileName { .. } => Rule::MetaIdVsFileName,
             MetaUndecodable { .. } => Rule::MetaFirst,

@@ -370,6 +370,66 @@ rules! {
     /// **Fix.** Write the byte offset of the source's line at the cutoff.
     HistoryBaseByteOffset = "history_base.byte-offset", Error, "end_byte_offset is not the source's ordinal boundary";
 
+    /// **Checks.** No `event_msg` is one Codex's persistence policy never writes: deltas,
+    /// `*_begin` events, approval requests, errors and warnings, session and environment
+    /// events (`codex-rs/rollout/src/policy.rs`). An `exec_command_end` is info: older Codex
+    /// persisted it in its extended mode.
+    ///
+    /// **Why it matters.** Codex ignores them on resume; a foreign writer that records its
+    /// event stream wholesale bloats the file, and its readers see events no Codex file has.
+    ///
+    /// **Example.** `agent_message_delta` events, one per streamed token.
+    ///
+    /// **Fix.** Persist what Codex persists (`docs/rules.md` lists the policy's classes).
+    PolicyTransientEvent = "policy.transient-event", Warning, "an event Codex never persists";
+
+    /// **Checks.** A paginated file holds none of the events Codex persists only in legacy
+    /// mode (`user_message`, `agent_message`, `agent_reasoning`, `patch_apply_end`,
+    /// `context_compacted`, `mcp_tool_call_end`, `web_search_end`, …).
+    ///
+    /// **Why it matters.** Paginated files carry these as `item_completed` items; a client
+    /// reading both shows the turn twice, and Codex's paginated readers expect only the items.
+    ///
+    /// **Example.** A writer switched to paginated mode that still emits legacy events.
+    ///
+    /// **Fix.** Write `item_completed` instead.
+    PolicyLegacyEventInPaginated = "policy.legacy-event-in-paginated", Warning, "a legacy-only event in a paginated rollout";
+
+    /// **Checks.** A legacy file holds no `item_completed` that only paginated mode
+    /// persists (legacy keeps only `FunctionCallOutput`, `Plan`, `Extension` and
+    /// `SubAgentActivity` items).
+    ///
+    /// **Why it matters.** Legacy readers take the turn's items from the legacy events; the
+    /// extra items are duplicates a client may show twice.
+    ///
+    /// **Example.** `item_completed` `AgentMessage` beside the `agent_message` event.
+    ///
+    /// **Fix.** Write one of the two, as the file's mode says.
+    PolicyPaginatedInLegacy = "policy.paginated-in-legacy", Warning, "a paginated-only event in a legacy rollout";
+
+    /// **Checks.** No `response_item` is of a type Codex never persists
+    /// (`additional_tools`, `compaction_trigger`).
+    ///
+    /// **Why it matters.** Codex's policy filters them out of its own files; in a foreign
+    /// file they would be replayed as history items that Codex never sends.
+    ///
+    /// **Example.** A `compaction_trigger` item recorded by a proxy.
+    ///
+    /// **Fix.** Leave them out of the rollout.
+    PolicyResponseItem = "policy.response-item", Warning, "a response item Codex never persists";
+
+    /// **Checks.** A paginated file holds no `thread_rolled_back` marker.
+    ///
+    /// **Why it matters.** Paginated Codex reverts by writing a new file whose
+    /// `history_base` cuts the old one (0.171 `thread/revert`); a marker in a paginated file
+    /// comes from a writer that mixes the two modes, and not every paginated reader applies
+    /// it.
+    ///
+    /// **Example.** A legacy-style rollback appended to a paginated rollout.
+    ///
+    /// **Fix.** Revert through `history_base`, or keep the file legacy.
+    PolicyRollbackInPaginated = "policy.rollback-in-paginated", Warning, "a rollback marker in a paginated rollout";
+
     /// **Checks.** A `compacted` record's `replacement_history_metadata` has one entry per
     /// `replacement_history` item (and comes only with one).
     ///

@@ -156,6 +156,29 @@ pub fn message(f: &Finding) -> String {
         NoFinalNewline => "the last line has no final newline: Codex 0.128 appends its next \
                            record onto it, and that record is lost too"
             .to_string(),
+        TransientEvent { event } => format!(
+            "event `{}` is never persisted by Codex (its persistence policy drops it): a \
+             foreign writer's stream",
+            short(event)
+        ),
+        LegacyEventInPaginated { event } => format!(
+            "event `{}` is persisted only in legacy rollouts; a paginated one carries it as an \
+             item_completed",
+            short(event)
+        ),
+        PaginatedInLegacy { item } => format!(
+            "item_completed `{}` is persisted only in paginated rollouts: a legacy client may \
+             show it twice",
+            short(item)
+        ),
+        UnpersistedResponseItem { item } => format!(
+            "response_item `{}` is never persisted by Codex: it would replay as history Codex \
+             never sends",
+            short(item)
+        ),
+        RollbackInPaginated => "thread_rolled_back in a paginated rollout: paginated Codex \
+                                reverts through a new file's history_base"
+            .to_string(),
         TimestampFormat { timestamp } => format!(
             "timestamp {:?} is not an RFC 3339 time in UTC: Codex lists and sorts threads by \
              these times",

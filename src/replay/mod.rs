@@ -17,6 +17,7 @@
 
 pub mod history;
 pub mod item;
+pub mod policy;
 pub mod prompt;
 pub mod state;
 pub mod ui;
@@ -650,6 +651,7 @@ pub fn replay(
             let paginated = info.mode() == "paginated";
             last_pos = Some(rec.pos);
             shape_of(rec, info, file_ids.as_deref(), &mut shape);
+            policy::check(rec, info.mode(), &mut shape);
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
                 meta_undecodable = meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
                 let provider = rec.payload_field("model_provider");
