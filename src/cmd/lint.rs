@@ -3,8 +3,6 @@
 //! (which carries the ordinal check, the lineage, the decoder's bad lines and the history
 //! diagnostics), and its findings are filtered by `--select`/`--ignore`.
 
-use std::sync::Mutex;
-
 use serde::Serialize;
 
 use crate::cli::{FormatArg, LintArgs, LintFormatArg, OutputArgs, SeverityArg};
@@ -12,11 +10,9 @@ use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::findings::select::{self, Selection, UnknownRule};
 use crate::findings::{Finding, Rule, Severity};
-use crate::lineage::Resolver;
-use crate::output::lint::{self as render, help, severity_name, Shown};
+use crate::output::lint::{self as render, help, Shown};
 use crate::output::{self, findings::message, Cell, Column, Format, Out};
-use crate::parallel;
-use crate::replay::{self, Options};
+use crate::replay::Options;
 use crate::Error;
 
 /// One finding row (`--format ndjson|json`; schema in `docs/lint.md`).
@@ -91,43 +87,26 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         _ => Format::Table,
     };
     let mut out = Out::lines(format, cx.color);
-    let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
-    let sources = std::mem::take(&mut cx.sources);
-    let read = cx.read.clone();
-    let opts = Options::default();
     let (mut counts, mut files, mut failed) = ([0usize; 3], 0usize, false);
-    let result = parallel::ordered(
-        &sources,
-        cx.jobs,
-        |s| replay::replay(s, &resolver, &read, &opts),
-        |r| {
-            let path = r.facts.source.display();
-            if let Some(e) = &r.error {
-                cx.error(&path, e);
-            }
-            if !cx.report(&r.facts) {
-                return Ok(());
-            }
-            files += 1;
-            for f in r.findings.iter().filter(|f| selection.contains(f.rule)) {
-                counts[f.severity as usize] += 1;
-                failed |= f.severity >= fail_on;
-                let excerpt = match (args.format, f.at) {
-                    (LintFormatArg::Human, Some(p)) => r.excerpt(p, 200),
-                    _ => None,
-                };
-                let shown = Shown {
-                    path: &path,
-                    finding: f,
-                    excerpt: excerpt.as_deref(),
-                };
-                emit(&mut out, args.format, &shown)?;
-            }
-            Ok(())
-        },
-    );
-    cx.sources = sources;
-    result?;
+    cx.each_replay(&Options::default(), |_, r| {
+        let path = r.facts.source.display();
+        files += 1;
+        for f in r.findings.iter().filter(|f| selection.contains(f.rule)) {
+            counts[f.severity as usize] += 1;
+            failed |= f.severity >= fail_on;
+            let excerpt = match (args.format, f.at) {
+                (LintFormatArg::Human, Some(p)) => r.excerpt(p, 200),
+                _ => None,
+            };
+            let shown = Shown {
+                path: &path,
+                finding: f,
+                excerpt: excerpt.as_deref(),
+            };
+            emit(&mut out, args.format, &shown)?;
+        }
+        Ok(())
+    })?;
     out.finish()?;
     if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
         let [infos, warnings, errors] = counts;
@@ -196,7 +175,7 @@ fn list_rules(args: &LintArgs, json: bool) -> Result<ExitStatus, Error> {
             vec![
                 Cell::text(r.slug()),
                 Cell::text(r.group()),
-                Cell::text(severity_name(r.default_severity()))
+                Cell::text(r.default_severity().as_str())
                     .tone(output::findings::tone(r.default_severity())),
                 Cell::text(r.summary()),
             ]

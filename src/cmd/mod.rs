@@ -12,14 +12,17 @@ pub mod turns;
 
 use std::io;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::cli::{InputArgs, OutputArgs};
 use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source};
+use crate::lineage::Resolver;
 use crate::output::diag::Diag;
 use crate::output::{ColorWhen, Format};
 use crate::parallel;
+use crate::replay::{Options as ReplayOptions, Replayed};
 use crate::time::{Bound, Range, Zone};
 use crate::Error;
 
@@ -113,6 +116,38 @@ impl Context {
                 } else {
                     Ok(())
                 }
+            },
+        );
+        self.sources = sources;
+        result
+    }
+
+    /// Replay every input (in parallel, lineage sources found by one shared resolver) and
+    /// hand each file's replay to `f` in input order, once its errors are reported. Files
+    /// outside `--since`/`--until`, files that could not be opened, and files whose cut
+    /// names no turn are not handed on.
+    pub fn each_replay(
+        &mut self,
+        opts: &ReplayOptions,
+        mut f: impl FnMut(&mut Context, Replayed) -> io::Result<()> + Send,
+    ) -> io::Result<()> {
+        let resolver = Mutex::new(Resolver::new(&self.sources, self.codex_home()));
+        let sources = std::mem::take(&mut self.sources);
+        let read = self.read.clone();
+        let result = parallel::ordered(
+            &sources,
+            self.jobs,
+            |s| crate::replay::replay(s, &resolver, &read, opts),
+            |r| {
+                let path = r.facts.source.display();
+                if let Some(e) = &r.error {
+                    self.error(&path, e);
+                }
+                let cut_failed = opts.cut.is_some() && r.cut.is_none() && r.error.is_some();
+                if !self.report(&r.facts) || cut_failed {
+                    return Ok(());
+                }
+                f(self, r)
             },
         );
         self.sources = sources;

@@ -2,8 +2,6 @@
 //! in `docs/replay.md`. Files are replayed in parallel, each on its own, and written in
 //! input order.
 
-use std::sync::Mutex;
-
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -13,15 +11,13 @@ use crate::cli::{ReplayArgs, ViewArg};
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
-use crate::lineage::Resolver;
 use crate::output::findings::{diagnostic, message};
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
-use crate::parallel;
 use crate::replay::history::Base;
 use crate::replay::item::{At, Item, Origin};
 use crate::replay::ui::UiRow;
-use crate::replay::{self, Cut, Options, Replayed, TurnRef};
+use crate::replay::{Cut, Options, Replayed, TurnRef};
 use crate::Error;
 
 /// One history row (`--view history`).
@@ -109,38 +105,18 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         cut,
         ui: args.view == ViewArg::Ui,
     };
-    let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
     let many = cx.sources.len() > 1;
     let mut out = match args.view {
         ViewArg::History => Out::new(cx.format, cx.color, history_columns(many)),
         ViewArg::Ui => Out::new(cx.format, cx.color, ui_columns(many)),
         ViewArg::State => Out::lines(cx.format, cx.color),
     };
-    let sources = std::mem::take(&mut cx.sources);
-    let read = cx.read.clone();
     let view = args.view;
-    let result = parallel::ordered(
-        &sources,
-        cx.jobs,
-        |s| replay::replay(s, &resolver, &read, &opts),
-        |r| {
-            let path = r.facts.source.display();
-            if let Some(e) = &r.error {
-                cx.error(&path, e);
-            }
-            if !cx.report(&r.facts) || (r.error.is_some() && r.cut.is_none() && opts.cut.is_some())
-            {
-                return Ok(());
-            }
-            match view {
-                ViewArg::History => emit_history(&mut cx, &mut out, &r, many),
-                ViewArg::State => emit_state(&mut out, &r),
-                ViewArg::Ui => emit_ui(&mut out, &r, many),
-            }
-        },
-    );
-    cx.sources = sources;
-    result?;
+    cx.each_replay(&opts, |cx, r| match view {
+        ViewArg::History => emit_history(cx, &mut out, &r, many),
+        ViewArg::State => emit_state(&mut out, &r),
+        ViewArg::Ui => emit_ui(&mut out, &r, many),
+    })?;
     out.finish()?;
     Ok(cx.status)
 }

@@ -31,6 +31,17 @@ pub enum Severity {
     Error,
 }
 
+impl Severity {
+    /// `error`, `warning` or `info`: its name in every format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
 /// One finding about one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {

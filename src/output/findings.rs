@@ -353,11 +353,7 @@ pub fn located(path: &str, f: &Finding, label: &str) -> Cell {
 /// A finding as a diagnostic line, rustc-style: `path:line: severity[slug]: message`
 /// (`path: ...` for a finding about the whole file).
 pub fn diagnostic(path: &str, f: &Finding) -> Cell {
-    let sev = match f.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    };
+    let sev = f.severity.as_str();
     let at = f.at.map(|p| format!(":{}", p.line)).unwrap_or_default();
     let text = format!("{path}{at}: {sev}[{}]: {}", f.rule.slug(), message(f));
     Cell::text(&text).tone(tone(f.severity))

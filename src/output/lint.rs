@@ -18,14 +18,6 @@ pub struct Shown<'a> {
     pub excerpt: Option<&'a str>,
 }
 
-pub fn severity_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
-
 /// The rule's fix, one paragraph: the `**Fix.**` section of its documentation.
 pub fn help(rule: Rule) -> String {
     let doc = doc_markdown(rule);
@@ -50,12 +42,7 @@ fn location(s: &Shown<'_>) -> String {
 /// rustc-style: `severity[rule]: message`, `--> path:line:col`, the line's start, `= help:`.
 pub fn human(s: &Shown<'_>) -> Vec<Cell> {
     let f = s.finding;
-    let head = format!(
-        "{}[{}]: {}",
-        severity_name(f.severity),
-        f.rule.slug(),
-        message(f)
-    );
+    let head = format!("{}[{}]: {}", f.severity.as_str(), f.rule.slug(), message(f));
     let mut lines = vec![Cell::text(&head).tone(tone(f.severity))];
     lines.push(Cell::text(&format!("  --> {}", location(s))));
     if let (Some(p), Some(ex)) = (f.at, s.excerpt) {
@@ -76,7 +63,7 @@ pub fn concise(s: &Shown<'_>) -> Cell {
     let text = format!(
         "{}: {}[{}] {}",
         location(s),
-        severity_name(f.severity),
+        f.severity.as_str(),
         f.rule.slug(),
         message(f)
     );
@@ -137,7 +124,7 @@ pub fn explain(rule: Rule) -> String {
     format!(
         "{} ({}, group {}): {}\n\n{}\n",
         rule.slug(),
-        severity_name(rule.default_severity()),
+        rule.default_severity().as_str(),
         rule.group(),
         rule.summary(),
         doc_markdown(rule)

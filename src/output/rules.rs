@@ -3,15 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::findings::{Rule, Severity};
-
-fn severity(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
+use crate::findings::Rule;
 
 /// A rule's documentation as Markdown: its doc comment, each line without the one space
 /// that follows `///`.
@@ -49,7 +41,7 @@ pub fn markdown() -> String {
             "| [`{}`](#{anchor}) | `{}` | {} | {} |",
             r.slug(),
             r.group(),
-            severity(r.default_severity()),
+            r.default_severity().as_str(),
             r.summary()
         );
     }
@@ -59,7 +51,7 @@ pub fn markdown() -> String {
             "\n## `{}`\n\nGroup `{}`, severity **{}**: {}.\n\n{}\n",
             r.slug(),
             r.group(),
-            severity(r.default_severity()),
+            r.default_severity().as_str(),
             r.summary(),
             doc_markdown(r)
         );

@@ -40,6 +40,13 @@ use item::{At, Body, Item, Origin};
 use state::{State, StateLog};
 use ui::{UiLog, UiRow};
 
+/// `major.minor` of a `cli_version`, when it reads as one (the behaviours that changed
+/// between Codex versions are keyed on it).
+pub(crate) fn cli_version(v: Option<&str>) -> Option<(u64, u64)> {
+    let mut parts = v?.split('.').map(|p| p.parse::<u64>().ok());
+    Some((parts.next()??, parts.next()??))
+}
+
 /// How deep a lineage is followed (each fork or revert of a fork is one level).
 pub const MAX_LINEAGE_DEPTH: usize = 64;
 

@@ -246,12 +246,7 @@ fn is_shell_call(type_: &str, name: Option<&str>) -> bool {
 /// as text), when the history proves the freeform `apply_patch` tool was offered (a
 /// `custom_tool_call` named `apply_patch`; the request's tool list is not in the file).
 pub fn reserializes(cli_version: Option<&str>, items: &[Item]) -> bool {
-    let old = cli_version
-        .and_then(|v| {
-            let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
-            Some((parts.next()??, parts.next()??))
-        })
-        .is_some_and(|(major, minor)| (major, minor) < (0, 147));
+    let old = super::cli_version(cli_version).is_some_and(|v| v < (0, 147));
     old && items.iter().any(|i| {
         matches!(&i.meta.kind, Kind::Call { type_, name, .. }
             if *type_ == "custom_tool_call" && name.as_deref() == Some("apply_patch"))

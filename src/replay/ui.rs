@@ -47,16 +47,10 @@ pub struct UiLog {
     reasoning_open: bool,
 }
 
-/// `major.minor` of a `cli_version`, when it reads as one.
-fn version(v: Option<&str>) -> Option<(u64, u64)> {
-    let mut parts = v?.split('.').map(|p| p.parse::<u64>().ok());
-    Some((parts.next()??, parts.next()??))
-}
-
 impl UiLog {
     /// One record of the file. `paginated` and `cli_version` are the session's.
     pub fn record(&mut self, rec: &Record<'_>, paginated: bool, cli_version: Option<&str>) {
-        let v = version(cli_version);
+        let v = super::cli_version(cli_version);
         let item = match (rec.kind, paginated) {
             (Kind::EventMsg, true) if rec.payload_type() == Some("item_completed") => {
                 completed(rec)
