@@ -175,10 +175,59 @@ fn every_rule_explains_itself_and_is_listed() {
     output(&["lint", "--explain", "no.such-rule"], 2);
 }
 
+/// What a rule folder's `expect` file says (format in `testdata/lint/README.md`).
+struct Expect {
+    /// `line N`, or `file` (a finding about the whole file: `line` null).
+    line: Value,
+    /// `also SLUG`: rules the same defect fires too (a BOM also hides `session_meta`).
+    also: Vec<String>,
+    /// `lint NAME`: the files of `fires/` and `clean/` to lint; the others are there for
+    /// them (a fork's source). Default: every file of the folder.
+    lint: Vec<String>,
+}
+
+fn expect(dir: &std::path::Path) -> Expect {
+    let text = std::fs::read_to_string(dir.join("expect")).unwrap();
+    let mut e = Expect {
+        line: Value::Null,
+        also: Vec::new(),
+        lint: Vec::new(),
+    };
+    let mut located = false;
+    for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match l.split_once(' ') {
+            None if l == "file" => located = true,
+            Some(("line", n)) => {
+                e.line = n.parse::<u64>().unwrap().into();
+                located = true;
+            }
+            Some(("also", slug)) => e.also.push(slug.to_string()),
+            Some(("lint", name)) => e.lint.push(name.to_string()),
+            _ => panic!("{}: bad expect line `{l}`", dir.display()),
+        }
+    }
+    assert!(located, "{}: expect names no line", dir.display());
+    e
+}
+
+/// The files of `dir` to lint: those `expect` names, or all of them.
+fn targets(dir: &std::path::Path, e: &Expect) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            e.lint.is_empty() || e.lint.iter().any(|n| p.file_name().unwrap() == n.as_str())
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: nothing to lint", dir.display());
+    files
+}
+
 /// `testdata/lint/<slug>/`: `fires/` holds a file the rule fires on, at the line `expect`
-/// names (`line N`, or `file` for a finding about the whole file), with no other rule at
-/// warning or error; `clean/` a file that fires neither the rule nor anything at warning or
-/// error.
+/// names, with no other rule at warning or error but the consequences `expect` names;
+/// `clean/` a file that fires neither the rule nor anything at warning or error.
 #[test]
 fn each_rule_fixture_fires_its_rule_and_its_clean_twin_fires_nothing() {
     let mut rules = 0;
@@ -188,32 +237,21 @@ fn each_rule_fixture_fires_its_rule_and_its_clean_twin_fires_nothing() {
             continue;
         }
         let slug = dir.file_name().unwrap().to_str().unwrap().to_string();
-        let expect = std::fs::read_to_string(dir.join("expect")).unwrap();
-        let line: Value = match expect.trim() {
-            "file" => Value::Null,
-            other => other
-                .strip_prefix("line ")
-                .unwrap()
-                .parse::<u64>()
-                .unwrap()
-                .into(),
-        };
+        let want = expect(&dir);
         let serious = |r: &&Value| r["severity"] != "info";
         let of_rule = |r: &&Value| r["rule"] == slug.as_str();
-        for f in std::fs::read_dir(dir.join("fires")).unwrap() {
-            let f = f.unwrap().path();
+        let named = |r: &&Value| of_rule(r) || want.also.iter().any(|a| r["rule"] == a.as_str());
+        for f in targets(&dir.join("fires"), &want) {
             let (_, rows) = lint(&[], &f);
             let fired: Vec<&Value> = rows.iter().filter(of_rule).collect();
-            assert!(fired.iter().any(|r| r["line"] == line), "{slug}: {rows:?}");
-            let others: Vec<&Value> = rows
-                .iter()
-                .filter(serious)
-                .filter(|r| !of_rule(r))
-                .collect();
+            assert!(
+                fired.iter().any(|r| r["line"] == want.line),
+                "{slug}: {rows:?}"
+            );
+            let others: Vec<&Value> = rows.iter().filter(serious).filter(|r| !named(r)).collect();
             assert!(others.is_empty(), "{slug}: {others:?}");
         }
-        for f in std::fs::read_dir(dir.join("clean")).unwrap() {
-            let f = f.unwrap().path();
+        for f in targets(&dir.join("clean"), &want) {
             let (code, rows) = lint(&[], &f);
             assert_eq!(code, 0, "{slug} clean");
             let bad: Vec<&Value> = rows.iter().filter(|r| serious(r) || of_rule(r)).collect();
