@@ -28,6 +28,7 @@ pub mod analysis;
 pub mod budget;
 pub mod cli;
 pub mod cmd;
+pub mod content;
 pub mod decode;
 pub mod exit;
 pub mod findings;

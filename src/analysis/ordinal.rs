@@ -134,7 +134,19 @@ impl ProblemKind {
             | OutputWithoutCall { .. }
             | RollbackOverflow { .. }
             | RollbackUndecodable
-            | TurnUnterminated { .. } => ProblemKind::Unexpected,
+            | TurnUnterminated { .. }
+            | TurnIdMismatch { .. }
+            | TurnNoContext { .. }
+            | ForkBoundary { .. }
+            | FileName { .. }
+            | FileLocation { .. }
+            | ZstShadowed { .. }
+            | RecordOversized { .. }
+            | FileLarge { .. }
+            | RecordLarge { .. }
+            | NoPreview { .. }
+            | InlineMedia { .. }
+            | Secret { .. } => ProblemKind::Unexpected,
         }
     }
 

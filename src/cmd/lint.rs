@@ -7,9 +7,11 @@ use serde::Serialize;
 
 use crate::cli::{FormatArg, LintArgs, LintFormatArg, OutputArgs, SeverityArg};
 use crate::cmd::Context;
+use crate::content;
 use crate::exit::ExitStatus;
 use crate::findings::select::{self, Selection, UnknownRule};
 use crate::findings::{Finding, Rule, Severity};
+use crate::input::{placement, Walk};
 use crate::output::lint::{self as render, help, Shown};
 use crate::output::{self, findings::message, Cell, Column, Format, Out};
 use crate::replay::Options;
@@ -80,7 +82,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         },
         color: args.color,
     };
-    let mut cx = Context::new(&input, &out_args)?;
+    let mut cx = Context::with_walk(&input, &out_args, Walk::Everything)?;
     let format = match args.format {
         LintFormatArg::Json => Format::Json,
         LintFormatArg::Ndjson => Format::Ndjson,
@@ -88,14 +90,28 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     };
     let mut out = Out::lines(format, cx.color);
     let (mut counts, mut files, mut failed) = ([0usize; 3], 0usize, false);
-    cx.each_replay(&Options::default(), |_, r| {
+    // The content checks cost a parse of the records they may concern: only when asked.
+    let opts = Options {
+        content: content::Checks {
+            secrets: selection.contains(Rule::ContentSecret),
+            media: selection.contains(Rule::ContentInlineMedia),
+        },
+        ..Options::default()
+    };
+    cx.each_replay(&opts, |_, r| {
         let path = r.facts.source.display();
         files += 1;
-        for f in r.findings.iter().filter(|f| selection.contains(f.rule)) {
+        // Its name and place first (whole-file findings), then what its records say.
+        let placed = r.facts.source.path().map(placement::judge);
+        let all = placed.iter().flatten().chain(&r.findings);
+        for f in all.filter(|f| selection.contains(f.rule)) {
             counts[f.severity as usize] += 1;
             failed |= f.severity >= fail_on;
+            // A line holding a secret is not shown: its start may be the secret.
             let excerpt = match (args.format, f.at) {
-                (LintFormatArg::Human, Some(p)) => r.excerpt(p, 200),
+                (LintFormatArg::Human, Some(p)) if f.rule != Rule::ContentSecret => {
+                    r.excerpt(p, 200)
+                }
                 _ => None,
             };
             let shown = Shown {

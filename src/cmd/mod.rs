@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::cli::{InputArgs, OutputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{self, DefaultRoots, Handles, Source};
+use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::Diag;
 use crate::output::{ColorWhen, Format};
@@ -43,6 +43,11 @@ pub struct Context {
 impl Context {
     /// Resolve inputs. Discovery errors are reported at once; the run goes on.
     pub fn new(input: &InputArgs, output: &OutputArgs) -> Result<Context, Error> {
+        Context::with_walk(input, output, Walk::Rollouts)
+    }
+
+    /// [`Context::new`], walking directories for what `walk` takes.
+    pub fn with_walk(input: &InputArgs, output: &OutputArgs, walk: Walk) -> Result<Context, Error> {
         let zone = if input.utc { Zone::Utc } else { Zone::Local };
         let parse = |s: &Option<String>, flag: &str| -> Result<Option<Bound>, Error> {
             s.as_deref()
@@ -65,7 +70,7 @@ impl Context {
         } else {
             None
         };
-        let found = input::discover(&input.paths, roots.as_ref());
+        let found = input::discover_with(&input.paths, roots.as_ref(), walk);
         let mut status = ExitStatus::Clean;
         for e in &found.errors {
             diag.error(&e.path, &e.cause);

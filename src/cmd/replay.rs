@@ -104,6 +104,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         for_prompt: args.for_prompt,
         cut,
         ui: args.view == ViewArg::Ui,
+        ..Options::default()
     };
     let many = cx.sources.len() > 1;
     let mut out = match args.view {

@@ -276,6 +276,57 @@ pub enum Cause {
     TurnUnterminated { index: u64, turn_id: Option<String> },
     /// `thread_rolled_back.num_turns` exceeds the user turns standing.
     RollbackOverflow { num_turns: u32, user_turns: u64 },
+    /// A `turn_context` or terminal event (`event`) inside turn `index` (id `own`) names
+    /// turn id `named`.
+    TurnIdMismatch {
+        event: &'static str,
+        named: String,
+        index: u64,
+        own: String,
+    },
+    /// User turn `index` has no `turn_context` of its own.
+    TurnNoContext { index: u64 },
+    /// A fork by reference whose fork point is missing or not its history base: `has_id`
+    /// (`forked_from_id` written), `forked` (`forked_from_ordinal_exclusive`), `base_end`
+    /// (`history_base.end_ordinal_exclusive`).
+    ForkBoundary {
+        has_id: bool,
+        forked: Option<u64>,
+        base_end: Option<u64>,
+    },
+
+    // --- where the file is and how big ---
+    /// The file name is not a rollout name; `in_home` inside a Codex home's session folders.
+    FileName { in_home: bool },
+    /// A rollout of a Codex home outside the folder Codex looks in (`expected`, relative to
+    /// the home).
+    FileLocation { expected: String },
+    /// A `.jsonl.zst` with a plain twin (`plain`) that Codex reads instead.
+    ZstShadowed { plain: String },
+    /// A record of `bytes` bytes, over Codex's record limits.
+    RecordOversized { bytes: u64 },
+    /// A file of `bytes` bytes.
+    FileLarge { bytes: u64 },
+    /// A record of `bytes` bytes, large but within Codex's limits.
+    RecordLarge { bytes: u64 },
+    /// No preview in the records Codex's listing reads (`scanned` of them).
+    NoPreview { scanned: u64 },
+
+    // --- content ---
+    /// Inline base64 media (`media`: `image`, `audio`, `image generation result`) of
+    /// `bytes` bytes in `place` (the payload type), where Codex's policy strips it.
+    InlineMedia {
+        media: &'static str,
+        bytes: u64,
+        place: String,
+    },
+    /// A string that looks like a credential of `kind`, at `field` (a JSON path in the
+    /// record), shown only as `redacted`.
+    Secret {
+        kind: &'static str,
+        field: String,
+        redacted: String,
+    },
 }
 
 impl Cause {
@@ -339,6 +390,17 @@ impl Cause {
             RollbackOverflow { .. } => Rule::RollbackOverflow,
             RollbackUndecodable => Rule::LinePayload,
             TurnUnterminated { .. } => Rule::TurnUnterminated,
+            TurnIdMismatch { .. } => Rule::TurnIdMismatch,
+            TurnNoContext { .. } => Rule::TurnNoContext,
+            ForkBoundary { .. } => Rule::ForkBoundary,
+            FileName { .. } => Rule::FileName,
+            FileLocation { .. } => Rule::FileLocation,
+            ZstShadowed { .. } => Rule::FileZstShadowed,
+            RecordOversized { .. } => Rule::LineOversized,
+            FileLarge { .. } | RecordLarge { .. } => Rule::SizeLarge,
+            NoPreview { .. } => Rule::ListingNoPreview,
+            InlineMedia { .. } => Rule::ContentInlineMedia,
+            Secret { .. } => Rule::ContentSecret,
             BaseOffsetPastEnd { .. }
             | BaseOffsetNotAtLineStart { .. }
             | BaseOffsetMismatch { .. } => Rule::HistoryBaseByteOffset,

@@ -85,6 +85,49 @@ rules! {
     /// **Fix.** End every record with a newline (`\n`).
     FileNoFinalNewline = "file.no-final-newline", Warning, "the last line has no final newline";
 
+    /// **Checks.** The file is named as Codex names rollouts:
+    /// `rollout-<YYYY-MM-DDThh-mm-ss>-<thread id>[_<rollout id>].jsonl[.zst]`, the ids
+    /// being UUIDs. An error for a `.jsonl`/`.jsonl.zst` inside a Codex home's `sessions/`
+    /// or `archived_sessions/` (lint's walk takes every such file, whatever its name); a
+    /// warning elsewhere.
+    ///
+    /// **Why it matters.** Codex finds a thread by its file name: under `sessions/` a file it
+    /// does not recognise is never found, so its resume is refused and its listing hides it
+    /// (verified with 0.128, 0.147 and 0.171). Elsewhere the file cannot be moved into a Codex
+    /// home as it is.
+    ///
+    /// **Example.** `sessions/2026/11/29/session-copy.jsonl`; `rollout-2026-11-29-abc.jsonl`.
+    ///
+    /// **Fix.** Rename it `rollout-<local start time>-<session_meta.id>.jsonl`.
+    FileName = "file.name", Warning, "the file name is not a rollout name";
+
+    /// **Checks.** A rollout inside a Codex home sits where Codex looks for it: in
+    /// `sessions/YYYY/MM/DD/`, the folder of the date its name carries, or directly in
+    /// `archived_sessions/`. Files outside any Codex home are not judged.
+    ///
+    /// **Why it matters.** Codex walks the date folders to list and find threads: a file
+    /// elsewhere under `sessions/` is not listed and, for lookups that walk by date, not
+    /// found.
+    ///
+    /// **Example.** `sessions/2026/11/rollout-2026-11-29T12-00-00-….jsonl` (no day folder);
+    /// a file of the 29th in `sessions/2026/11/30/`.
+    ///
+    /// **Fix.** Move it to `sessions/<its name's date as YYYY/MM/DD>/`.
+    FileLocation = "file.location", Warning, "a rollout outside the folder Codex looks in";
+
+    /// **Checks.** A `.jsonl.zst` rollout has no plain `.jsonl` twin beside it.
+    ///
+    /// **Why it matters.** Codex reads the plain file and ignores the compressed one: the
+    /// `.zst` is never resumed or listed, and whatever it holds beyond the plain file is
+    /// invisible. rollscope's walks prefer the plain file too; lint reports the `.zst`
+    /// without reading it.
+    ///
+    /// **Example.** A compression job that wrote `X.jsonl.zst` but failed to delete `X.jsonl`.
+    ///
+    /// **Fix.** Keep one of the two: delete the plain file once the `.zst` is verified, or
+    /// the `.zst`.
+    FileZstShadowed = "file.zst-shadowed", Warning, "a .jsonl.zst shadowed by its plain twin";
+
     /// **Checks.** The first non-blank line is a decodable `session_meta`: a `session_meta`
     /// record whose `id`, `timestamp`, `cwd`, `originator` and `cli_version` are strings.
     ///
@@ -238,15 +281,19 @@ rules! {
     /// **Fix.** Keep foreign data out of the rollout, or in the payload of a known record.
     LineUnknownType = "line.unknown-type", Warning, "a record of a type Codex does not know";
 
-    /// **Checks.** No line is longer than `--max-line-bytes` (512 MiB by default).
+    /// **Checks.** No record is longer than 16 MiB (a warning) or 24 MiB (an error). A line
+    /// longer than `--max-line-bytes` (512 MiB by default) is skipped unread and reported
+    /// here too.
     ///
-    /// **Why it matters.** rollscope skips such a line unread, so nothing in it is checked;
-    /// Codex's own limits are far lower (16 MiB per record).
+    /// **Why it matters.** Codex's compression validation refuses a record over 16 MiB, and
+    /// `codex migrate-rollouts` one over 24 MiB (`oversized_rollout_record`): the file cannot
+    /// be compressed or migrated to paginated history. Such records also slow every resume.
     ///
-    /// **Example.** A tool output of several hundred MB written inline.
+    /// **Example.** A tool output of 30 MB written inline; an old inline compaction
+    /// checkpoint.
     ///
     /// **Fix.** Truncate large outputs before writing them.
-    LineOversized = "line.oversized", Error, "a line longer than the read limit";
+    LineOversized = "line.oversized", Warning, "a record over 16 MiB (24 MiB: error)";
 
     /// **Checks.** No record of a legacy file carries an `ordinal`.
     ///
@@ -369,6 +416,21 @@ rules! {
     ///
     /// **Fix.** Write the byte offset of the source's line at the cutoff.
     HistoryBaseByteOffset = "history_base.byte-offset", Error, "end_byte_offset is not the source's ordinal boundary";
+
+    /// **Checks.** In a fork by reference (a `session_meta` with a `history_base`),
+    /// `forked_from_id` and `forked_from_ordinal_exclusive` come together, and the latter
+    /// equals `history_base.end_ordinal_exclusive`; `forked_from_ordinal_exclusive` is never
+    /// written without `forked_from_id`. A legacy copy-fork (which the real 0.171 writes
+    /// with `forked_from_id` alone) and a sub-agent are not judged.
+    ///
+    /// **Why it matters.** Codex records the logical fork point apart from the physical
+    /// history base; the real 0.171 fork writes both equal. When they differ, a reader that
+    /// follows one and a reader that follows the other rebuild different histories.
+    ///
+    /// **Example.** `"forked_from_ordinal_exclusive": 12` with `"end_ordinal_exclusive": 14`.
+    ///
+    /// **Fix.** Write the fork point once, into both fields.
+    ForkBoundary = "fork.boundary", Warning, "the fork point and the history base disagree";
 
     /// **Checks.** No `event_msg` is one Codex's persistence policy never writes: deltas,
     /// `*_begin` events, approval requests, errors and warnings, session and environment
@@ -542,6 +604,91 @@ rules! {
     ///
     /// **Fix.** Write `turn_aborted` for a turn given up.
     TurnUnterminated = "turn.unterminated", Warning, "a turn that never ended";
+
+    /// **Checks.** Every `turn_context`, `task_complete` and `turn_aborted` that names a
+    /// `turn_id` falls inside the turn of that id.
+    ///
+    /// **Why it matters.** Codex's reconstruction ignores a `turn_context` that names another
+    /// turn, so the turn's settings (model, cwd, policies) are not restored on resume; a
+    /// terminal event for another turn leaves the turn it falls in unsettled. rollscope
+    /// settles each event on the turn it names, as Codex does.
+    ///
+    /// **Example.** A `task_complete` with the previous turn's id written after the next
+    /// `task_started`.
+    ///
+    /// **Fix.** Stamp each event with the id of the turn it belongs to.
+    TurnIdMismatch = "turn.id-mismatch", Warning, "an event names another turn than its own";
+
+    /// **Checks.** Reports a user turn without a `turn_context` of its own.
+    ///
+    /// **Why it matters.** Codex takes the previous turn's settings from the last
+    /// `turn_context` on resume; without one it has no `previous_turn_settings` and injects
+    /// the whole context again. A fact about the writer, or a turn killed before it began.
+    ///
+    /// **Example.** A writer that records `task_started` and the user message but no
+    /// `turn_context`.
+    ///
+    /// **Fix.** Write a `turn_context` at the start of every turn.
+    TurnNoContext = "turn.no-context", Info, "a user turn without a turn_context";
+
+    /// **Checks.** No persisted tool output, `item_completed` or `image_generation_end` event
+    /// holds an inline base64 image or audio (`data:image/…`, `data:audio/…`), and no
+    /// `image_generation_call` keeps its `result`: the places Codex's persistence policy now
+    /// strips (`clone_without_inline_media_payloads`).
+    ///
+    /// **Why it matters.** Older writers kept them: each image is megabytes in every
+    /// resume's read, in the file and in each compaction that copies it (openai/codex#40111:
+    /// a 98 GB rollout). Images the user attached to a message are kept by design and not
+    /// flagged.
+    ///
+    /// **Example.** A `function_call_output` whose content holds an `input_image` with
+    /// `"image_url": "data:image/png;base64,iVBOR…"`.
+    ///
+    /// **Fix.** Replace the data with Codex's placeholder ("[inline tool image omitted from
+    /// persisted history]") or save the image to a file.
+    ContentInlineMedia = "content.inline-media", Warning, "inline base64 media where Codex strips it";
+
+    /// **Checks.** No string of the rollout (messages, reasoning summaries, tool arguments
+    /// and output, instructions) looks like a credential: API keys of OpenAI, Anthropic,
+    /// AWS (access key ids), GitHub, GitLab, Slack, Stripe and Google; bearer tokens; private
+    /// key blocks; JWTs; passwords in URLs. Strings are read decoded (JSON escapes cannot
+    /// hide a key), tool arguments as the JSON they hold. The patterns follow gitleaks'
+    /// and detect-secrets' rules. Findings show a redacted excerpt, never the secret.
+    ///
+    /// **Why it matters.** A rollout keeps everything the session saw, verbatim: a key
+    /// printed by `env` or pasted into a prompt travels with every copy of the file, into bug
+    /// reports and shared transcripts.
+    ///
+    /// **Example.** A tool output of `cat .env` holding `OPENAI_API_KEY=sk-proj-…`.
+    ///
+    /// **Fix.** Rotate the credential, then redact it in the file before sharing it.
+    ContentSecret = "content.secret", Warning, "a string that looks like a credential";
+
+    /// **Checks.** Reports a file over 100 MB, or a record over 2 MB (up to 16 MiB, where
+    /// `line.oversized` takes over).
+    ///
+    /// **Why it matters.** Codex reads the whole file on every resume and keeps large records
+    /// in memory: slow resumes and out-of-memory kills (openai/codex#24948, #29531). A fact
+    /// worth knowing before sharing or compressing the file.
+    ///
+    /// **Example.** A long session with big tool outputs and many compactions.
+    ///
+    /// **Fix.** Compact or start a new session; truncate large outputs.
+    SizeLarge = "size.large", Info, "a file over 100 MB or a record over 2 MB";
+
+    /// **Checks.** Reports a file whose first 210 records (Codex's listing reads 10, then up
+    /// to 200 more) hold no preview: no `user_message` event or `thread_goal_updated`, nor,
+    /// in a paginated file (which persists no `user_message`), an `item_completed`
+    /// `UserMessage`.
+    ///
+    /// **Why it matters.** Codex's resume picker lists a thread only with a preview: this one
+    /// is hidden from it, still resumable by id (openai/codex#21619).
+    ///
+    /// **Example.** A session whose first prompt came after a long run of events; one that
+    /// never got a prompt.
+    ///
+    /// **Fix.** Nothing to fix in the file: resume it by id (`codex resume <id>`).
+    ListingNoPreview = "listing.no-preview", Info, "no listing preview in the file's head";
 
 }
 

@@ -13,6 +13,7 @@
 //! their own.
 
 mod open;
+pub mod placement;
 mod reread;
 
 pub use open::{open, open_rereadable, wrap, PooledReader, Stream};
@@ -119,8 +120,24 @@ pub struct Discovery {
     pub errors: Vec<InputError>,
 }
 
+/// What a directory walk takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Walk {
+    /// `rollout-*.jsonl[.zst]`, a plain file shadowing its `.zst` twin (as Codex reads).
+    #[default]
+    Rollouts,
+    /// Also every `*.jsonl[.zst]` inside a session folder, whatever its name, and shadowed
+    /// `.zst` twins: all a Codex home holds that lint has something to say about.
+    Everything,
+}
+
 /// Expand the given paths (or the default roots when `paths` is empty).
 pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
+    discover_with(paths, roots, Walk::Rollouts)
+}
+
+/// [`discover`], walking directories for what `walk` takes.
+pub fn discover_with(paths: &[PathBuf], roots: Option<&DefaultRoots>, walk: Walk) -> Discovery {
     let mut out = Discovery::default();
     let mut seen: HashSet<Source> = HashSet::new();
     let mut push = |out: &mut Discovery, s: Source| {
@@ -139,7 +156,7 @@ pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
             None => Vec::new(),
         };
         for dir in dirs {
-            for s in walk(&dir, &mut out.errors) {
+            for s in walk_dir(&dir, walk, &mut out.errors) {
                 push(&mut out, s);
             }
         }
@@ -152,7 +169,7 @@ pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
         }
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => {
-                for s in walk(p, &mut out.errors) {
+                for s in walk_dir(p, walk, &mut out.errors) {
                     push(&mut out, s);
                 }
             }
@@ -172,8 +189,8 @@ pub fn is_rollout_name(name: &str) -> bool {
     name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
 }
 
-/// Walk one directory for rollouts, sorted by path.
-fn walk(dir: &Path, errors: &mut Vec<InputError>) -> Vec<Source> {
+/// Walk one directory for what `walk` takes, sorted by path.
+fn walk_dir(dir: &Path, walk: Walk, errors: &mut Vec<InputError>) -> Vec<Source> {
     let mut files: Vec<PathBuf> = Vec::new();
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
@@ -198,7 +215,11 @@ fn walk(dir: &Path, errors: &mut Vec<InputError>) -> Vec<Source> {
             Some(n) => n,
             None => continue,
         };
-        if !is_rollout_name(name) {
+        let taken = is_rollout_name(name)
+            || (walk == Walk::Everything
+                && placement::is_jsonl_name(name)
+                && placement::home_of(entry.path()).is_some());
+        if !taken {
             continue;
         }
         let ft = entry.file_type();
@@ -221,7 +242,7 @@ fn walk(dir: &Path, errors: &mut Vec<InputError>) -> Vec<Source> {
         .cloned()
         .collect();
     files.retain(|p| match p.to_str().and_then(|s| s.strip_suffix(".zst")) {
-        Some(stem) => !plain.contains(Path::new(stem)),
+        Some(stem) => walk == Walk::Everything || !plain.contains(Path::new(stem)),
         None => true,
     });
     files.sort();
@@ -269,7 +290,7 @@ mod tests {
             std::fs::write(d.join(n), b"").unwrap();
         }
         let mut errors = Vec::new();
-        let got: Vec<String> = walk(dir.path(), &mut errors)
+        let got: Vec<String> = walk_dir(dir.path(), Walk::Rollouts, &mut errors)
             .iter()
             .map(|s| {
                 s.path()

@@ -277,6 +277,97 @@ pub fn message(f: &Finding) -> String {
                 .map(|t| format!(" ({})", short(t)))
                 .unwrap_or_default()
         ),
+        TurnIdMismatch {
+            event,
+            named,
+            index,
+            own,
+        } => format!(
+            "{event} names turn {} but falls in turn {index} ({}): Codex settles it on the turn \
+             it names{}",
+            short(named),
+            short(own),
+            if *event == "turn_context" {
+                ", so this turn's settings are not restored on resume"
+            } else {
+                ""
+            }
+        ),
+        TurnNoContext { index } => format!(
+            "user turn {index} has no turn_context: on resume Codex has no previous turn \
+             settings and injects the whole context again"
+        ),
+        ForkBoundary {
+            has_id,
+            forked,
+            base_end,
+        } => match (has_id, forked, base_end) {
+            (false, Some(f), _) => format!(
+                "forked_from_ordinal_exclusive {f} without forked_from_id: a fork point of no \
+                 fork"
+            ),
+            (_, None, Some(b)) => format!(
+                "forked_from_id without forked_from_ordinal_exclusive, in a fork by reference \
+                 (history_base.end_ordinal_exclusive {b}): the fork point is not recorded"
+            ),
+            (_, f, b) => format!(
+                "forked_from_ordinal_exclusive {} is not history_base.end_ordinal_exclusive {}: \
+                 the fork point and the history base disagree",
+                num(*f),
+                num(*b)
+            ),
+        },
+        FileName { in_home: true } => "not a rollout file name \
+                                       (rollout-<time>-<thread id>.jsonl): Codex never finds this \
+                                       file, so it cannot be listed or resumed"
+            .to_string(),
+        FileName { in_home: false } => "not a rollout file name \
+                                        (rollout-<time>-<thread id>.jsonl): Codex would not find \
+                                        it in a Codex home under this name"
+            .to_string(),
+        FileLocation { expected } => format!(
+            "a rollout outside the folder Codex looks in: it belongs in {}",
+            short(expected)
+        ),
+        ZstShadowed { plain } => format!(
+            "{plain} sits beside this file: Codex reads the plain file and ignores this one"
+        ),
+        RecordOversized { bytes } => format!(
+            "a record of {}: Codex's compression refuses records over 16 MiB{}",
+            size(*bytes),
+            if *bytes > 24 << 20 {
+                ", and `codex migrate-rollouts` over 24 MiB"
+            } else {
+                ""
+            }
+        ),
+        FileLarge { bytes } => format!("the file is {}: every resume reads it whole", size(*bytes)),
+        RecordLarge { bytes } => format!(
+            "a record of {}: every resume holds it in memory",
+            size(*bytes)
+        ),
+        NoPreview { scanned } => format!(
+            "no user message or thread goal in the first {scanned} records: Codex's resume \
+             picker hides this thread (resume it by id)"
+        ),
+        InlineMedia {
+            media,
+            bytes,
+            place,
+        } => format!(
+            "an inline base64 {media} ({}) in {}: Codex's policy strips these now; each copy \
+             weighs on every resume",
+            size(*bytes),
+            short(place)
+        ),
+        Secret {
+            kind,
+            field,
+            redacted,
+        } => format!(
+            "{kind} in {} ({redacted}): redact it before sharing this file, and rotate it",
+            short(field)
+        ),
         RollbackOverflow {
             num_turns,
             user_turns,
@@ -409,4 +500,19 @@ fn short(s: &str) -> String {
         t.push('…');
         t
     }
+}
+
+/// A byte count as people read it: `812 B`, `3.4 MiB`, `1.2 GiB`.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
 }

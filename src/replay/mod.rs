@@ -19,6 +19,7 @@ pub mod history;
 pub mod item;
 pub mod policy;
 pub mod prompt;
+pub mod shape;
 pub mod state;
 pub mod ui;
 
@@ -30,13 +31,14 @@ use crate::analysis::boundary::BoundaryProbe;
 use crate::analysis::ordinal::OrdinalOptions;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
-use crate::decode::{select, Decoder, Entry, Kind, Pos, Record};
+use crate::decode::{DecodeError, Decoder, Entry, Kind, Pos, Record};
 use crate::findings::{Cause, Finding, Place, Rule, Severity};
 use crate::input::{self, Handles, Source, SourceFile};
 use crate::lineage::{check, Resolver};
 use crate::model::HistoryBase;
 use history::{Base, History, Rollback};
 use item::{At, Body, Item, Origin};
+use shape::Shape;
 use state::{State, StateLog};
 use ui::{UiLog, UiRow};
 
@@ -74,6 +76,8 @@ pub struct Options {
     pub cut: Option<Cut>,
     /// Collect what a client is shown.
     pub ui: bool,
+    /// The content checks to run on each record of the file (not its lineage sources).
+    pub content: crate::content::Checks,
 }
 
 /// A file the replay read: the file replayed (first), then each lineage source.
@@ -466,79 +470,6 @@ impl Run<'_> {
     }
 }
 
-/// The `session_meta` fields every Codex version writes and requires as strings (the
-/// oldest files hold exactly these, `research/upstream.md` §1): one absent or mistyped makes
-/// Codex refuse the file ("failed to read session metadata", verified with 0.171 on a
-/// `cli_version` written as a number).
-fn meta_fields(rec: &Record<'_>) -> Option<Cause> {
-    const REQUIRED: [&str; 5] = ["id", "timestamp", "cwd", "originator", "cli_version"];
-    let values = rec.payload_fields(REQUIRED);
-    REQUIRED.iter().zip(values).find_map(|(&field, v)| {
-        let found = match v.map(|v| v.as_bytes()[0]) {
-            Some(b'"') => return None,
-            None => None,
-            Some(b'{') => Some("an object"),
-            Some(b'[') => Some("an array"),
-            Some(b'n') => Some("null"),
-            Some(b't' | b'f') => Some("a boolean"),
-            Some(_) => Some("a number"),
-        };
-        Some(Cause::MetaUndecodable { field, found })
-    })
-}
-
-/// What a record says of the file's shape: a timestamp that is not RFC 3339 UTC, a record
-/// type Codex does not know, a `session_meta` after the first, a first one whose id is not
-/// the file name's.
-fn shape_of(
-    rec: &Record<'_>,
-    info: &analysis::session::SessionInfo,
-    file_id: Option<&str>,
-    out: &mut Vec<Finding>,
-) {
-    let ts = rec.timestamp.as_ref();
-    if !ts.ends_with('Z') || crate::time::parse_ms(ts).is_none() {
-        let cause = Cause::TimestampFormat {
-            timestamp: ts.to_string(),
-        };
-        out.push(Finding::new(cause, Some(rec.pos)));
-    }
-    match rec.kind {
-        Kind::Other if rec.type_name != "inter_agent_communication" => {
-            let cause = Cause::UnknownType {
-                type_name: rec.type_name.to_string(),
-            };
-            out.push(Finding::new(cause, Some(rec.pos)));
-        }
-        Kind::SessionMeta if info.meta_line != Some(rec.pos.line) => {
-            let paginated = info.mode() == "paginated";
-            let cause = Cause::MetaMultiple {
-                first_line: info.meta_line.unwrap_or(0),
-                paginated,
-            };
-            let f = Finding::new(cause, Some(rec.pos));
-            out.push(if paginated {
-                f
-            } else {
-                f.with_severity(Severity::Info)
-            });
-        }
-        Kind::SessionMeta => {
-            let meta_id = rec.payload_field("id").and_then(select::str_value);
-            if let (Some(id), Some(file_id)) = (meta_id, file_id) {
-                if !id.eq_ignore_ascii_case(file_id) {
-                    let cause = Cause::MetaIdVsFileName {
-                        meta_id: id.into_owned(),
-                        file_id: file_id.to_string(),
-                    };
-                    out.push(Finding::new(cause, Some(rec.pos)));
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The last line to replay for `cut`, from a first pass over the turns (over `spooled`,
 /// standard input read into memory, when there is one).
 fn cut_line(
@@ -639,15 +570,16 @@ pub fn replay(
         .reread();
     let mut meta_provider: Option<(Pos, bool)> = None;
     let mut meta_undecodable: Option<Finding> = None;
-    // The file's shape: unknown record types, later session_metas, its name, its last line.
-    let mut shape: Vec<Finding> = Vec::new();
-    let mut last_pos: Option<Pos> = None;
-    let file_ids = source
+    // The file's shape: unknown record types, later session_metas, its name, its sizes.
+    let file_id = source
         .path()
         .and_then(|p| p.file_name())
         .and_then(|n| n.to_str())
         .and_then(crate::lineage::ids_from_file_name)
         .map(|(thread, _)| thread.to_ascii_lowercase());
+    let mut shape = Shape::new(file_id);
+    let mut content: Vec<Finding> = Vec::new();
+    let mut last_pos: Option<Pos> = None;
     let skip = error.is_some();
     let mut observe =
         |rec: &Record<'_>, session: &analysis::session::SessionTracker, rereadable: bool| {
@@ -657,10 +589,10 @@ pub fn replay(
             let info = session.info();
             let paginated = info.mode() == "paginated";
             last_pos = Some(rec.pos);
-            shape_of(rec, info, file_ids.as_deref(), &mut shape);
-            policy::check(rec, info.mode(), &mut shape);
+            shape.observe(rec, info);
+            opts.content.observe(rec, &mut content);
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
-                meta_undecodable = meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
+                meta_undecodable = shape::meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
                 let provider = rec.payload_field("model_provider");
                 if let Some(p) = provider {
                     let empty = p == "null" || p == "\"\"";
@@ -754,6 +686,31 @@ pub fn replay(
             findings.push(Finding::new(cause, Some(pos)));
         }
     }
+    // Events stamped with another turn's id, and user turns without their settings.
+    if let Some(t) = turns {
+        for m in &t.mismatches {
+            let cause = Cause::TurnIdMismatch {
+                event: m.event.as_str(),
+                named: m.turn_id.clone(),
+                index: m.turn,
+                own: m.turn_own_id.clone(),
+            };
+            let pos = Pos {
+                line: m.line,
+                offset: 0,
+            };
+            findings.push(Finding::new(cause, Some(pos)));
+        }
+        for &i in &t.without_context {
+            let turn = &t.turns[i];
+            let cause = Cause::TurnNoContext { index: turn.index };
+            let pos = Pos {
+                line: turn.line_start,
+                offset: 0,
+            };
+            findings.push(Finding::new(cause, Some(pos)));
+        }
+    }
     // The session's head, as the ordinal check found it, and the rest of its findings.
     if let Some(rep) = &facts.ordinals {
         findings.extend(rep.findings.iter().cloned());
@@ -770,10 +727,16 @@ pub fn replay(
         if head_lines.contains(&b.pos.line) || cut_at.is_some_and(|l| b.pos.line > l) {
             continue;
         }
-        findings.push(Finding::new(
-            Cause::BadLine(Box::new(b.clone())),
-            Some(b.pos),
-        ));
+        let f = Finding::new(Cause::BadLine(Box::new(b.clone())), Some(b.pos));
+        // A line too long for rollscope is judged by Codex's record limits; one within them
+        // (a low `--max-line-bytes`) is still a line nothing here checked.
+        let f = match b.error {
+            DecodeError::TooLong { len, .. } => {
+                f.with_severity(shape::oversized(len).unwrap_or(Severity::Warning))
+            }
+            _ => f,
+        };
+        findings.push(f);
     }
     if facts.opened
         && facts.session.meta_line.is_none()
@@ -790,7 +753,8 @@ pub fn replay(
     if has_turns && state.token_info.is_none() {
         findings.push(Finding::new(Cause::NoTokenCount, None));
     }
-    findings.extend(shape);
+    findings.extend(shape.finish(facts.stream.bytes, &facts.session));
+    findings.extend(content);
     let records = facts.ordinals.as_ref().map_or(0, |o| o.records);
     let empty = facts.opened && records == 0 && facts.bad.is_empty() && facts.io_error.is_none();
     if empty {

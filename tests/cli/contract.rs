@@ -97,8 +97,15 @@ enum Input<'a> {
 }
 
 /// The rows of a run without their `path`.
+/// The rows without their path, nor `lint`'s findings about the file's name and place:
+/// those are about the path, which a stream or a copy elsewhere does not have.
 fn rows_without_path(stdout: &[u8]) -> Vec<Value> {
-    ndjson(stdout).iter().map(without_path).collect()
+    const NAME_RULES: [&str; 3] = ["file.name", "file.location", "file.zst-shadowed"];
+    ndjson(stdout)
+        .iter()
+        .filter(|r| !NAME_RULES.iter().any(|n| r["rule"] == *n))
+        .map(without_path)
+        .collect()
 }
 
 /// The fields of the first `| field | type | meaning |` table of a docs page, in order.

@@ -167,6 +167,42 @@ pub struct Turns {
     /// The same counts [`TurnLog::count`] gives.
     pub counts: TurnCounts,
     bounds: Vec<u64>,
+    /// Events that name another turn than the one they fall in (at [`Detail::Status`] and
+    /// above).
+    pub mismatches: Vec<IdMismatch>,
+    /// Indexes (into `turns`) of user turns without a `turn_context` of their own (at
+    /// [`Detail::Status`] and above).
+    pub without_context: Vec<usize>,
+}
+
+/// The events that name their turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdEvent {
+    TurnContext,
+    TaskComplete,
+    TurnAborted,
+}
+
+impl IdEvent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdEvent::TurnContext => "turn_context",
+            IdEvent::TaskComplete => "task_complete",
+            IdEvent::TurnAborted => "turn_aborted",
+        }
+    }
+}
+
+/// A `turn_context` or terminal event whose `turn_id` is not the id of the turn it falls in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdMismatch {
+    pub line: u64,
+    pub event: IdEvent,
+    /// The id the event names.
+    pub turn_id: String,
+    /// The turn it falls in (1-based) and that turn's id.
+    pub turn: u64,
+    pub turn_own_id: String,
 }
 
 impl Turns {

@@ -5,7 +5,9 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::tokens::Tokens;
 use crate::analysis::turns::log::{At, Outcome, Settings, Start, Terminal, TurnLog};
-use crate::analysis::turns::{rollback, Turn, TurnCounts, TurnSource, TurnStatus, Turns};
+use crate::analysis::turns::{
+    rollback, IdEvent, IdMismatch, Turn, TurnCounts, TurnSource, TurnStatus, Turns,
+};
 use crate::time;
 
 impl TurnLog {
@@ -228,6 +230,33 @@ impl TurnLog {
                 None => turn_of(line).filter(|&i| turns[i].turn_id.is_none()),
             }
         };
+        // A turn_context or terminal event inside a turn whose id it does not name.
+        let mut mismatches = Vec::new();
+        let events = self
+            .settings
+            .iter()
+            .map(|s| (IdEvent::TurnContext, s.turn_id.as_deref(), s.line))
+            .chain(self.terminals.iter().map(|t| {
+                let kind = match t.outcome {
+                    Outcome::Complete { .. } => IdEvent::TaskComplete,
+                    Outcome::Aborted { .. } => IdEvent::TurnAborted,
+                };
+                (kind, t.turn_id.as_deref(), t.line)
+            }));
+        for (event, id, line) in events {
+            let (Some(id), Some(i)) = (id, turn_of(line)) else {
+                continue;
+            };
+            if let Some(own) = turns[i].turn_id.as_deref().filter(|&own| own != id) {
+                mismatches.push(IdMismatch {
+                    line,
+                    event,
+                    turn_id: id.to_string(),
+                    turn: i as u64 + 1,
+                    turn_own_id: own.to_string(),
+                });
+            }
+        }
         let mut settings: Vec<(usize, Settings)> = Vec::new();
         for s in self.settings {
             if let Some(i) = target(s.turn_id.as_deref(), s.line) {
@@ -241,7 +270,9 @@ impl TurnLog {
             }
         }
         drop(by_id);
+        let mut with_context = vec![false; turns.len()];
         for (i, s) in settings {
+            with_context[i] = true;
             turns[i].settings = Some(s);
         }
         for (i, t) in terminals {
@@ -287,6 +318,14 @@ impl TurnLog {
             b.rolled_back = dropped;
         }
 
+        // A user turn that no turn_context of its own settles the settings of.
+        let without_context = turns
+            .iter()
+            .zip(&with_context)
+            .enumerate()
+            .filter(|(_, (b, &ctx))| b.user && !ctx)
+            .map(|(i, _)| i)
+            .collect();
         let task_writer = source == TurnSource::TaskStarted;
         let rows = turns
             .into_iter()
@@ -300,6 +339,8 @@ impl TurnLog {
             },
             turns: rows,
             bounds,
+            mismatches,
+            without_context,
         }
     }
 }

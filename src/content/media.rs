@@ -1,0 +1,133 @@
+//! `content.inline-media`: base64 images and audio where Codex's persistence policy now
+//! strips them (`clone_without_inline_media_payloads`, `research/upstream.md` §3): tool
+//! outputs (in response items and in compactions' replacement histories), `item_completed`
+//! and `image_generation_end` events, and an `image_generation_call`'s `result`. Images a
+//! user attached to a message are kept by design and not looked at.
+
+use memchr::memmem;
+
+use super::{each_string, payload_value};
+use crate::decode::{Kind, Record};
+use crate::findings::{Cause, Finding};
+
+/// Where the policy strips media: (record kind, payload type).
+fn stripped_here(rec: &Record<'_>) -> bool {
+    match (rec.kind, rec.payload_type()) {
+        (Kind::ResponseItem, Some(t)) => {
+            matches!(t, "function_call_output" | "custom_tool_call_output")
+        }
+        (Kind::EventMsg, Some(t)) => matches!(t, "item_completed" | "image_generation_end"),
+        (Kind::Compacted, _) => true,
+        _ => false,
+    }
+}
+
+/// A string that is, or holds, a base64 data URL: its media kind.
+fn data_url(s: &str) -> Option<&'static str> {
+    let at = memmem::find(s.as_bytes(), b"data:")?;
+    let rest = &s[at..];
+    let kind = if rest.starts_with("data:image/") {
+        "image"
+    } else if rest.starts_with("data:audio/") {
+        "audio"
+    } else {
+        return None;
+    };
+    rest.contains(";base64,").then_some(kind)
+}
+
+pub fn check(rec: &Record<'_>, out: &mut Vec<Finding>) {
+    let place = rec.payload_type().unwrap_or(&rec.type_name).to_string();
+    // An image generation's result, which the policy clears.
+    let result_kept = matches!(
+        rec.payload_type(),
+        Some("image_generation_call" | "image_generation_end")
+    ) && rec
+        .payload_field("result")
+        .is_some_and(|r| r.starts_with('"') && r.len() > 2);
+    if result_kept {
+        let bytes = rec
+            .payload_field("result")
+            .map_or(0, |r| r.len() as u64 - 2);
+        let cause = Cause::InlineMedia {
+            media: "image generation result",
+            bytes,
+            place,
+        };
+        out.push(Finding::new(cause, Some(rec.pos)));
+        return;
+    }
+    // The prefilter: no `data:image` or `data:audio` in the raw line, no data URL (the
+    // slash may be written `\/`, so it is not part of the needle).
+    let raw = rec.raw.as_bytes();
+    let candidate =
+        memmem::find(raw, b"data:image").is_some() || memmem::find(raw, b"data:audio").is_some();
+    if !candidate || !stripped_here(rec) {
+        return;
+    }
+    let Some(payload) = payload_value(rec) else {
+        return;
+    };
+    let (mut first, mut bytes) = (None, 0u64);
+    each_string(&payload, &mut String::from("payload"), 1, &mut |s, _| {
+        if let Some(kind) = data_url(s) {
+            first.get_or_insert(kind);
+            bytes += s.len() as u64;
+        }
+    });
+    if let Some(media) = first {
+        let cause = Cause::InlineMedia {
+            media,
+            bytes,
+            place,
+        };
+        out.push(Finding::new(cause, Some(rec.pos)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit;
+    use serde_json::json;
+
+    fn found(line: testkit::Line) -> Vec<String> {
+        let mut out = Vec::new();
+        testkit::each_record(&testkit::jsonl(&[line]), |rec| check(rec, &mut out));
+        out.iter()
+            .map(|f| match &f.cause {
+                Cause::InlineMedia { media, .. } => media.to_string(),
+                _ => unreachable!(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn media_is_flagged_only_where_the_policy_strips_it() {
+        let image = "data:image/png;base64,iVBORw0KGgo=";
+        let output = testkit::item(json!({
+            "type": "function_call_output", "call_id": "c",
+            "output": [{"type": "input_image", "image_url": image}]
+        }));
+        assert_eq!(found(output), ["image"]);
+        // The slash escaped: still found.
+        let escaped = r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c","output":"data:audio\/wav;base64,UklGRg=="}}"#;
+        let mut out = Vec::new();
+        testkit::each_record(escaped, |rec| check(rec, &mut out));
+        assert_eq!(out.len(), 1);
+        // A user's attached image is kept by design.
+        let user = testkit::item(json!({
+            "type": "message", "role": "user",
+            "content": [{"type": "input_image", "image_url": image}]
+        }));
+        assert_eq!(found(user), Vec::<String>::new());
+        let generated = testkit::item(json!({
+            "type": "image_generation_call", "status": "completed", "result": "iVBORw0KGgo="
+        }));
+        assert_eq!(found(generated), ["image generation result"]);
+        let cleared = testkit::item(json!({
+            "type": "image_generation_call", "status": "completed", "result": ""
+        }));
+        assert_eq!(found(cleared), Vec::<String>::new());
+    }
+}

@@ -1,0 +1,187 @@
+//! Where a rollout sits and what it is called, as Codex's discovery sees it
+//! (`research/upstream.md` §2, §7): a name Codex parses
+//! (`rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>[_<uuid>].jsonl[.zst]`), the date folder of a Codex
+//! home's `sessions/` or the flat `archived_sessions/`, and no plain twin shadowing a
+//! `.jsonl.zst`. Only file names and metadata are looked at, never contents.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::findings::{Cause, Finding, Severity};
+
+/// The session folders of a Codex home.
+const SESSIONS: &str = "sessions";
+const ARCHIVED: &str = "archived_sessions";
+
+/// Where a file lies relative to the nearest session folder above it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Home {
+    /// Under `sessions/`, in the folders `dirs` (`["2026", "11", "29"]`).
+    Sessions { dirs: Vec<String> },
+    /// Under `archived_sessions/`, in the folders `dirs` (none when flat).
+    Archived { dirs: Vec<String> },
+}
+
+/// The session folder a file is under, if any: the nearest ancestor named `sessions` or
+/// `archived_sessions` (of the path made absolute, without resolving links).
+pub fn home_of(path: &Path) -> Option<Home> {
+    let abs: PathBuf = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let parent = abs.parent()?;
+    let names: Vec<String> = parent
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    let at = names.iter().rposition(|n| n == SESSIONS || n == ARCHIVED)?;
+    let dirs = names[at + 1..].to_vec();
+    Some(if names[at] == SESSIONS {
+        Home::Sessions { dirs }
+    } else {
+        Home::Archived { dirs }
+    })
+}
+
+/// True for a name lint's walk takes inside a session folder: `*.jsonl`, `*.jsonl.zst`.
+pub fn is_jsonl_name(name: &str) -> bool {
+    name.ends_with(".jsonl") || name.ends_with(".jsonl.zst")
+}
+
+/// The local date a rollout name carries (`YYYY`, `MM`, `DD`), when it is one Codex parses:
+/// `rollout-`, a 19-character `YYYY-MM-DDThh-mm-ss`, `-`, a UUID thread id, optionally `_`
+/// and a UUID rollout id, `.jsonl` or `.jsonl.zst`.
+pub fn parse_name(name: &str) -> Option<[&str; 3]> {
+    let rest = name.strip_prefix("rollout-")?;
+    let rest = rest
+        .strip_suffix(".jsonl.zst")
+        .or_else(|| rest.strip_suffix(".jsonl"))?;
+    let ts = rest.get(..19)?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let b = ts.as_bytes();
+    let shape = [4, 7, 13, 16].iter().all(|&i| b[i] == b'-') && b[10] == b'T';
+    let fields = [
+        &ts[0..4],
+        &ts[5..7],
+        &ts[8..10],
+        &ts[11..13],
+        &ts[14..16],
+        &ts[17..19],
+    ];
+    if !shape || !fields.iter().all(|f| digits(f)) {
+        return None;
+    }
+    let ids = rest.get(19..)?.strip_prefix('-')?;
+    let (thread, rollout) = match ids.split_once('_') {
+        Some((t, r)) => (t, Some(r)),
+        None => (ids, None),
+    };
+    let uuid = |s: &str| s.len() == 36 && uuid::Uuid::try_parse(s).is_ok();
+    (uuid(thread) && rollout.is_none_or(uuid)).then_some([fields[0], fields[1], fields[2]])
+}
+
+/// The findings about a file's name and place.
+pub fn judge(path: &Path) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return out;
+    };
+    let home = home_of(path);
+    let date = parse_name(name);
+    match (&home, date) {
+        (_, None) => {
+            let in_home = home.is_some();
+            let f = Finding::new(Cause::FileName { in_home }, None);
+            out.push(if in_home {
+                f.with_severity(Severity::Error)
+            } else {
+                f
+            });
+        }
+        (Some(Home::Sessions { dirs }), Some(date)) if dirs.as_slice() != date => {
+            let expected = format!("{SESSIONS}/{}/", date.join("/"));
+            out.push(Finding::new(Cause::FileLocation { expected }, None));
+        }
+        (Some(Home::Archived { dirs }), Some(_)) if !dirs.is_empty() => {
+            let expected = format!("{ARCHIVED}/");
+            out.push(Finding::new(Cause::FileLocation { expected }, None));
+        }
+        _ => {}
+    }
+    if let Some(plain) = name.strip_suffix(".zst").filter(|p| p.ends_with(".jsonl")) {
+        let twin = path.with_file_name(plain);
+        if twin.is_file() {
+            let cause = Cause::ZstShadowed {
+                plain: plain.to_string(),
+            };
+            out.push(Finding::new(cause, None));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "01a2272f-3a4a-7f32-804b-af9053b29ff1";
+
+    #[test]
+    fn a_rollout_name_carries_a_timestamp_and_uuid_ids() {
+        let plain = format!("rollout-2026-11-29T12-02-16-{ID}.jsonl");
+        assert_eq!(parse_name(&plain), Some(["2026", "11", "29"]));
+        let revert = format!("rollout-2026-11-29T12-02-16-{ID}_{ID}.jsonl.zst");
+        assert!(parse_name(&revert).is_some());
+        for bad in [
+            "session.jsonl",
+            "rollout-2026-11-29-abc.jsonl",
+            "rollout-2026-11-29T12-02-16-not-a-uuid.jsonl",
+            &format!("rollout-2026-11-29 12-02-16-{ID}.jsonl"),
+            &format!("rollout-2026-11-29T12-02-16-{ID}_.jsonl"),
+            &format!("rollout-2026-11-29T12-02-16-{ID}.json"),
+        ] {
+            assert_eq!(parse_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_nearest_session_folder_is_the_home() {
+        let p = Path::new("/h/.codex/sessions/2026/11/29/x.jsonl");
+        assert_eq!(
+            home_of(p),
+            Some(Home::Sessions {
+                dirs: vec!["2026".into(), "11".into(), "29".into()]
+            })
+        );
+        let p = Path::new("/h/.codex/archived_sessions/x.jsonl");
+        assert_eq!(home_of(p), Some(Home::Archived { dirs: vec![] }));
+        assert_eq!(home_of(Path::new("/tmp/x.jsonl")), None);
+    }
+
+    fn rules(path: &str) -> Vec<(&'static str, Severity)> {
+        judge(Path::new(path))
+            .iter()
+            .map(|f| (f.rule.slug(), f.severity))
+            .collect()
+    }
+
+    #[test]
+    fn names_and_places_are_judged_as_codex_finds_files() {
+        let name = format!("rollout-2026-11-29T12-02-16-{ID}.jsonl");
+        assert_eq!(rules(&format!("/h/sessions/2026/11/29/{name}")), []);
+        assert_eq!(rules(&format!("/h/archived_sessions/{name}")), []);
+        assert_eq!(rules(&format!("/tmp/{name}")), []);
+        assert_eq!(
+            rules(&format!("/h/sessions/2026/11/30/{name}")),
+            [("file.location", Severity::Warning)]
+        );
+        assert_eq!(
+            rules(&format!("/h/archived_sessions/2026/{name}")),
+            [("file.location", Severity::Warning)]
+        );
+        assert_eq!(
+            rules("/h/sessions/2026/11/29/copy.jsonl"),
+            [("file.name", Severity::Error)]
+        );
+        assert_eq!(rules("/tmp/copy.jsonl"), [("file.name", Severity::Warning)]);
+    }
+}
