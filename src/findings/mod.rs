@@ -234,8 +234,9 @@ pub enum Cause {
     // --- the session and the history a resume rebuilds (`replay`) ---
     /// No `session_meta` at all.
     NoMeta,
-    /// Another `session_meta` after the first (`paginated`: the file's mode).
-    MetaMultiple { first_line: u64, paginated: bool },
+    /// Another `session_meta` after the first; `copied` when it heads a copied history (a
+    /// legacy file's, or the parent's in a fork or sub-agent).
+    MetaMultiple { first_line: u64, copied: bool },
     /// The first `session_meta`'s id is not the thread id the file name declares.
     MetaIdVsFileName { meta_id: String, file_id: String },
     /// The first `session_meta` lacks a field Codex requires, or has it mistyped: `found`

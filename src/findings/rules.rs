@@ -166,8 +166,9 @@ rules! {
     ///
     /// **Why it matters.** In a paginated file, a second one breaks the contract (the
     /// recorder writes it once; "session metadata identity changed" when its id differs). In
-    /// a legacy file it is a copy-fork's copied parent history: a fact, and the first one is
-    /// the file's own.
+    /// a legacy file, or when it is the parent's (`forked_from_id`) heading the copy of its
+    /// history that a copy-fork or a sub-agent (the real 0.171 writes it as line 2 of a
+    /// paginated child) carries, it is a fact, as info: the first one is the file's own.
     ///
     /// **Example.** A fork that copied its parent's records, `session_meta` included.
     ///
@@ -268,9 +269,10 @@ rules! {
     /// **Fix.** Write the payload with the types Codex writes.
     LinePayload = "line.payload", Error, "a payload Codex cannot decode into its record type";
 
-    /// **Checks.** Every record's `type` is one Codex writes (`session_meta`,
+    /// **Checks.** Every record's `type` is one the newest Codex decodes (`session_meta`,
     /// `response_item`, `event_msg`, `turn_context`, `compacted`, `world_state`,
-    /// `token_usage_record`, `inter_agent_communication`).
+    /// `token_usage_record`, `inter_agent_communication[_metadata]`, `retained_context`,
+    /// `security_risk_score`, `realtime_item`).
     ///
     /// **Why it matters.** Codex skips a record of another type by design (a newer writer's
     /// record): what it held is not replayed. As the last line of a paginated file it makes

@@ -190,17 +190,17 @@ pub fn message(f: &Finding) -> String {
         ),
         MetaMultiple {
             first_line,
-            paginated: true,
+            copied: false,
         } => format!(
             "another session_meta (the first is at line {first_line}): a paginated rollout has \
              exactly one"
         ),
         MetaMultiple {
             first_line,
-            paginated: false,
+            copied: true,
         } => format!(
             "another session_meta (the first, at line {first_line}, is the file's own): copied \
-             history, as a legacy fork copies its parent's"
+             history, as a fork or sub-agent copies its parent's"
         ),
         MetaIdVsFileName { meta_id, file_id } => format!(
             "session_meta.id {} is not the thread id {} of the file name: Codex finds the \

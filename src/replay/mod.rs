@@ -579,6 +579,8 @@ pub fn replay(
         .map(|(thread, _)| thread.to_ascii_lowercase());
     let mut shape = Shape::new(file_id);
     let mut content: Vec<Finding> = Vec::new();
+    // The lines a fork or sub-agent copied from its parent, as ranges.
+    let mut inherited: Vec<(u64, u64)> = Vec::new();
     let mut last_pos: Option<Pos> = None;
     let skip = error.is_some();
     let mut observe =
@@ -590,6 +592,12 @@ pub fn replay(
             let paginated = info.mode() == "paginated";
             last_pos = Some(rec.pos);
             shape.observe(rec, info);
+            if session.is_inherited() {
+                match inherited.last_mut() {
+                    Some((_, end)) if *end + 1 >= rec.pos.line => *end = rec.pos.line,
+                    _ => inherited.push((rec.pos.line, rec.pos.line)),
+                }
+            }
             opts.content.observe(rec, &mut content);
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
                 meta_undecodable = shape::meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
@@ -640,7 +648,16 @@ pub fn replay(
     let turns = facts.turns.as_ref();
     let open_from = open_turn(&facts).map(|t| t.line_start);
     let pairing = prompt::pair(&rebuilt.items);
-    findings.extend(prompt::findings(&rebuilt.items, &pairing, open_from));
+    let copied = |line: u64| {
+        let k = inherited.partition_point(|&(start, _)| start <= line);
+        k > 0 && line <= inherited[k - 1].1
+    };
+    findings.extend(prompt::findings(
+        &rebuilt.items,
+        &pairing,
+        open_from,
+        &copied,
+    ));
     let history_len = rebuilt.items.len();
     let prompt_len =
         history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();

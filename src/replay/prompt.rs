@@ -111,15 +111,24 @@ pub fn pair(items: &[Item]) -> Pairing {
 
 /// The pairing's findings: each call that gets a synthetic output (unless it lies at or
 /// after `open_from`, the open last turn's first line in the file replayed, where the call
-/// may still be running), each output the prompt drops.
-pub fn findings(items: &[Item], p: &Pairing, open_from: Option<u64>) -> Vec<Finding> {
+/// may still be running, or on a line `copied` from a parent), each output the prompt drops.
+pub fn findings(
+    items: &[Item],
+    p: &Pairing,
+    open_from: Option<u64>,
+    copied: &dyn Fn(u64) -> bool,
+) -> Vec<Finding> {
     let at = |i: &Item| i.at.and_then(super::history::pos);
     let mut out = Vec::new();
     for &n in &p.unanswered {
         let i = &items[n];
         let in_open_turn =
             matches!((i.at, open_from), (Some(a), Some(o)) if a.file == 0 && a.line >= o);
-        if in_open_turn {
+        // A call a fork or sub-agent copied from its parent is answered in the parent's
+        // file, after the copy was made (the real 0.171 sub-agent child holds the parent's
+        // `spawn_agent` call): Codex sends `aborted` for it by design.
+        let inherited = matches!(i.at, Some(a) if a.file == 0 && copied(a.line));
+        if in_open_turn || inherited {
             continue;
         }
         let call_id = i.meta.call_id().unwrap_or_default().to_string();

@@ -3,6 +3,7 @@
 //! or one whose id is not the file name's, a fork point that disagrees with the history
 //! base, records too large for Codex, and whether Codex's listing finds a preview.
 
+use crate::analysis::ordinal::CODEX_RECORD_TYPES;
 use crate::analysis::session::SessionInfo;
 use crate::decode::{select, Kind, Record};
 use crate::findings::{Cause, Finding, Severity};
@@ -70,7 +71,7 @@ impl Shape {
             out.push(Finding::new(cause, at));
         }
         match rec.kind {
-            Kind::Other if rec.type_name != "inter_agent_communication" => {
+            Kind::Other if !CODEX_RECORD_TYPES.contains(&rec.type_name.as_ref()) => {
                 let cause = Cause::UnknownType {
                     type_name: rec.type_name.to_string(),
                 };
@@ -78,15 +79,24 @@ impl Shape {
             }
             Kind::SessionMeta if info.meta_line != Some(rec.pos.line) => {
                 let paginated = info.mode() == "paginated";
+                // A fork's or sub-agent's copy of its parent's history starts with the
+                // parent's session_meta: the real 0.171 sub-agent child writes it as line 2
+                // of a paginated file. A fact, as in a legacy copy-fork.
+                let meta_id = rec.payload_field("id").and_then(select::str_value);
+                let parents = matches!(
+                    (meta_id.as_deref(), info.forked_from_id.as_deref()),
+                    (Some(id), Some(parent)) if id.eq_ignore_ascii_case(parent)
+                );
+                let copied = !paginated || parents;
                 let cause = Cause::MetaMultiple {
                     first_line: info.meta_line.unwrap_or(0),
-                    paginated,
+                    copied,
                 };
                 let f = Finding::new(cause, at);
-                out.push(if paginated {
-                    f
-                } else {
+                out.push(if copied {
                     f.with_severity(Severity::Info)
+                } else {
+                    f
                 });
             }
             Kind::SessionMeta => {
