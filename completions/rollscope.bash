@@ -352,7 +352,7 @@ _rollscope() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "human concise ndjson json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human concise ndjson json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --select)

@@ -144,11 +144,12 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'U
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, or GitHub workflow annotations' -r -f -a "human\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning' -r -f -a "human\t''
 concise\t''
 ndjson\t''
 json\t''
-github\t''"
+github\t''
+sarif\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l select -d 'Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l ignore -d 'Leave these rules out: slugs or groups, comma-separated (wins over --select)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding of this severity or above is reported' -r -f -a "error\t''

@@ -192,7 +192,7 @@ pub struct ReplayArgs {
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// Output format: rustc-style diagnostics for people, one line per finding, rows for
-    /// pipelines, or GitHub workflow annotations
+    /// pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning
     #[arg(long, value_enum, default_value_t = LintFormatArg::Human)]
     pub format: LintFormatArg,
 
@@ -233,6 +233,7 @@ pub enum LintFormatArg {
     Ndjson,
     Json,
     Github,
+    Sarif,
 }
 
 /// `lint --fail-on`.

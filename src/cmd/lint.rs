@@ -1,7 +1,8 @@
 //! `rollscope lint`: glue from args to the rule registry's checks and the formats in
 //! `docs/lint.md`. The checks are the shared ones: each file is read once by the replay
 //! (which carries the ordinal check, the lineage, the decoder's bad lines and the history
-//! diagnostics), and its findings are filtered by `--select`/`--ignore`.
+//! diagnostics), and its findings are filtered by `--select`/`--ignore`. Findings are
+//! written as they come, except in SARIF: one log, written when the run ends.
 
 use serde::Serialize;
 
@@ -11,6 +12,7 @@ use crate::exit::ExitStatus;
 use crate::findings::select::{self, Selection, UnknownRule};
 use crate::findings::{Finding, Rule, Severity};
 use crate::output::lint::{self as render, help, Shown};
+use crate::output::sarif::Log;
 use crate::output::{self, findings::message, Cell, Column, Format, Out};
 use crate::replay::Options;
 use crate::Error;
@@ -46,6 +48,12 @@ fn unknown(e: UnknownRule) -> Error {
         "unknown rule or group `{}`{hint} (`rollscope lint --list-rules` lists them)",
         e.name
     ))
+}
+
+/// Where findings go: rows or lines as they come, or one SARIF log at the end.
+enum Sink {
+    Out(Out),
+    Sarif(Log),
 }
 
 fn threshold(s: SeverityArg) -> Severity {
@@ -86,7 +94,13 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         LintFormatArg::Ndjson => Format::Ndjson,
         _ => Format::Table,
     };
-    let mut out = Out::lines(format, cx.color);
+    let mut sink = match args.format {
+        LintFormatArg::Sarif => {
+            let rules = Rule::ALL.iter().copied();
+            Sink::Sarif(Log::new(rules.filter(|&r| selection.contains(r)).collect()))
+        }
+        _ => Sink::Out(Out::lines(format, cx.color)),
+    };
     let (mut counts, mut files, mut failed) = ([0usize; 3], 0usize, false);
     cx.each_replay(&Options::default(), |_, r| {
         let path = r.facts.source.display();
@@ -94,6 +108,13 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         for f in r.findings.iter().filter(|f| selection.contains(f.rule)) {
             counts[f.severity as usize] += 1;
             failed |= f.severity >= fail_on;
+            let out = match &mut sink {
+                Sink::Sarif(log) => {
+                    log.push(r.facts.source.path(), f);
+                    continue;
+                }
+                Sink::Out(out) => out,
+            };
             let excerpt = match (args.format, f.at) {
                 (LintFormatArg::Human, Some(p)) => r.excerpt(p, 200),
                 _ => None,
@@ -103,11 +124,14 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
                 finding: f,
                 excerpt: excerpt.as_deref(),
             };
-            emit(&mut out, args.format, &shown)?;
+            emit(out, args.format, &shown)?;
         }
         Ok(())
     })?;
-    out.finish()?;
+    match sink {
+        Sink::Out(out) => out.finish()?,
+        Sink::Sarif(log) => log.finish()?,
+    }
     if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
         let [infos, warnings, errors] = counts;
         cx.diag
