@@ -39,15 +39,11 @@ struct RuleRow {
     summary: &'static str,
 }
 
+/// Where the rules are listed, for an unknown one.
+const LIST_RULES: &str = " (`rollscope lint --list-rules` lists them)";
+
 fn unknown(e: UnknownRule) -> Error {
-    let hint = e
-        .suggestion
-        .map(|s| format!("; did you mean `{s}`?"))
-        .unwrap_or_default();
-    Error::Usage(format!(
-        "unknown rule or group `{}`{hint} (`rollscope lint --list-rules` lists them)",
-        e.name
-    ))
+    Error::Usage(format!("{e}{LIST_RULES}"))
 }
 
 /// Where findings go: rows or lines as they come, or one SARIF log at the end.
