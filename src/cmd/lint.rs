@@ -1,13 +1,15 @@
 //! `rollscope lint`: glue from args to the rule registry's checks and the formats in
 //! `docs/lint.md`. The checks are the shared ones: each file is read once by the replay
 //! (which carries the ordinal check, the lineage, the decoder's bad lines and the history
-//! diagnostics), and its findings are filtered by `--select`/`--ignore`. Findings are
-//! written as they come, except in SARIF: one log, written when the run ends.
+//! diagnostics), and its findings are filtered by `--select`/`--ignore` and given the config
+//! file's severities. Findings are written as they come, except in SARIF: one log, written
+//! when the run ends. The command line wins over the config file, key by key.
 
 use serde::Serialize;
 
 use crate::cli::{FormatArg, LintArgs, LintFormatArg, OutputArgs, SeverityArg};
 use crate::cmd::Context;
+use crate::config::{self, Config, ConfigError, Problem};
 use crate::exit::ExitStatus;
 use crate::findings::select::{self, Selection, UnknownRule};
 use crate::findings::{Finding, Rule, Severity};
@@ -46,6 +48,41 @@ fn unknown(e: UnknownRule) -> Error {
     Error::Usage(format!("{e}{LIST_RULES}"))
 }
 
+fn bad_config(e: ConfigError) -> Error {
+    let hint = match &e {
+        ConfigError::At {
+            problem: Problem::UnknownRule(_),
+            ..
+        } => LIST_RULES,
+        _ => "",
+    };
+    Error::Usage(format!("{e}{hint}"))
+}
+
+/// The config file's settings: `--config`'s file, none with `--no-config`, else the one
+/// found from the current directory upwards (none when there is none).
+fn read_config(args: &LintArgs) -> Result<Config, Error> {
+    if args.no_config {
+        return Ok(Config::default());
+    }
+    let path = match &args.config {
+        Some(p) => Some(p.clone()),
+        None => config::find(&std::env::current_dir()?).map_err(bad_config)?,
+    };
+    match path {
+        Some(p) => config::load(&p).map_err(bad_config),
+        None => Ok(Config::default()),
+    }
+}
+
+/// The command line's list when one was given, else the file's.
+fn either<'a>(given: &'a [String], file: &'a Option<Vec<String>>) -> &'a [String] {
+    match file {
+        Some(list) if given.is_empty() => list,
+        _ => given,
+    }
+}
+
 /// Where findings go: rows or lines as they come, or one SARIF log at the end.
 enum Sink {
     Out(Out),
@@ -70,8 +107,12 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     if args.list_rules {
         return list_rules(args, json);
     }
-    let selection = Selection::new(&args.select, &args.ignore).map_err(unknown)?;
-    let fail_on = threshold(args.fail_on);
+    let lint = read_config(args)?.lint;
+    let select = either(&args.select, &lint.select);
+    let ignore = either(&args.ignore, &lint.ignore);
+    let selection = Selection::new(select, ignore).map_err(unknown)?;
+    let fail_on = args.fail_on.map(threshold).or(lint.fail_on);
+    let fail_on = fail_on.unwrap_or(Severity::Error);
     // Findings are the output: the per-line notes the other commands print would say
     // the same twice.
     let mut input = args.input.clone();
@@ -102,6 +143,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         let path = r.facts.source.display();
         files += 1;
         for f in r.findings.iter().filter(|f| selection.contains(f.rule)) {
+            let f: &Finding = &lint.severity.apply(f);
             counts[f.severity as usize] += 1;
             failed |= f.severity >= fail_on;
             let out = match &mut sink {
