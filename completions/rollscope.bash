@@ -345,14 +345,14 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__lint)
-            opts="-j -q -h -V --format --select --ignore --fail-on --explain --list-rules --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
+            opts="-j -q -h -V --format --select --ignore --fail-on --config --no-config --explain --list-rules --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "human concise ndjson json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human concise ndjson json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --select)
@@ -365,6 +365,10 @@ _rollscope() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "error warning info" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --explain)

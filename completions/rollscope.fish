@@ -144,16 +144,18 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'U
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, or GitHub workflow annotations' -r -f -a "human\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning' -r -f -a "human\t''
 concise\t''
 ndjson\t''
 json\t''
-github\t''"
+github\t''
+sarif\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l select -d 'Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l ignore -d 'Leave these rules out: slugs or groups, comma-separated (wins over --select)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding of this severity or above is reported' -r -f -a "error\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding of this severity or above is reported [default: error]' -r -f -a "error\t''
 warning\t''
 info\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l explain -d 'Print a rule\'s documentation and exit' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l color -d 'When to color diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
@@ -162,6 +164,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l since -d 'O
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson) and exit'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'

@@ -192,7 +192,7 @@ pub struct ReplayArgs {
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// Output format: rustc-style diagnostics for people, one line per finding, rows for
-    /// pipelines, or GitHub workflow annotations
+    /// pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning
     #[arg(long, value_enum, default_value_t = LintFormatArg::Human)]
     pub format: LintFormatArg,
 
@@ -204,9 +204,20 @@ pub struct LintArgs {
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     pub ignore: Vec<String>,
 
-    /// Exit 1 when a finding of this severity or above is reported
-    #[arg(long, value_enum, default_value_t = SeverityArg::Error, value_name = "SEVERITY")]
-    pub fail_on: SeverityArg,
+    /// Exit 1 when a finding of this severity or above is reported [default: error]
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<SeverityArg>,
+
+    /// Read the settings from this TOML file. Without it, the config file is rollscope.toml
+    /// or .rollscope.toml in the current directory, else in the nearest parent directory that
+    /// has one (both in one directory is an error). Options given on the command line win
+    /// over the file's keys
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Read no config file
+    #[arg(long)]
+    pub no_config: bool,
 
     /// Print a rule's documentation and exit
     #[arg(long, value_name = "SLUG", conflicts_with = "list_rules")]
@@ -233,6 +244,7 @@ pub enum LintFormatArg {
     Ndjson,
     Json,
     Github,
+    Sarif,
 }
 
 /// `lint --fail-on`.

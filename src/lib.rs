@@ -11,6 +11,7 @@
 //!          ├── lineage   finding a fork's source rollout on disk, judging its cutoff
 //!          ├── parallel  the ordered parallel scheduler
 //!          │
+//!          ├── config    the config file (`rollscope.toml`): found, read, checked
 //!          ├── analysis  the shared per-file analyses and the one pass computing them:
 //!          │             session, turns, calls, ordinal, tokens, census, boundary
 //!          ├── findings  findings as data, and the rule registry they name
@@ -28,6 +29,7 @@ pub mod analysis;
 pub mod budget;
 pub mod cli;
 pub mod cmd;
+pub mod config;
 pub mod content;
 pub mod decode;
 pub mod exit;

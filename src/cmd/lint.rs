@@ -1,18 +1,22 @@
 //! `rollscope lint`: glue from args to the rule registry's checks and the formats in
 //! `docs/lint.md`. The checks are the shared ones: each file is read once by the replay
 //! (which carries the ordinal check, the lineage, the decoder's bad lines and the history
-//! diagnostics), and its findings are filtered by `--select`/`--ignore`.
+//! diagnostics), and its findings are filtered by `--select`/`--ignore` and given the config
+//! file's severities. Findings are written as they come, except in SARIF: one log, written
+//! when the run ends. The command line wins over the config file, key by key.
 
 use serde::Serialize;
 
 use crate::cli::{FormatArg, LintArgs, LintFormatArg, OutputArgs, SeverityArg};
 use crate::cmd::Context;
+use crate::config::{self, Config, ConfigError, Problem};
 use crate::content;
 use crate::exit::ExitStatus;
 use crate::findings::select::{self, Selection, UnknownRule};
 use crate::findings::{Finding, Rule, Severity};
 use crate::input::{placement, Walk};
 use crate::output::lint::{self as render, help, Shown};
+use crate::output::sarif::Log;
 use crate::output::{self, findings::message, Cell, Column, Format, Out};
 use crate::replay::Options;
 use crate::Error;
@@ -39,15 +43,52 @@ struct RuleRow {
     summary: &'static str,
 }
 
+/// Where the rules are listed, for an unknown one.
+const LIST_RULES: &str = " (`rollscope lint --list-rules` lists them)";
+
 fn unknown(e: UnknownRule) -> Error {
-    let hint = e
-        .suggestion
-        .map(|s| format!("; did you mean `{s}`?"))
-        .unwrap_or_default();
-    Error::Usage(format!(
-        "unknown rule or group `{}`{hint} (`rollscope lint --list-rules` lists them)",
-        e.name
-    ))
+    Error::Usage(format!("{e}{LIST_RULES}"))
+}
+
+fn bad_config(e: ConfigError) -> Error {
+    let hint = match &e {
+        ConfigError::At {
+            problem: Problem::UnknownRule(_),
+            ..
+        } => LIST_RULES,
+        _ => "",
+    };
+    Error::Usage(format!("{e}{hint}"))
+}
+
+/// The config file's settings: `--config`'s file, none with `--no-config`, else the one
+/// found from the current directory upwards (none when there is none).
+fn read_config(args: &LintArgs) -> Result<Config, Error> {
+    if args.no_config {
+        return Ok(Config::default());
+    }
+    let path = match &args.config {
+        Some(p) => Some(p.clone()),
+        None => config::find(&std::env::current_dir()?).map_err(bad_config)?,
+    };
+    match path {
+        Some(p) => config::load(&p).map_err(bad_config),
+        None => Ok(Config::default()),
+    }
+}
+
+/// The command line's list when one was given, else the file's.
+fn either<'a>(given: &'a [String], file: &'a Option<Vec<String>>) -> &'a [String] {
+    match file {
+        Some(list) if given.is_empty() => list,
+        _ => given,
+    }
+}
+
+/// Where findings go: rows or lines as they come, or one SARIF log at the end.
+enum Sink {
+    Out(Out),
+    Sarif(Log),
 }
 
 fn threshold(s: SeverityArg) -> Severity {
@@ -68,8 +109,12 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     if args.list_rules {
         return list_rules(args, json);
     }
-    let selection = Selection::new(&args.select, &args.ignore).map_err(unknown)?;
-    let fail_on = threshold(args.fail_on);
+    let lint = read_config(args)?.lint;
+    let select = either(&args.select, &lint.select);
+    let ignore = either(&args.ignore, &lint.ignore);
+    let selection = Selection::new(select, ignore).map_err(unknown)?;
+    let fail_on = args.fail_on.map(threshold).or(lint.fail_on);
+    let fail_on = fail_on.unwrap_or(Severity::Error);
     // Findings are the output: the per-line notes the other commands print would say
     // the same twice.
     let mut input = args.input.clone();
@@ -88,7 +133,13 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         LintFormatArg::Ndjson => Format::Ndjson,
         _ => Format::Table,
     };
-    let mut out = Out::lines(format, cx.color);
+    let mut sink = match args.format {
+        LintFormatArg::Sarif => {
+            let rules = Rule::ALL.iter().copied();
+            Sink::Sarif(Log::new(rules.filter(|&r| selection.contains(r)).collect()))
+        }
+        _ => Sink::Out(Out::lines(format, cx.color)),
+    };
     let (mut counts, mut files, mut failed) = ([0usize; 3], 0usize, false);
     // The content checks cost a parse of the records they may concern: only when asked.
     let opts = Options {
@@ -105,8 +156,16 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         let placed = r.facts.source.path().map(placement::judge);
         let all = placed.iter().flatten().chain(&r.findings);
         for f in all.filter(|f| selection.contains(f.rule)) {
+            let f: &Finding = &lint.severity.apply(f);
             counts[f.severity as usize] += 1;
             failed |= f.severity >= fail_on;
+            let out = match &mut sink {
+                Sink::Sarif(log) => {
+                    log.push(r.facts.source.path(), f);
+                    continue;
+                }
+                Sink::Out(out) => out,
+            };
             // A line holding a secret is not shown: its start may be the secret.
             let excerpt = match (args.format, f.at) {
                 (LintFormatArg::Human, Some(p)) if f.rule != Rule::ContentSecret => {
@@ -119,11 +178,14 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
                 finding: f,
                 excerpt: excerpt.as_deref(),
             };
-            emit(&mut out, args.format, &shown)?;
+            emit(out, args.format, &shown)?;
         }
         Ok(())
     })?;
-    out.finish()?;
+    match sink {
+        Sink::Out(out) => out.finish()?,
+        Sink::Sarif(log) => log.finish()?,
+    }
     if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
         let [infos, warnings, errors] = counts;
         cx.diag

@@ -1,7 +1,11 @@
-//! Which rules a run reports: `--select` and `--ignore` name rules by slug (`ordinal.gap`)
-//! or by group (`ordinal`), as ruff selects by code or prefix.
+//! Which rules a run reports, and at what severity: `--select` and `--ignore` name rules by
+//! slug (`ordinal.gap`) or by group (`ordinal`), as ruff selects by code or prefix, and so do
+//! the severity overrides of a config file.
 
-use super::Rule;
+use std::borrow::Cow;
+use std::fmt;
+
+use super::{Finding, Rule, Severity};
 
 /// The rules a run reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,8 +20,18 @@ pub struct UnknownRule {
     pub suggestion: Option<&'static str>,
 }
 
+impl fmt::Display for UnknownRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown rule or group `{}`", self.name)?;
+        match self.suggestion {
+            Some(s) => write!(f, "; did you mean `{s}`?"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The rules a slug or group names.
-fn named(name: &str) -> Result<Vec<Rule>, UnknownRule> {
+pub fn named(name: &str) -> Result<Vec<Rule>, UnknownRule> {
     let rules: Vec<Rule> = Rule::ALL
         .iter()
         .copied()
@@ -57,6 +71,52 @@ impl Selection {
 
     pub fn contains(&self, rule: Rule) -> bool {
         self.on[index(rule)]
+    }
+}
+
+/// Severities a run gives rules instead of their checks' own, by slug or by group; a rule's
+/// own entry wins over its group's, whatever their order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overrides {
+    own: Vec<Option<Severity>>,
+    of_group: Vec<Option<Severity>>,
+}
+
+impl Default for Overrides {
+    fn default() -> Overrides {
+        Overrides {
+            own: vec![None; Rule::ALL.len()],
+            of_group: vec![None; Rule::ALL.len()],
+        }
+    }
+}
+
+impl Overrides {
+    /// Give the rules `name` names (a slug or a group) `severity`.
+    pub fn set(&mut self, name: &str, severity: Severity) -> Result<(), UnknownRule> {
+        let name = name.trim();
+        if let Some(r) = Rule::from_slug(name) {
+            self.own[index(r)] = Some(severity);
+            return Ok(());
+        }
+        for r in named(name)? {
+            self.of_group[index(r)] = Some(severity);
+        }
+        Ok(())
+    }
+
+    /// The severity a finding of `rule` is given, if any.
+    pub fn get(&self, rule: Rule) -> Option<Severity> {
+        let i = index(rule);
+        self.own[i].or(self.of_group[i])
+    }
+
+    /// The finding at its overridden severity (itself when there is none).
+    pub fn apply<'a>(&self, f: &'a Finding) -> Cow<'a, Finding> {
+        match self.get(f.rule) {
+            Some(s) if s != f.severity => Cow::Owned(f.clone().with_severity(s)),
+            _ => Cow::Borrowed(f),
+        }
     }
 }
 
@@ -112,5 +172,25 @@ mod tests {
             rule("ordinal").unwrap_err().suggestion,
             Some("ordinal.in-legacy")
         );
+        let e = named("ordinal.gapp").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown rule or group `ordinal.gapp`; did you mean `ordinal.gap`?"
+        );
+    }
+
+    #[test]
+    fn a_rules_own_severity_override_beats_its_groups_in_any_order() {
+        let mut o = Overrides::default();
+        o.set("ordinal.gap", Severity::Error).unwrap();
+        o.set("ordinal", Severity::Info).unwrap();
+        assert_eq!(o.get(Rule::OrdinalGap), Some(Severity::Error));
+        assert_eq!(o.get(Rule::OrdinalMissing), Some(Severity::Info));
+        assert_eq!(o.get(Rule::FileBom), None);
+        assert!(o.set("ordinall", Severity::Info).is_err());
+        let f = Finding::new(crate::findings::Cause::Bom, None);
+        assert_eq!(*o.apply(&f), f);
+        o.set("file", Severity::Warning).unwrap();
+        assert_eq!(o.apply(&f).severity, Severity::Warning);
     }
 }

@@ -16,6 +16,7 @@ pub mod json;
 pub mod lint;
 pub mod rules;
 pub mod sanitize;
+pub mod sarif;
 pub mod table;
 
 use std::io::{self, BufWriter, Write};

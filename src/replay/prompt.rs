@@ -335,10 +335,10 @@ mod tests {
         ];
         let p = pair(&items);
         assert_eq!(p.unanswered, [0]);
-        let f = findings(&items, &p, None);
+        let f = findings(&items, &p, None, &|_| false);
         assert_eq!(f[0].rule.slug(), "pair.missing-output");
         assert!(
-            findings(&items, &p, Some(4)).is_empty(),
+            findings(&items, &p, Some(4), &|_| false).is_empty(),
             "not in the open turn"
         );
         let out = build(items, &p, false, |_| None);
@@ -374,7 +374,7 @@ mod tests {
         ];
         let p = pair(&items);
         assert_eq!(p.dropped, [true, false, false, false]);
-        let f = findings(&items, &p, None);
+        let f = findings(&items, &p, None, &|_| false);
         let rules: Vec<(&str, u64)> = f.iter().map(|f| (f.rule.slug(), f.line())).collect();
         // The orphan is dropped; the second output of `c` is sent again, and said so.
         assert_eq!(rules, [("pair.orphan-output", 2), ("pair.duplicate", 5)]);

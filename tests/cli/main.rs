@@ -11,6 +11,8 @@ mod common;
 mod contract;
 mod layers;
 mod lint;
+mod lint_config;
+mod lint_sarif;
 mod replay;
 mod stats;
 mod turns;
