@@ -60,6 +60,14 @@ pub enum Error {
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
+    let status = run_command(cli);
+    if let Some(passes) = input::tally::passes() {
+        output::diag::passes(&passes);
+    }
+    status
+}
+
+fn run_command(cli: Cli) -> Result<ExitStatus, Error> {
     match cli.command {
         Command::Stats(args) => cmd::stats::run(&args),
         Command::Turns(args) => cmd::turns::run(&args),

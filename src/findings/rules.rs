@@ -189,8 +189,12 @@ rules! {
 
     /// **Checks.** `session_meta.model_provider`, when written, is not null or empty.
     ///
-    /// **Why it matters.** Codex resumes only when the user's config names a provider;
-    /// otherwise the resume fails with "Model provider not found".
+    /// **Why it matters.** The session's provider is lost: Codex resumes it on whatever
+    /// the user's config names. Verified with a config naming no provider: 0.128 and 0.147
+    /// take the config's default for any file; 0.171, which keeps a thread on the provider
+    /// its file names (and refuses to switch a `mock` thread to `openai`), runs a null one
+    /// on the default provider. Without a usable default provider the resume fails ("Model
+    /// provider not found").
     ///
     /// **Example.** `"model_provider": null`.
     ///
@@ -439,8 +443,9 @@ rules! {
     /// events (`codex-rs/rollout/src/policy.rs`). An `exec_command_end` is info: older Codex
     /// persisted it in its extended mode.
     ///
-    /// **Why it matters.** Codex ignores them on resume; a foreign writer that records its
-    /// event stream wholesale bloats the file, and its readers see events no Codex file has.
+    /// **Why it matters.** Codex ignores them on resume (verified with 0.128, 0.147 and
+    /// 0.171: the same history); a foreign writer that records its event stream wholesale
+    /// bloats the file, and its readers see events no Codex file has.
     ///
     /// **Example.** `agent_message_delta` events, one per streamed token.
     ///
@@ -451,8 +456,10 @@ rules! {
     /// mode (`user_message`, `agent_message`, `agent_reasoning`, `patch_apply_end`,
     /// `context_compacted`, `mcp_tool_call_end`, `web_search_end`, …).
     ///
-    /// **Why it matters.** Paginated files carry these as `item_completed` items; a client
-    /// reading both shows the turn twice, and Codex's paginated readers expect only the items.
+    /// **Why it matters.** Paginated files carry these as `item_completed` items. Codex
+    /// resumes with the same history (verified with 0.147 and 0.171, whose app-server shows
+    /// the turn once), but the file breaks its mode's contract: a reader that projects both
+    /// the events and the items sees the turn's messages twice.
     ///
     /// **Example.** A writer switched to paginated mode that still emits legacy events.
     ///
@@ -463,8 +470,9 @@ rules! {
     /// persists (legacy keeps only `FunctionCallOutput`, `Plan`, `Extension` and
     /// `SubAgentActivity` items).
     ///
-    /// **Why it matters.** Legacy readers take the turn's items from the legacy events; the
-    /// extra items are duplicates a client may show twice.
+    /// **Why it matters.** Legacy readers take the turn's items from the legacy events.
+    /// Codex resumes with the same history (verified with 0.128, 0.147 and 0.171), but the
+    /// extra items duplicate the events for any reader that projects both.
     ///
     /// **Example.** `item_completed` `AgentMessage` beside the `agent_message` event.
     ///
@@ -474,8 +482,10 @@ rules! {
     /// **Checks.** No `response_item` is of a type Codex never persists
     /// (`additional_tools`, `compaction_trigger`).
     ///
-    /// **Why it matters.** Codex's policy filters them out of its own files; in a foreign
-    /// file they would be replayed as history items that Codex never sends.
+    /// **Why it matters.** Codex's policy filters them out of its own files, and its reader
+    /// drops them on resume (verified with 0.128, 0.147 and 0.171: the same history, the item
+    /// not sent). The file comes from a foreign writer or proxy, and other readers may replay
+    /// an item Codex never sends.
     ///
     /// **Example.** A `compaction_trigger` item recorded by a proxy.
     ///
@@ -484,10 +494,11 @@ rules! {
 
     /// **Checks.** A paginated file holds no `thread_rolled_back` marker.
     ///
-    /// **Why it matters.** Paginated Codex reverts by writing a new file whose
-    /// `history_base` cuts the old one (0.171 `thread/revert`); a marker in a paginated file
-    /// comes from a writer that mixes the two modes, and not every paginated reader applies
-    /// it.
+    /// **Why it matters.** Paginated Codex rejects `thread/rollback` and reverts by writing
+    /// a new file whose `history_base` cuts the old one (0.171 `thread/revert`). A resume
+    /// does apply the marker (verified with 0.128, 0.147 and 0.171: the turn is dropped), but
+    /// a reader that projects the paginated history by ordinal does not, and Codex's bounded
+    /// resume falls back to a full scan.
     ///
     /// **Example.** A legacy-style rollback appended to a paginated rollout.
     ///

@@ -15,6 +15,7 @@
 mod open;
 pub mod placement;
 mod reread;
+pub mod tally;
 
 pub use open::{open, open_rereadable, wrap, PooledReader, Stream};
 pub use reread::{Handles, Reopen, SourceFile};

@@ -21,7 +21,11 @@ pub type Stream = Box<dyn BufRead + Send>;
 pub fn open(source: &Source) -> io::Result<Stream> {
     match source {
         Source::Stdin => wrap(Box::new(io::stdin())),
-        Source::File(p) => wrap(Box::new(File::open(p)?)),
+        Source::File(p) => {
+            let f = File::open(p)?;
+            super::tally::pass(p);
+            wrap(Box::new(f))
+        }
     }
 }
 
@@ -32,6 +36,7 @@ pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> 
         Source::Stdin => Ok((wrap(Box::new(io::stdin()))?, None)),
         Source::File(p) => {
             let f = File::open(p)?;
+            super::tally::pass(p);
             // Only a regular file can be read again where it was: a pipe or FIFO named on
             // the command line (`<(zcat …)`) cannot be read twice, and opening a FIFO again
             // would wait for a writer.

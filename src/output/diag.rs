@@ -97,3 +97,16 @@ impl Diag {
         self.write(format!("{}: {}", "rollscope".red().bold(), clean(msg)));
     }
 }
+
+/// The read tally (`ROLLSCOPE_TRACE_READS`): one `rollscope: read N× PATH` line per file.
+pub fn passes(passes: &[(std::path::PathBuf, u32)]) {
+    let mut w = io::stderr().lock();
+    for (path, n) in passes {
+        // stderr failing is not worth dying for.
+        let _ = writeln!(
+            w,
+            "rollscope: read {n}× {}",
+            clean(&path.display().to_string())
+        );
+    }
+}

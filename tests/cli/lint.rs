@@ -309,3 +309,53 @@ fn every_rule_of_the_registry_has_a_fixture_folder() {
         .collect();
     assert!(missing.is_empty(), "no testdata/lint folder: {missing:?}");
 }
+
+/// The rollout ids that some file of `tree` continues by reference (`history_base`).
+fn lineage_sources(tree: &std::path::Path) -> Vec<String> {
+    rollouts_under(tree)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(p).ok()?;
+            let meta: Value = serde_json::from_str(text.lines().next()?).ok()?;
+            let id = meta["payload"]["history_base"]["thread_id"].as_str()?;
+            Some(id.to_string())
+        })
+        .collect()
+}
+
+/// Acceptance 5 of issue #13: one pass over each file; a fork's or revert's source once
+/// more, for its lineage. `ROLLSCOPE_TRACE_READS` makes rollscope tally its passes.
+#[test]
+fn linting_a_tree_reads_each_file_once_and_a_lineage_source_once_more() {
+    let mut trees = vec![testdata("real")];
+    trees.extend(shared_corpus());
+    for tree in trees {
+        let out = rollscope()
+            .env("ROLLSCOPE_TRACE_READS", "1")
+            .args(["lint", "--format", "ndjson"])
+            .arg(&tree)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let passes: Vec<(u32, String)> = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("rollscope: read "))
+            .map(|l| {
+                let (n, path) = l.split_once("× ").unwrap();
+                (n.parse().unwrap(), path.to_string())
+            })
+            .collect();
+        assert_eq!(passes.len(), rollouts_under(&tree).len(), "{stderr}");
+        let sources = lineage_sources(&tree);
+        assert!(!sources.is_empty(), "{}: no fork to follow", tree.display());
+        for (n, path) in passes {
+            // The rollout id a name declares: its last 36 characters before `.jsonl`.
+            let stem = path.trim_end_matches(".zst").trim_end_matches(".jsonl");
+            let rollout_id = &stem[stem.len() - 36..];
+            let is_source = sources.iter().any(|id| id == rollout_id);
+            let want = if is_source { 2 } else { 1 };
+            assert_eq!(n, want, "{path}");
+        }
+    }
+}
