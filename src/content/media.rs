@@ -4,6 +4,8 @@
 //! and `image_generation_end` events, and an `image_generation_call`'s `result`. Images a
 //! user attached to a message are kept by design and not looked at.
 
+use std::sync::OnceLock;
+
 use memchr::memmem;
 
 use super::{each_string, payload_value};
@@ -60,8 +62,14 @@ pub fn check(rec: &Record<'_>, out: &mut Vec<Finding>) {
     // The prefilter: no `data:image` or `data:audio` in the raw line, no data URL (the
     // slash may be written `\/`, so it is not part of the needle).
     let raw = rec.raw.as_bytes();
-    let candidate =
-        memmem::find(raw, b"data:image").is_some() || memmem::find(raw, b"data:audio").is_some();
+    static FINDERS: OnceLock<[memmem::Finder<'static>; 2]> = OnceLock::new();
+    let [image, audio] = FINDERS.get_or_init(|| {
+        [
+            memmem::Finder::new(b"data:image"),
+            memmem::Finder::new(b"data:audio"),
+        ]
+    });
+    let candidate = image.find(raw).is_some() || audio.find(raw).is_some();
     if !candidate || !stripped_here(rec) {
         return;
     }

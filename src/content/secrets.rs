@@ -15,7 +15,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, MatchKind};
 use memchr::memmem;
 use regex::Regex;
 
@@ -135,25 +135,30 @@ const PLACEHOLDERS: &[&str] = &[
 ];
 
 struct Compiled {
-    /// Every pattern's anchors; pattern `i`'s are `owner[j] == i`.
+    /// Every pattern's anchors, leftmost-first (its packed SIMD searcher runs only for
+    /// leftmost semantics); anchor `j` is pattern `owner[j]`'s.
     anchors: AhoCorasick,
     owner: Vec<usize>,
     regexes: Vec<Regex>,
 }
 
+/// Every pattern's anchors, in order, with the pattern each belongs to.
+fn anchors() -> impl Iterator<Item = (&'static str, usize)> {
+    PATTERNS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.anchors.iter().map(move |a| (*a, i)))
+}
+
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| {
-        let mut needles = Vec::new();
-        let mut owner = Vec::new();
-        for (i, p) in PATTERNS.iter().enumerate() {
-            for a in p.anchors {
-                needles.push(*a);
-                owner.push(i);
-            }
-        }
+        let (needles, owner): (Vec<&str>, Vec<usize>) = anchors().unzip();
         Compiled {
-            anchors: AhoCorasick::new(&needles).expect("the anchors are plain strings"),
+            anchors: AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&needles)
+                .expect("the anchors are plain strings"),
             owner,
             regexes: PATTERNS
                 .iter()
@@ -163,11 +168,19 @@ fn compiled() -> &'static Compiled {
     })
 }
 
-/// The patterns whose anchors `text` holds, as a bit set.
+/// The patterns whose anchors `text` holds, as a bit set. Each search resumes one byte
+/// after the start of the match before, so anchors that overlap (`A3T3BlbkFJ`) are all
+/// found; as no anchor is a prefix of another (a test says so), the leftmost-first match
+/// at a position is the only one there.
 fn hits(c: &Compiled, text: &[u8]) -> u32 {
     let mut set = 0u32;
-    for m in c.anchors.find_overlapping_iter(text) {
+    let mut at = 0;
+    while let Some(m) = c
+        .anchors
+        .find(aho_corasick::Input::new(text).span(at..text.len()))
+    {
         set |= 1 << c.owner[m.pattern().as_usize()];
+        at = m.start() + 1;
     }
     set
 }
@@ -175,16 +188,71 @@ fn hits(c: &Compiled, text: &[u8]) -> u32 {
 /// Whether the raw line holds a `\/` or a `\u` escape of a printable ASCII character: an
 /// escape that could hide an anchor from the prefilter.
 fn hiding_escape(raw: &[u8]) -> bool {
-    if memmem::find(raw, b"\\/").is_some() {
-        return true;
+    static FINDERS: OnceLock<(memmem::Finder<'static>, memmem::Finder<'static>)> = OnceLock::new();
+    let (slash, u) =
+        FINDERS.get_or_init(|| (memmem::Finder::new(b"\\/"), memmem::Finder::new(b"\\u")));
+    let escapes = |i: &usize| starts_escape(raw, *i);
+    slash.find_iter(raw).any(|i| escapes(&i))
+        || u.find_iter(raw)
+            .filter(escapes)
+            .any(|i| printable_escape(raw, i).is_some())
+}
+
+/// Whether the backslash at `i` begins an escape: it is not itself escaped (an even number
+/// of backslashes comes before it). `C:\\Users\\dev\\/api` writes a backslash, then `/`.
+fn starts_escape(raw: &[u8], i: usize) -> bool {
+    raw[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0
+}
+
+/// The printable ASCII character a `\uXXXX` escape at `i` writes.
+fn printable_escape(raw: &[u8], i: usize) -> Option<u8> {
+    let hex = raw.get(i + 2..i + 6)?;
+    let code = u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+    (0x20..0x7f).contains(&code).then_some(code as u8)
+}
+
+/// The raw line with the escapes that could hide an anchor (`\/`, `\u` of printable
+/// ASCII) written out, the rest as it is: enough to ask the prefilter again without
+/// parsing the record. (A `\\u0041` is taken for an escape too: that can only add a
+/// candidate, never lose one.)
+fn unhidden(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'\\', &raw[i..]) {
+        let at = i + k;
+        out.extend_from_slice(&raw[i..at]);
+        match raw.get(at + 1) {
+            Some(b'/') => {
+                out.push(b'/');
+                i = at + 2;
+            }
+            Some(b'u') => match printable_escape(raw, at) {
+                Some(ch) => {
+                    out.push(ch);
+                    i = at + 6;
+                }
+                None => {
+                    out.extend_from_slice(b"\\u");
+                    i = at + 2;
+                }
+            },
+            Some(&other) => {
+                out.extend_from_slice(&[b'\\', other]);
+                i = at + 2;
+            }
+            None => {
+                out.push(b'\\');
+                i = at + 1;
+            }
+        }
     }
-    memmem::find_iter(raw, b"\\u").any(|i| {
-        let hex = raw
-            .get(i + 2..i + 6)
-            .and_then(|h| std::str::from_utf8(h).ok());
-        hex.and_then(|h| u32::from_str_radix(h, 16).ok())
-            .is_some_and(|c| (0x20..0x7f).contains(&c))
-    })
+    out.extend_from_slice(&raw[i..]);
+    out
+}
+
+/// Whether a record's raw line may hold a credential in its decoded strings.
+fn candidate(c: &Compiled, raw: &[u8]) -> bool {
+    c.anchors.is_match(raw) || (hiding_escape(raw) && c.anchors.is_match(&unhidden(raw)))
 }
 
 /// A match as a finding may show it.
@@ -265,7 +333,7 @@ fn scan<'s>(c: &Compiled, s: &'s str, mut f: impl FnMut(&'static Pattern, &'s st
 pub fn check(rec: &Record<'_>, out: &mut Vec<Finding>) {
     let c = compiled();
     let raw = rec.raw.as_bytes();
-    if hits(c, raw) == 0 && !hiding_escape(raw) {
+    if !candidate(c, raw) {
         return;
     }
     let Some(payload) = payload_value(rec) else {
@@ -356,6 +424,67 @@ mod tests {
         assert!(hiding_escape(br#""https:\/\/x""#));
         // Control characters cannot be part of a key: no need to decode for them.
         assert!(!hiding_escape(br#""\u001b[31m red\n""#));
+    }
+
+    #[test]
+    fn an_anchor_written_with_escapes_is_still_a_candidate() {
+        let c = compiled();
+        let hidden = br#"{"output":"id=\u0041\u004bIAQ3EGRSZ7NV5WTXLM"}"#;
+        assert!(!c.anchors.is_match(hidden));
+        assert!(candidate(c, hidden));
+        assert_eq!(unhidden(br#"a\/b\u0041\n\u001b\"#), br#"a/bA\n\u001b\"#);
+        assert!(!candidate(c, br#"{"output":"plain text\n"}"#));
+        // An escaped backslash before `/` or `u` is no escape of them.
+        assert!(!hiding_escape(br#""C:\\Users\\dev\\/api \\u0041""#));
+        assert!(hiding_escape(br#""C:\\\/api""#));
+    }
+
+    /// The line prefilter against the full check, on every line of `testdata/`: whatever
+    /// the patterns find in a record's decoded strings, the prefilter lets through.
+    #[test]
+    fn the_line_prefilter_lets_through_every_record_with_a_finding() {
+        let c = compiled();
+        let mut found = 0;
+        for line in crate::testkit::lines("") {
+            let Ok(v) = serde_json::from_slice::<serde_json::Value>(&line) else {
+                continue;
+            };
+            let mut any = false;
+            each_string(&v, &mut String::new(), 2, &mut |s, _| {
+                scan(c, s, |_, _| any = true);
+            });
+            if any {
+                found += 1;
+                assert!(candidate(c, &line), "{}", String::from_utf8_lossy(&line));
+            }
+        }
+        assert!(found >= 2, "the content.secret fixtures hold secrets");
+    }
+
+    #[test]
+    fn anchors_that_overlap_are_all_found_and_none_is_a_prefix_of_another() {
+        let all: Vec<(&str, usize)> = anchors().collect();
+        for (a, _) in &all {
+            for (b, _) in &all {
+                assert!(a == b || !b.starts_with(a), "{a} is a prefix of {b}");
+            }
+        }
+        let c = compiled();
+        let aws = PATTERNS
+            .iter()
+            .position(|p| p.kind == "an AWS access key id")
+            .unwrap();
+        let openai = PATTERNS
+            .iter()
+            .position(|p| p.kind == "an OpenAI API key")
+            .unwrap();
+        let google = PATTERNS
+            .iter()
+            .position(|p| p.kind == "a Google API key")
+            .unwrap();
+        assert_eq!(hits(c, b"xA3T3BlbkFJx"), (1 << aws) | (1 << openai));
+        assert_eq!(hits(c, b"AKIAIza"), (1 << aws) | (1 << google));
+        assert_eq!(hits(c, b"nothing here"), 0);
     }
 
     /// The prefilter against the patterns alone: whatever a pattern matches, the
