@@ -4,11 +4,9 @@
 //! and `image_generation_end` events, and an `image_generation_call`'s `result`. Images a
 //! user attached to a message are kept by design and not looked at.
 
-use std::sync::OnceLock;
-
 use memchr::memmem;
 
-use super::{each_string, payload_value};
+use super::{each_string, Seen};
 use crate::decode::{Kind, Record};
 use crate::findings::{Cause, Finding};
 
@@ -38,7 +36,8 @@ fn data_url(s: &str) -> Option<&'static str> {
     rest.contains(";base64,").then_some(kind)
 }
 
-pub fn check(rec: &Record<'_>, out: &mut Vec<Finding>) {
+/// Judge one record whose raw line the line pass saw as `seen`.
+pub fn check(rec: &Record<'_>, seen: Seen, out: &mut Vec<Finding>) {
     let place = rec.payload_type().unwrap_or(&rec.type_name).to_string();
     // An image generation's result, which the policy clears.
     let result_kept = matches!(
@@ -59,30 +58,23 @@ pub fn check(rec: &Record<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::new(cause, Some(rec.pos)));
         return;
     }
-    // The prefilter: no `data:image` or `data:audio` in the raw line, no data URL (the
+    // The line pass: no `data:image` or `data:audio` in the raw line, no data URL (the
     // slash may be written `\/`, so it is not part of the needle).
-    let raw = rec.raw.as_bytes();
-    static FINDERS: OnceLock<[memmem::Finder<'static>; 2]> = OnceLock::new();
-    let [image, audio] = FINDERS.get_or_init(|| {
-        [
-            memmem::Finder::new(b"data:image"),
-            memmem::Finder::new(b"data:audio"),
-        ]
-    });
-    let candidate = image.find(raw).is_some() || audio.find(raw).is_some();
-    if !candidate || !stripped_here(rec) {
+    if !seen.media || !stripped_here(rec) {
         return;
     }
-    let Some(payload) = payload_value(rec) else {
-        return;
-    };
     let (mut first, mut bytes) = (None, 0u64);
-    each_string(&payload, &mut String::from("payload"), 1, &mut |s, _| {
-        if let Some(kind) = data_url(s) {
-            first.get_or_insert(kind);
-            bytes += s.len() as u64;
-        }
-    });
+    each_string(
+        rec.payload.get(),
+        &mut String::from("payload"),
+        1,
+        &mut |s, _| {
+            if let Some(kind) = data_url(s) {
+                first.get_or_insert(kind);
+                bytes += s.len() as u64;
+            }
+        },
+    );
     if let Some(media) = first {
         let cause = Cause::InlineMedia {
             media,
@@ -101,7 +93,9 @@ mod tests {
 
     fn found(line: testkit::Line) -> Vec<String> {
         let mut out = Vec::new();
-        testkit::each_record(&testkit::jsonl(&[line]), |rec| check(rec, &mut out));
+        testkit::each_record(&testkit::jsonl(&[line]), |rec| {
+            check(rec, Seen::of(rec.raw.as_bytes()), &mut out)
+        });
         out.iter()
             .map(|f| match &f.cause {
                 Cause::InlineMedia { media, .. } => media.to_string(),
@@ -121,7 +115,9 @@ mod tests {
         // The slash escaped: still found.
         let escaped = r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c","output":"data:audio\/wav;base64,UklGRg=="}}"#;
         let mut out = Vec::new();
-        testkit::each_record(escaped, |rec| check(rec, &mut out));
+        testkit::each_record(escaped, |rec| {
+            check(rec, Seen::of(rec.raw.as_bytes()), &mut out)
+        });
         assert_eq!(out.len(), 1);
         // A user's attached image is kept by design.
         let user = testkit::item(json!({
