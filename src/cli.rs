@@ -15,7 +15,7 @@ use crate::output::{ColorWhen, Format};
 ///
 /// Reads rollout JSONL files (plain or zstd), tolerates damaged lines (each one is reported
 /// as path:line on stderr), and prints tables for people or NDJSON/JSON for pipelines.
-/// Exit codes: 0 clean, 1 findings (check-ordinal), 2 usage or I/O error.
+/// Exit codes: 0 clean, 1 findings (check-ordinal, lint --fail-on), 2 usage or I/O error.
 #[derive(Debug, Parser)]
 #[command(
     name = "rollscope",
