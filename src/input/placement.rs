@@ -51,32 +51,16 @@ pub fn is_jsonl_name(name: &str) -> bool {
 /// `rollout-`, a 19-character `YYYY-MM-DDThh-mm-ss`, `-`, a UUID thread id, optionally `_`
 /// and a UUID rollout id, `.jsonl` or `.jsonl.zst`.
 pub fn parse_name(name: &str) -> Option<[&str; 3]> {
-    let rest = name.strip_prefix("rollout-")?;
-    let rest = rest
-        .strip_suffix(".jsonl.zst")
-        .or_else(|| rest.strip_suffix(".jsonl"))?;
-    let ts = rest.get(..19)?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let b = ts.as_bytes();
-    let shape = [4, 7, 13, 16].iter().all(|&i| b[i] == b'-') && b[10] == b'T';
-    let fields = [
-        &ts[0..4],
-        &ts[5..7],
-        &ts[8..10],
-        &ts[11..13],
-        &ts[14..16],
-        &ts[17..19],
-    ];
-    if !shape || !fields.iter().all(|f| digits(f)) {
-        return None;
-    }
-    let ids = rest.get(19..)?.strip_prefix('-')?;
-    let (thread, rollout) = match ids.split_once('_') {
-        Some((t, r)) => (t, Some(r)),
-        None => (ids, None),
-    };
+    // The ids as the lineage reads them (the thread id twice when there is no `_`).
+    let (thread, rollout) = crate::lineage::ids_from_file_name(name)?;
+    let ts = name.get("rollout-".len()..)?.get(..19)?;
+    let shape = ts.bytes().enumerate().all(|(i, c)| match i {
+        4 | 7 | 13 | 16 => c == b'-',
+        10 => c == b'T',
+        _ => c.is_ascii_digit(),
+    });
     let uuid = |s: &str| s.len() == 36 && uuid::Uuid::try_parse(s).is_ok();
-    (uuid(thread) && rollout.is_none_or(uuid)).then_some([fields[0], fields[1], fields[2]])
+    (shape && uuid(thread) && uuid(rollout)).then(|| [&ts[0..4], &ts[5..7], &ts[8..10]])
 }
 
 /// The findings about a file's name and place.
@@ -138,6 +122,9 @@ mod tests {
             &format!("rollout-2026-11-29 12-02-16-{ID}.jsonl"),
             &format!("rollout-2026-11-29T12-02-16-{ID}_.jsonl"),
             &format!("rollout-2026-11-29T12-02-16-{ID}.json"),
+            // Not ASCII where the digits go: no name, and no panic.
+            &format!("rollout-2026é1-29T12-02-16-{ID}.jsonl"),
+            &format!("rollout-2026-11-29T12-02-1é-{ID}.jsonl"),
         ] {
             assert_eq!(parse_name(bad), None, "{bad}");
         }
