@@ -75,6 +75,15 @@ impl TurnEvent<'_> {
     }
 }
 
+/// An `item_completed` event's item type (`UserMessage`, `AgentMessage`, `Plan`, ...), read
+/// without parsing the (often large) item.
+pub fn completed_item_type<'a>(rec: &crate::decode::Record<'a>) -> Option<Cow<'a, str>> {
+    let item = rec.payload_field("item")?;
+    crate::decode::select::fields(item, ["type"])
+        .and_then(|[t]| t)
+        .and_then(crate::decode::select::str_value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ mod tools;
 mod usage;
 
 pub use content::{Content, Message, Part, RawContent};
-pub use events::TurnEvent;
+pub use events::{completed_item_type, TurnEvent};
 pub use lenient::{raw_str, raw_text};
 pub use meta::{HistoryBase, SessionMeta, TurnContext};
 pub use scaffolding::is_contextual_fragment;

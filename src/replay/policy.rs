@@ -2,7 +2,7 @@
 //! `research/upstream.md` §3): transient events, one mode's events in the other's file,
 //! response items Codex filters out, a rollback marker in a paginated file.
 
-use crate::decode::{select, Kind, Record};
+use crate::decode::{Kind, Record};
 use crate::findings::{Cause, Finding, Severity};
 
 /// Events the policy never persists, in either mode.
@@ -109,11 +109,7 @@ pub fn check(rec: &Record<'_>, mode: &str, out: &mut Vec<Finding>) {
             } else if paginated && t == "thread_rolled_back" {
                 out.push(Finding::new(Cause::RollbackInPaginated, at));
             } else if legacy && t == "item_completed" {
-                let item = rec
-                    .payload_field("item")
-                    .and_then(|i| select::fields(i, ["type"]))
-                    .and_then(|[t]| t)
-                    .and_then(select::str_value);
+                let item = crate::model::completed_item_type(rec);
                 if let Some(item) = item.filter(|i| !LEGACY_ITEMS.contains(&i.as_ref())) {
                     let cause = Cause::PaginatedInLegacy {
                         item: item.into_owned(),

@@ -147,12 +147,9 @@ fn is_preview(rec: &Record<'_>, paginated: bool) -> bool {
     }
     match rec.payload_type() {
         Some("user_message" | "thread_goal_updated") => true,
-        Some("item_completed") if paginated => rec
-            .payload_field("item")
-            .and_then(|i| select::fields(i, ["type"]))
-            .and_then(|[t]| t)
-            .and_then(select::str_value)
-            .is_some_and(|t| t == "UserMessage"),
+        Some("item_completed") if paginated => {
+            crate::model::completed_item_type(rec).is_some_and(|t| t == "UserMessage")
+        }
         _ => false,
     }
 }
