@@ -77,10 +77,7 @@ fn needles() -> Vec<(&'static str, Class)> {
 const ESCAPES: [&str; 2] = ["\\/", "\\u"];
 
 impl Seen {
-    /// One leftmost-first pass (Teddy, SIMD) over the line, each search resuming one byte
-    /// after the start of the match before: needles that overlap (`data:imageyJ…`) are all
-    /// found, since no needle is a prefix of another (a test says so) and the leftmost-first
-    /// match at a position is then the only one there.
+    /// One leftmost-first pass (Teddy, SIMD) over the line ([`match_starts`]).
     pub fn of(raw: &[u8]) -> Seen {
         static PASS: OnceLock<(AhoCorasick, Vec<Class>, AhoCorasick)> = OnceLock::new();
         let (ac, classes, escapes) = PASS.get_or_init(|| {
@@ -97,9 +94,7 @@ impl Seen {
             escape: escapes.is_match(raw),
             ..Seen::default()
         };
-        let mut at = 0;
-        while let Some(m) = ac.find(aho_corasick::Input::new(raw).span(at..raw.len())) {
-            at = m.start() + 1;
+        for m in match_starts(ac, raw) {
             match classes[m.pattern().as_usize()] {
                 Class::Secret => seen.secret = true,
                 Class::Media => seen.media = true,
@@ -110,6 +105,23 @@ impl Seen {
         }
         seen
     }
+}
+
+/// Every match of the leftmost-first automaton `ac` in `text`, each search resuming one
+/// byte after the start of the match before: needles that overlap (`data:imageyJ…`,
+/// `A3T3BlbkFJ`) are all found, and as long as no needle is a prefix of another (the
+/// callers' tests say so), the leftmost-first match at a position is the only one there.
+/// Each search skips ahead with Teddy (SIMD), unlike the automaton's overlapping search.
+fn match_starts<'t>(
+    ac: &'t AhoCorasick,
+    text: &'t [u8],
+) -> impl Iterator<Item = aho_corasick::Match> + 't {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let m = ac.find(aho_corasick::Input::new(text).span(at..text.len()))?;
+        at = m.start() + 1;
+        Some(m)
+    })
 }
 
 /// Call `f` with every string of the JSON text `json` and its JSON path (`path` extended:

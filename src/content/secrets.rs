@@ -161,21 +161,11 @@ fn compiled() -> &'static Compiled {
     })
 }
 
-/// The patterns whose anchors `text` holds, as a bit set. Each search resumes one byte
-/// after the start of the match before, so anchors that overlap (`A3T3BlbkFJ`) are all
-/// found; as no anchor is a prefix of another (a test says so), the leftmost-first match
-/// at a position is the only one there.
+/// The patterns whose anchors `text` holds, as a bit set (every anchor found, overlapping
+/// ones too: [`super::match_starts`]).
 fn hits(c: &Compiled, text: &[u8]) -> u32 {
-    let mut set = 0u32;
-    let mut at = 0;
-    while let Some(m) = c
-        .anchors
-        .find(aho_corasick::Input::new(text).span(at..text.len()))
-    {
-        set |= 1 << c.owner[m.pattern().as_usize()];
-        at = m.start() + 1;
-    }
-    set
+    super::match_starts(&c.anchors, text)
+        .fold(0u32, |set, m| set | 1 << c.owner[m.pattern().as_usize()])
 }
 
 /// Whether the raw line holds a `\/` or a `\u` escape of a printable ASCII character: an
