@@ -38,22 +38,21 @@ fn data_url(s: &str) -> Option<&'static str> {
 
 /// Judge one record whose raw line the line pass saw as `seen`.
 pub fn check(rec: &Record<'_>, seen: Seen, out: &mut Vec<Finding>) {
-    let place = rec.payload_type().unwrap_or(&rec.type_name).to_string();
+    let place = || rec.payload_type().unwrap_or(&rec.type_name).to_string();
     // An image generation's result, which the policy clears.
-    let result_kept = matches!(
+    let generation = matches!(
         rec.payload_type(),
         Some("image_generation_call" | "image_generation_end")
-    ) && rec
-        .payload_field("result")
-        .is_some_and(|r| r.starts_with('"') && r.len() > 2);
-    if result_kept {
-        let bytes = rec
-            .payload_field("result")
-            .map_or(0, |r| r.len() as u64 - 2);
+    );
+    let kept = generation
+        .then(|| rec.payload_field("result"))
+        .flatten()
+        .filter(|r| r.starts_with('"') && r.len() > 2);
+    if let Some(result) = kept {
         let cause = Cause::InlineMedia {
             media: "image generation result",
-            bytes,
-            place,
+            bytes: result.len() as u64 - 2,
+            place: place(),
         };
         out.push(Finding::new(cause, Some(rec.pos)));
         return;
@@ -79,7 +78,7 @@ pub fn check(rec: &Record<'_>, seen: Seen, out: &mut Vec<Finding>) {
         let cause = Cause::InlineMedia {
             media,
             bytes,
-            place,
+            place: place(),
         };
         out.push(Finding::new(cause, Some(rec.pos)));
     }

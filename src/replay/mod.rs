@@ -695,10 +695,9 @@ pub fn replay(
                 index: t.index,
                 turn_id: t.turn_id.clone(),
             };
-            // The segmentation keeps lines, not byte offsets.
             let pos = Pos {
                 line: t.line_start,
-                offset: 0,
+                offset: t.offset_start,
             };
             findings.push(Finding::new(cause, Some(pos)));
         }
@@ -714,7 +713,7 @@ pub fn replay(
             };
             let pos = Pos {
                 line: m.line,
-                offset: 0,
+                offset: m.offset,
             };
             findings.push(Finding::new(cause, Some(pos)));
         }
@@ -723,7 +722,7 @@ pub fn replay(
             let cause = Cause::TurnNoContext { index: turn.index };
             let pos = Pos {
                 line: turn.line_start,
-                offset: 0,
+                offset: turn.offset_start,
             };
             findings.push(Finding::new(cause, Some(pos)));
         }

@@ -359,3 +359,41 @@ fn linting_a_tree_reads_each_file_once_and_a_lineage_source_once_more() {
         }
     }
 }
+
+/// Every finding that points at a line gives that line's byte offset: over every fixture
+/// of `testdata/` that is a plain file, `byte_offset` is where line `line` starts.
+#[test]
+fn a_findings_byte_offset_is_where_its_line_starts() {
+    let mut checked = 0;
+    for f in fixtures() {
+        if f.extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let bytes = std::fs::read(&f).unwrap();
+        let starts: Vec<u64> = std::iter::once(0)
+            .chain(
+                bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i as u64 + 1),
+            )
+            .collect();
+        let (_, rows) = lint(&[], &f);
+        for r in rows.iter().filter(|r| !r["line"].is_null()) {
+            let line = r["line"].as_u64().unwrap() as usize;
+            let offset = r["byte_offset"].as_u64().unwrap();
+            // Line 1's record starts after a byte order mark.
+            let bom = line == 1 && bytes.starts_with(b"\xEF\xBB\xBF");
+            let want = starts[line - 1] + if bom { 3 } else { 0 };
+            assert!(
+                offset == want || (bom && offset == 0),
+                "{} {}: {r}",
+                f.display(),
+                r["rule"]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+}

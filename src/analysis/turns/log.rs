@@ -16,6 +16,8 @@ pub(super) type At = (u64, Option<u64>);
 #[derive(Debug, Clone)]
 pub(super) struct Mark {
     pub(super) line: u64,
+    /// Where its line starts in the decoded stream.
+    pub(super) offset: u64,
     pub(super) ordinal: Option<u64>,
     pub(super) timestamp: String,
     pub(super) inherited: bool,
@@ -25,6 +27,7 @@ impl Mark {
     fn of(rec: &Record<'_>, session: &SessionTracker) -> Mark {
         Mark {
             line: rec.pos.line,
+            offset: rec.pos.offset,
             ordinal: rec.ordinal,
             timestamp: rec.timestamp.to_string(),
             inherited: session.is_inherited(),
@@ -36,6 +39,8 @@ impl Mark {
 pub(super) struct Start {
     pub(super) source: TurnSource,
     pub(super) line: u64,
+    /// Where its line starts in the decoded stream.
+    pub(super) offset: u64,
     pub(super) ordinal: Option<u64>,
     pub(super) timestamp: String,
     pub(super) inherited: bool,
@@ -47,6 +52,8 @@ pub(super) struct Start {
 #[derive(Debug)]
 pub(super) struct Settings {
     pub(super) line: u64,
+    /// Where its line starts in the decoded stream.
+    pub(super) offset: u64,
     pub(super) turn_id: Option<String>,
     pub(super) model: Option<String>,
     pub(super) effort: Option<String>,
@@ -69,6 +76,8 @@ pub(super) enum Outcome {
 #[derive(Debug, Clone)]
 pub(super) struct Terminal {
     pub(super) line: u64,
+    /// Where its line starts in the decoded stream.
+    pub(super) offset: u64,
     pub(super) timestamp: String,
     pub(super) turn_id: Option<String>,
     pub(super) duration_ms: Option<u64>,
@@ -245,6 +254,7 @@ impl TurnLog {
                     // Only its turn id places anything.
                     self.settings.push(Settings {
                         line: rec.pos.line,
+                        offset: rec.pos.offset,
                         turn_id: rec
                             .payload_field("turn_id")
                             .and_then(select::str_value)
@@ -259,6 +269,7 @@ impl TurnLog {
                     let tc = TurnContext::from_record(rec);
                     self.settings.push(Settings {
                         line: rec.pos.line,
+                        offset: rec.pos.offset,
                         turn_id: tc.turn_id.as_deref().map(str::to_string),
                         model: tc.model.as_deref().map(str::to_string),
                         effort: tc.effort(),
@@ -299,6 +310,7 @@ impl TurnLog {
         self.starts.push(Start {
             source,
             line: rec.pos.line,
+            offset: rec.pos.offset,
             ordinal: rec.ordinal,
             timestamp: rec.timestamp.to_string(),
             inherited: session.is_inherited(),
@@ -341,6 +353,7 @@ impl TurnLog {
     fn terminal(&mut self, rec: &Record<'_>, ev: &TurnEvent<'_>, outcome: Outcome) {
         self.terminals.push(Terminal {
             line: rec.pos.line,
+            offset: rec.pos.offset,
             timestamp: rec.timestamp.to_string(),
             turn_id: ev.turn_id(),
             duration_ms: ev.duration_ms,

@@ -125,6 +125,9 @@ pub struct Turn {
     pub approval_policy: Option<String>,
     pub sandbox: Option<String>,
     pub line_start: u64,
+    /// Where `line_start` starts in the decoded stream (for findings; not a row field).
+    #[serde(skip)]
+    pub offset_start: u64,
     pub line_end: u64,
     pub ordinal_start: Option<u64>,
     pub ordinal_end: Option<u64>,
@@ -197,6 +200,8 @@ impl IdEvent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdMismatch {
     pub line: u64,
+    /// Where the line starts in the decoded stream.
+    pub offset: u64,
     pub event: IdEvent,
     /// The id the event names.
     pub turn_id: String,

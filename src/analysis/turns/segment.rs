@@ -98,6 +98,7 @@ impl TurnLog {
         Some(Start {
             source: self.source(),
             line: m.line,
+            offset: m.offset,
             ordinal: m.ordinal,
             timestamp: m.timestamp.clone(),
             inherited: m.inherited,
@@ -235,21 +236,22 @@ impl TurnLog {
         let events = self
             .settings
             .iter()
-            .map(|s| (IdEvent::TurnContext, s.turn_id.as_deref(), s.line))
+            .map(|s| (IdEvent::TurnContext, s.turn_id.as_deref(), s.line, s.offset))
             .chain(self.terminals.iter().map(|t| {
                 let kind = match t.outcome {
                     Outcome::Complete { .. } => IdEvent::TaskComplete,
                     Outcome::Aborted { .. } => IdEvent::TurnAborted,
                 };
-                (kind, t.turn_id.as_deref(), t.line)
+                (kind, t.turn_id.as_deref(), t.line, t.offset)
             }));
-        for (event, id, line) in events {
+        for (event, id, line, offset) in events {
             let (Some(id), Some(i)) = (id, turn_of(line)) else {
                 continue;
             };
             if let Some(own) = turns[i].turn_id.as_deref().filter(|&own| own != id) {
                 mismatches.push(IdMismatch {
                     line,
+                    offset,
                     event,
                     turn_id: id.to_string(),
                     turn: i as u64 + 1,
@@ -419,6 +421,7 @@ impl Building {
             approval_policy: s.as_ref().and_then(|s| s.approval_policy.clone()),
             sandbox: s.as_ref().and_then(|s| s.sandbox.clone()),
             line_start: self.start.line,
+            offset_start: self.start.offset,
             line_end: self.end.0.max(self.start.line),
             ordinal_start: self.start.ordinal,
             ordinal_end: self.end.1,
