@@ -47,12 +47,32 @@ pub fn is_jsonl_name(name: &str) -> bool {
     name.ends_with(".jsonl") || name.ends_with(".jsonl.zst")
 }
 
+/// `rollout-<19-char ts>-<ids>.jsonl[.zst]` → `(thread id, rollout id)`.
+pub fn ids_from_file_name(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("rollout-")?;
+    let rest = rest
+        .strip_suffix(".jsonl.zst")
+        .or_else(|| rest.strip_suffix(".jsonl"))?;
+    // The timestamp is exactly 19 characters (`YYYY-MM-DDThh-mm-ss`), then `-`.
+    let ids = rest.get(19..)?.strip_prefix('-')?;
+    let (thread, rollout) = ids.split_once('_').unwrap_or((ids, ids));
+    if thread.is_empty() || rollout.is_empty() {
+        return None;
+    }
+    Some((thread, rollout))
+}
+
+/// The rollout id a file name declares.
+pub fn rollout_id_from_file_name(name: &str) -> Option<&str> {
+    ids_from_file_name(name).map(|(_, r)| r)
+}
+
 /// The local date a rollout name carries (`YYYY`, `MM`, `DD`), when it is one Codex parses:
 /// `rollout-`, a 19-character `YYYY-MM-DDThh-mm-ss`, `-`, a UUID thread id, optionally `_`
 /// and a UUID rollout id, `.jsonl` or `.jsonl.zst`.
 pub fn parse_name(name: &str) -> Option<[&str; 3]> {
     // The ids as the lineage reads them (the thread id twice when there is no `_`).
-    let (thread, rollout) = crate::lineage::ids_from_file_name(name)?;
+    let (thread, rollout) = ids_from_file_name(name)?;
     let ts = name.get("rollout-".len()..)?.get(..19)?;
     let shape = ts.bytes().enumerate().all(|(i, c)| match i {
         4 | 7 | 13 | 16 => c == b'-',

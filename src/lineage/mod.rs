@@ -15,25 +15,8 @@ pub mod resolve;
 pub use check::Lineage;
 pub use resolve::Resolver;
 
-/// `rollout-<19-char ts>-<ids>.jsonl[.zst]` → `(thread id, rollout id)`.
-pub fn ids_from_file_name(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix("rollout-")?;
-    let rest = rest
-        .strip_suffix(".jsonl.zst")
-        .or_else(|| rest.strip_suffix(".jsonl"))?;
-    // The timestamp is exactly 19 characters (`YYYY-MM-DDThh-mm-ss`), then `-`.
-    let ids = rest.get(19..)?.strip_prefix('-')?;
-    let (thread, rollout) = ids.split_once('_').unwrap_or((ids, ids));
-    if thread.is_empty() || rollout.is_empty() {
-        return None;
-    }
-    Some((thread, rollout))
-}
-
-/// The rollout id a file name declares.
-pub fn rollout_id_from_file_name(name: &str) -> Option<&str> {
-    ids_from_file_name(name).map(|(_, r)| r)
-}
+/// The ids a rollout's file name declares (kept beside discovery's name rules).
+pub use crate::input::placement::{ids_from_file_name, rollout_id_from_file_name};
 
 #[cfg(test)]
 mod tests {
