@@ -37,7 +37,7 @@ fn data_url(s: &str) -> Option<&'static str> {
 }
 
 /// Judge one record whose raw line the line pass saw as `seen`.
-pub fn check(rec: &Record<'_>, seen: Seen, out: &mut Vec<Finding>) {
+pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
     let place = || rec.payload_type().unwrap_or(&rec.type_name).to_string();
     // An image generation's result, which the policy clears.
     let generation = matches!(
@@ -93,7 +93,7 @@ mod tests {
     fn found(line: testkit::Line) -> Vec<String> {
         let mut out = Vec::new();
         testkit::each_record(&testkit::jsonl(&[line]), |rec| {
-            check(rec, Seen::of(rec.raw.as_bytes()), &mut out)
+            check(rec, &Seen::of(rec.raw.as_bytes()), &mut out)
         });
         out.iter()
             .map(|f| match &f.cause {
@@ -115,7 +115,7 @@ mod tests {
         let escaped = r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c","output":"data:audio\/wav;base64,UklGRg=="}}"#;
         let mut out = Vec::new();
         testkit::each_record(escaped, |rec| {
-            check(rec, Seen::of(rec.raw.as_bytes()), &mut out)
+            check(rec, &Seen::of(rec.raw.as_bytes()), &mut out)
         });
         assert_eq!(out.len(), 1);
         // A user's attached image is kept by design.

@@ -10,7 +10,7 @@ pub mod secrets;
 use std::fmt::{self, Write};
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{packed, AhoCorasick, MatchKind};
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -36,92 +36,147 @@ impl Checks {
         }
         let seen = Seen::of(rec.raw.as_bytes());
         if self.secrets {
-            secrets::check(rec, seen, out);
+            secrets::check(rec, &seen, out);
         }
         if self.media {
-            media::check(rec, seen, out);
+            media::check(rec, &seen, out);
         }
     }
 }
 
-/// What the one prefilter pass over a raw line found: an anchor of a credential pattern,
-/// a backslash before `/` or `u` (an escape that may hide an anchor), a media data URL's
-/// start (`data:image`, `data:audio`; the slash may be written `\/`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What the one prefilter pass over a raw line found: the anchors of credential patterns,
+/// an escape that may hide an anchor (a `\uXXXX` of a printable ASCII character, a `\/`
+/// inside an anchor that holds `/`), a media data URL's start (`data:image`, `data:audio`;
+/// the slash may be written `\/`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
-    pub secret: bool,
+    /// Where each anchor starts in the line, with its pattern's index in [`secrets`].
+    pub anchors: Vec<(usize, usize)>,
     pub escape: bool,
     pub media: bool,
 }
 
-/// The classes of the prefilter's needles.
+/// What a needle of the line pass stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
-    Secret,
+    /// An anchor of pattern `.0` of [`secrets`].
+    Secret(usize),
     Media,
+    /// The start of an escape that may hide an anchor: checked where it is found.
+    Escape,
 }
 
-/// Every needle of the line pass with its class. The escapes (two bytes) have a pass of
-/// their own: Teddy's masks are as long as the shortest needle (up to 4 bytes), and it
-/// slows down past 32 needles, so the main pass keeps to 3-byte needles and to 32 (a test
-/// says so).
-fn needles() -> Vec<(&'static str, Class)> {
-    let mut all: Vec<(&str, Class)> = secrets::anchors()
-        .map(|(a, _)| (a, Class::Secret))
+/// Every needle of the line pass with its class: the anchors, the media starts, and the
+/// escapes that could hide an anchor. A `\u` escape hides an anchor's character only when
+/// it writes printable ASCII, so always as `\u00`. A `\/` hides only a `/`, so it is looked
+/// for where an anchor has one, after the part before it (`:\/`, `:/\/`): a path of
+/// escaped slashes (PHP's JSON) does not make every line a candidate.
+fn needles() -> Vec<(String, Class)> {
+    let mut all: Vec<(String, Class)> = secrets::anchors()
+        .map(|(a, i)| (a.to_string(), Class::Secret(i)))
         .collect();
-    all.extend([("data:image", Class::Media), ("data:audio", Class::Media)]);
+    all.extend(["data:image", "data:audio"].map(|m| (m.to_string(), Class::Media)));
+    all.push(("\\u00".to_string(), Class::Escape));
+    for (a, _) in secrets::anchors() {
+        for (k, _) in a.match_indices('/') {
+            all.push((format!("{}\\/", &a[..k]), Class::Escape));
+        }
+    }
     all
 }
 
-/// The escapes' needles.
-const ESCAPES: [&str; 2] = ["\\/", "\\u"];
+/// A set of needles, searched for every place one starts ([`Needles::starts`]).
+///
+/// The search is aho-corasick's packed searcher (Teddy, SIMD) where the CPU has one, else
+/// its automaton. Teddy's speed depends on its buckets: with more than 32 needles
+/// aho-corasick picks Fat Teddy (16 buckets), which on the benchmark's tree runs the line
+/// pass in half the time of Slim Teddy (8 buckets) with 29 needles, because fewer bytes
+/// pass a bucket's fingerprint and need verifying (`docs/performance.md`).
+struct Needles {
+    packed: Option<packed::Searcher>,
+    automaton: AhoCorasick,
+    classes: Vec<Class>,
+}
+
+impl Needles {
+    fn new(needles: Vec<(String, Class)>) -> Needles {
+        let (words, classes): (Vec<String>, Vec<Class>) = needles.into_iter().unzip();
+        Needles {
+            packed: packed::Config::new()
+                .match_kind(packed::MatchKind::LeftmostFirst)
+                .builder()
+                .extend(&words)
+                .build(),
+            automaton: AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&words)
+                .expect("the needles are plain strings"),
+            classes,
+        }
+    }
+
+    /// The needles of the line pass.
+    fn of_lines() -> &'static Needles {
+        static LINE: OnceLock<Needles> = OnceLock::new();
+        LINE.get_or_init(|| Needles::new(needles()))
+    }
+
+    /// Every place in `text` where a needle starts, with the needle's class, in order. Each
+    /// search resumes one byte after the start of the match before: needles that overlap
+    /// (`data:imageyJ…`, `A3T3BlbkFJ`) are all found, and as long as no needle is a prefix
+    /// of another (the tests say so), the leftmost-first match at a place is the only
+    /// needle there.
+    fn starts<'t>(&'t self, text: &'t [u8]) -> impl Iterator<Item = (usize, Class)> + 't {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let span = aho_corasick::Span::from(at..text.len());
+            let m = match &self.packed {
+                Some(teddy) => teddy.find_in(text, span),
+                None => self
+                    .automaton
+                    .find(aho_corasick::Input::new(text).span(span)),
+            }?;
+            at = m.start() + 1;
+            Some((m.start(), self.classes[m.pattern().as_usize()]))
+        })
+    }
+}
 
 impl Seen {
-    /// One leftmost-first pass (Teddy, SIMD) over the line ([`match_starts`]).
+    /// One pass of the line's needles ([`Needles::starts`]) over the line.
     pub fn of(raw: &[u8]) -> Seen {
-        static PASS: OnceLock<(AhoCorasick, Vec<Class>, AhoCorasick)> = OnceLock::new();
-        let (ac, classes, escapes) = PASS.get_or_init(|| {
-            let leftmost = |words: &[&str]| {
-                AhoCorasick::builder()
-                    .match_kind(MatchKind::LeftmostFirst)
-                    .build(words)
-                    .expect("the needles are plain strings")
-            };
-            let (words, classes): (Vec<&str>, Vec<Class>) = needles().into_iter().unzip();
-            (leftmost(&words), classes, leftmost(&ESCAPES))
-        });
-        let mut seen = Seen {
-            escape: escapes.is_match(raw),
-            ..Seen::default()
-        };
-        for m in match_starts(ac, raw) {
-            match classes[m.pattern().as_usize()] {
-                Class::Secret => seen.secret = true,
+        let mut seen = Seen::default();
+        for (at, class) in Needles::of_lines().starts(raw) {
+            match class {
+                Class::Secret(i) => seen.anchors.push((at, i)),
                 Class::Media => seen.media = true,
-            }
-            if seen.secret && seen.media {
-                break;
+                Class::Escape => seen.escape |= hides(raw, at),
             }
         }
         seen
     }
 }
 
-/// Every match of the leftmost-first automaton `ac` in `text`, each search resuming one
-/// byte after the start of the match before: needles that overlap (`data:imageyJ…`,
-/// `A3T3BlbkFJ`) are all found, and as long as no needle is a prefix of another (the
-/// callers' tests say so), the leftmost-first match at a position is the only one there.
-/// Each search skips ahead with Teddy (SIMD), unlike the automaton's overlapping search.
-fn match_starts<'t>(
-    ac: &'t AhoCorasick,
-    text: &'t [u8],
-) -> impl Iterator<Item = aho_corasick::Match> + 't {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let m = ac.find(aho_corasick::Input::new(text).span(at..text.len()))?;
-        at = m.start() + 1;
-        Some(m)
-    })
+/// Whether the escape needle at `at` (`\u00` or a `\/`) may hide a character of an anchor:
+/// a `\/` always does, a `\u00XX` when it writes printable ASCII. A backslash before it does
+/// not change this: inside a string that holds JSON (tool arguments), `\\u0041` is the
+/// inner document's escape of `A`.
+fn hides(raw: &[u8], at: usize) -> bool {
+    let Some(slash) = raw[at..].iter().position(|&b| b == b'\\') else {
+        return false;
+    };
+    let at = at + slash;
+    raw.get(at + 1) == Some(&b'/') || printable_escape(raw, at).is_some()
+}
+
+/// The printable ASCII character a `\uXXXX` escape at `i` writes.
+fn printable_escape(raw: &[u8], i: usize) -> Option<u8> {
+    if raw.get(i + 1) != Some(&b'u') {
+        return None;
+    }
+    let hex = raw.get(i + 2..i + 6)?;
+    let code = u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+    (0x20..0x7f).contains(&code).then_some(code as u8)
 }
 
 /// Call `f` with every string of the JSON text `json` and its JSON path (`path` extended:
@@ -294,24 +349,43 @@ mod tests {
     #[test]
     fn the_line_pass_finds_every_class_even_where_needles_overlap() {
         let all = needles();
-        assert!(all.len() <= 32 && all.iter().all(|(n, _)| n.len() >= 3));
+        // More than 32 needles: aho-corasick runs Fat Teddy (the doc of `Needles`).
+        assert!(all.len() > 32 && all.iter().all(|(n, _)| n.len() >= 3));
         for (a, _) in &all {
             for (b, _) in &all {
                 assert!(a == b || !b.starts_with(a), "{a:?} is a prefix of {b:?}");
             }
         }
         let overlapping = Seen::of(b"data:imageyJ");
-        assert!(overlapping.media && overlapping.secret);
+        assert!(overlapping.media && !overlapping.anchors.is_empty());
         let seen = Seen::of(br#"{"x":"data:image\/png AKIA \u0041"}"#);
-        assert_eq!(
-            seen,
-            Seen {
-                secret: true,
-                escape: true,
-                media: true
-            }
-        );
+        assert!(seen.media && seen.escape);
+        assert_eq!(seen.anchors.iter().map(|a| a.0).collect::<Vec<_>>(), [22]);
         assert_eq!(Seen::of(b"plain"), Seen::default());
+    }
+
+    /// Teddy against the automaton (the fallback on CPUs without SIMD), on every line of
+    /// `testdata/` and on lines made to hold every needle, overlapping: the same places.
+    #[test]
+    fn the_packed_searcher_finds_what_the_automaton_finds() {
+        let n = Needles::of_lines();
+        assert!(n.packed.is_some() || !cfg!(target_arch = "x86_64"));
+        let automaton = Needles {
+            packed: None,
+            automaton: n.automaton.clone(),
+            classes: n.classes.clone(),
+        };
+        let words: String = needles().iter().map(|(w, _)| format!("{w}x{w}")).collect();
+        let mut lines: Vec<Vec<u8>> = crate::testkit::lines("");
+        lines.push(words.into_bytes());
+        lines.push(b"data:imageyJA3T3BlbkFJ:\\/\\u0041".to_vec());
+        let mut found = 0;
+        for line in &lines {
+            let want: Vec<_> = automaton.starts(line).collect();
+            assert_eq!(n.starts(line).collect::<Vec<_>>(), want);
+            found += want.len();
+        }
+        assert!(found > needles().len() * 2);
     }
 
     /// The visitor against a `Value` tree, on every line of `testdata/` (keys unique, as

@@ -2,12 +2,11 @@
 //! detect-secrets (API keys of the common providers, bearer tokens, private key blocks,
 //! JWTs, passwords in URLs).
 //!
-//! **Prefilter.** An Aho-Corasick automaton of each pattern's fixed part (`AKIA`, `ghp_`,
-//! `-----BEGIN`...) runs over the raw line; a record is parsed only when it hits, or when the
-//! line holds an escape that could hide a fixed part (`\u0041` for `A`, `\/` for `/`: any
-//! `\u` escape of a printable ASCII character). serde_json and Codex write neither, so
-//! real records almost never pay for it. The patterns then run over the decoded strings,
-//! each behind the same automaton.
+//! **Prefilter.** Each pattern's fixed parts (`AKIA`, `ghp_`, `PRIVATE KEY`...) are needles
+//! of the line pass ([`super::Seen`]) over the raw line. Where one lies, the JSON string
+//! around it is decoded alone and that pattern runs over it ([`confirmed`]); the record is
+//! walked whole only when one matches, or when the line holds an escape that could hide a
+//! fixed part (`\u0041` for `A`, `:\/` for `:/`), which serde_json and Codex never write.
 //!
 //! **Redaction.** A finding shows the pattern's fixed prefix and the secret's length, never
 //! a character of the secret itself.
@@ -15,11 +14,9 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
-use memchr::memmem;
 use regex::Regex;
 
-use super::{each_string, Seen};
+use super::{each_string, Class, Needles, Seen};
 use crate::decode::Record;
 use crate::findings::{Cause, Finding};
 
@@ -128,10 +125,6 @@ const PLACEHOLDERS: &[&str] = &[
 ];
 
 struct Compiled {
-    /// Every pattern's anchors, leftmost-first (its packed SIMD searcher runs only for
-    /// leftmost semantics); anchor `j` is pattern `owner[j]`'s.
-    anchors: AhoCorasick,
-    owner: Vec<usize>,
     regexes: Vec<Regex>,
 }
 
@@ -145,105 +138,99 @@ pub(super) fn anchors() -> impl Iterator<Item = (&'static str, usize)> {
 
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
-    C.get_or_init(|| {
-        let (needles, owner): (Vec<&str>, Vec<usize>) = anchors().unzip();
-        Compiled {
-            anchors: AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(&needles)
-                .expect("the anchors are plain strings"),
-            owner,
-            regexes: PATTERNS
-                .iter()
-                .map(|p| Regex::new(p.regex).expect("the patterns are valid"))
-                .collect(),
-        }
+    C.get_or_init(|| Compiled {
+        regexes: PATTERNS
+            .iter()
+            .map(|p| Regex::new(p.regex).expect("the patterns are valid"))
+            .collect(),
     })
 }
 
 /// The patterns whose anchors `text` holds, as a bit set (every anchor found, overlapping
-/// ones too: [`super::match_starts`]).
-fn hits(c: &Compiled, text: &[u8]) -> u32 {
-    super::match_starts(&c.anchors, text)
-        .fold(0u32, |set, m| set | 1 << c.owner[m.pattern().as_usize()])
-}
-
-/// Whether the raw line holds a `\/` or a `\u` escape of a printable ASCII character: an
-/// escape that could hide an anchor from the prefilter.
-fn hiding_escape(raw: &[u8]) -> bool {
-    static FINDERS: OnceLock<(memmem::Finder<'static>, memmem::Finder<'static>)> = OnceLock::new();
-    let (slash, u) =
-        FINDERS.get_or_init(|| (memmem::Finder::new(b"\\/"), memmem::Finder::new(b"\\u")));
-    let escapes = |i: &usize| starts_escape(raw, *i);
-    slash.find_iter(raw).any(|i| escapes(&i))
-        || u.find_iter(raw)
-            .filter(escapes)
-            .any(|i| printable_escape(raw, i).is_some())
-}
-
-/// Whether the backslash at `i` begins an escape: it is not itself escaped (an even number
-/// of backslashes comes before it). `C:\\Users\\dev\\/api` writes a backslash, then `/`.
-fn starts_escape(raw: &[u8], i: usize) -> bool {
-    raw[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0
-}
-
-/// The printable ASCII character a `\uXXXX` escape at `i` writes.
-fn printable_escape(raw: &[u8], i: usize) -> Option<u8> {
-    let hex = raw.get(i + 2..i + 6)?;
-    let code = u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
-    (0x20..0x7f).contains(&code).then_some(code as u8)
+/// ones too), by the line pass's own needles.
+fn hits(text: &[u8]) -> u32 {
+    Needles::of_lines()
+        .starts(text)
+        .fold(0u32, |set, (_, class)| match class {
+            Class::Secret(i) => set | 1 << i,
+            _ => set,
+        })
 }
 
 /// The raw line with the escapes that could hide an anchor (`\/`, `\u` of printable
-/// ASCII) written out, the rest as it is: enough to ask the prefilter again without
-/// parsing the record. (A `\\u0041` is taken for an escape too: that can only add a
-/// candidate, never lose one.)
+/// ASCII, each with the backslashes before it, as nested JSON writes them) written out, the
+/// rest as it is: enough to ask for the anchors again without parsing the record. (This
+/// can only add a candidate, never lose one.)
 fn unhidden(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
     while let Some(k) = memchr::memchr(b'\\', &raw[i..]) {
-        let at = i + k;
-        out.extend_from_slice(&raw[i..at]);
-        match raw.get(at + 1) {
-            Some(b'/') => {
-                out.push(b'/');
-                i = at + 2;
-            }
-            Some(b'u') => match printable_escape(raw, at) {
-                Some(ch) => {
-                    out.push(ch);
-                    i = at + 6;
-                }
-                None => {
-                    out.extend_from_slice(b"\\u");
-                    i = at + 2;
-                }
-            },
-            Some(&other) => {
-                out.extend_from_slice(&[b'\\', other]);
-                i = at + 2;
-            }
-            None => {
-                out.push(b'\\');
-                i = at + 1;
-            }
+        let run = i + k;
+        out.extend_from_slice(&raw[i..run]);
+        let at = run + raw[run..].iter().take_while(|&&b| b == b'\\').count() - 1;
+        if raw.get(at + 1) == Some(&b'/') {
+            out.push(b'/');
+            i = at + 2;
+        } else if let Some(ch) = super::printable_escape(raw, at) {
+            out.push(ch);
+            i = at + 6;
+        } else {
+            out.extend_from_slice(&raw[run..=at]);
+            i = at + 1;
         }
     }
     out.extend_from_slice(&raw[i..]);
     out
 }
 
-/// Whether a raw line without an anchor holds one once its hiding escapes are written out.
-fn unhidden_candidate(c: &Compiled, raw: &[u8]) -> bool {
-    hiding_escape(raw) && c.anchors.is_match(&unhidden(raw))
+/// Whether a raw line that the line pass saw as `seen` may hold a credential in its
+/// decoded strings: an anchor whose string a pattern matches ([`confirmed`]), or an anchor
+/// once the hiding escapes are written out.
+fn candidate(c: &Compiled, raw: &[u8], seen: &Seen) -> bool {
+    confirmed(c, raw, &seen.anchors) || (seen.escape && hits(&unhidden(raw)) != 0)
 }
 
-/// Whether a record's raw line may hold a credential in its decoded strings (the line
-/// pass and this check together).
-#[cfg(test)]
-fn candidate(c: &Compiled, raw: &[u8]) -> bool {
-    let seen = Seen::of(raw);
-    seen.secret || (seen.escape && unhidden_candidate(c, raw))
+/// Whether a pattern matches in a string of the raw line where one of its anchors lies
+/// (`anchors`: start and pattern, in order). Each such string (between the unescaped
+/// quotes around the anchor: an anchor holds no quote or backslash, so it lies in a string
+/// of the line as it is) is walked alone, as the record's walk would walk it, and only the
+/// patterns anchored in it run: a line where no pattern matches is never parsed whole.
+/// (An anchor that escapes hide is [`unhidden`]'s; strings outside the payload are walked
+/// too, which can only add a candidate.)
+fn confirmed(c: &Compiled, raw: &[u8], anchors: &[(usize, usize)]) -> bool {
+    let mut rest = anchors;
+    while let Some(&(at, _)) = rest.first() {
+        let Some((open, close)) = string_around(raw, at) else {
+            return true;
+        };
+        let inside = rest.iter().take_while(|&&(a, _)| a < close).count();
+        let set = rest[..inside]
+            .iter()
+            .fold(0u32, |set, &(_, i)| set | 1 << i);
+        rest = &rest[inside..];
+        let Ok(literal) = std::str::from_utf8(&raw[open..=close]) else {
+            return true;
+        };
+        let mut any = false;
+        each_string(literal, &mut String::new(), 2, &mut |s, _| {
+            scan_for(c, s, set, |_, _| any = true);
+        });
+        if any {
+            return true;
+        }
+    }
+    false
+}
+
+/// The quotes of the JSON string around byte `at` of a line of JSON: the nearest
+/// unescaped `"` before it and the one at or after it.
+fn string_around(raw: &[u8], at: usize) -> Option<(usize, usize)> {
+    let unescaped = |q: usize| raw[..q].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0;
+    let open = memchr::memrchr_iter(b'"', &raw[..at]).find(|&q| unescaped(q))?;
+    let close = memchr::memchr_iter(b'"', &raw[at..])
+        .map(|k| at + k)
+        .find(|&q| unescaped(q))?;
+    Some((open, close))
 }
 
 /// A match as a finding may show it.
@@ -298,8 +285,12 @@ fn token_like(m: &str) -> bool {
 }
 
 /// The credentials in one string: (pattern, match).
-fn scan<'s>(c: &Compiled, s: &'s str, mut f: impl FnMut(&'static Pattern, &'s str)) {
-    let set = hits(c, s.as_bytes());
+fn scan<'s>(c: &Compiled, s: &'s str, f: impl FnMut(&'static Pattern, &'s str)) {
+    scan_for(c, s, hits(s.as_bytes()), f)
+}
+
+/// The credentials of the patterns in `set` (a bit set of [`PATTERNS`]) in one string.
+fn scan_for<'s>(c: &Compiled, s: &'s str, set: u32, mut f: impl FnMut(&'static Pattern, &'s str)) {
     if set == 0 {
         return;
     }
@@ -322,11 +313,9 @@ fn scan<'s>(c: &Compiled, s: &'s str, mut f: impl FnMut(&'static Pattern, &'s st
 }
 
 /// Judge one record whose raw line the line pass saw as `seen`.
-pub fn check(rec: &Record<'_>, seen: Seen, out: &mut Vec<Finding>) {
+pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
     let c = compiled();
-    let raw = rec.raw.as_bytes();
-    let candidate = seen.secret || (seen.escape && unhidden_candidate(c, raw));
-    if !candidate {
+    if !candidate(c, rec.raw.as_bytes(), seen) {
         return;
     }
     // One finding per secret and place in the record.
@@ -415,23 +404,51 @@ mod tests {
 
     #[test]
     fn an_escape_that_hides_an_anchor_makes_the_record_a_candidate() {
-        assert!(hiding_escape(br#""\u0041KIA""#));
-        assert!(hiding_escape(br#""https:\/\/x""#));
-        // Control characters cannot be part of a key: no need to decode for them.
-        assert!(!hiding_escape(br#""\u001b[31m red\n""#));
+        let escape = |raw: &[u8]| Seen::of(raw).escape;
+        assert!(escape(br#""\u0041KIA""#));
+        assert!(escape(br#""https:\/\/x""#));
+        assert!(escape(br#""https:/\/x""#));
+        assert!(escape(br#""hooks.slack.com\/services\/T0""#));
+        // Control characters and non-ASCII letters cannot be part of an anchor, and a `\/`
+        // outside one (a path written by PHP) hides nothing: no need to decode for them.
+        assert!(!escape(br#""\u001b[31m red\n \u00e9""#));
+        assert!(!escape(br#""\/usr\/local\/bin""#));
+        // Inside a string that holds JSON, `\\u0041` is the inner document's `A`.
+        assert!(escape(br#""{\"k\":\"\\u0041KIA\"}""#));
     }
 
     #[test]
     fn an_anchor_written_with_escapes_is_still_a_candidate() {
         let c = compiled();
+        let is_candidate = |raw: &[u8]| candidate(c, raw, &Seen::of(raw));
         let hidden = br#"{"output":"id=\u0041\u004bIAQ3EGRSZ7NV5WTXLM"}"#;
-        assert!(!c.anchors.is_match(hidden));
-        assert!(candidate(c, hidden));
+        assert_eq!(hits(hidden), 0);
+        assert!(is_candidate(hidden));
         assert_eq!(unhidden(br#"a\/b\u0041\n\u001b\"#), br#"a/bA\n\u001b\"#);
-        assert!(!candidate(c, br#"{"output":"plain text\n"}"#));
-        // An escaped backslash before `/` or `u` is no escape of them.
-        assert!(!hiding_escape(br#""C:\\Users\\dev\\/api \\u0041""#));
-        assert!(hiding_escape(br#""C:\\\/api""#));
+        assert_eq!(unhidden(br#"x\\u0041\\\/y"#), b"xA/y");
+        assert!(!is_candidate(br#"{"output":"plain text\n"}"#));
+        let nested = br#"{"arguments":"{\"cmd\":\"echo \\u0041KIAQ3EGRSZ7NV5WTXLM\"}"}"#;
+        assert!(is_candidate(nested));
+    }
+
+    #[test]
+    fn an_anchor_is_a_candidate_only_where_its_pattern_matches_the_string_it_lies_in() {
+        let c = compiled();
+        let is_candidate = |raw: &[u8]| candidate(c, raw, &Seen::of(raw));
+        assert!(!is_candidate(
+            br#"{"text":"see https://example.com and AKIA"}"#
+        ));
+        assert!(is_candidate(
+            format!(r#"{{"a":"AKIA","b":"https://example.com","c":"key {AWS}"}}"#).as_bytes()
+        ));
+        // A string with escapes is decoded before the patterns run, so `\n` ends a token.
+        assert!(is_candidate(
+            br#"{"text":"line\npostgres://admin:s3cr3tPa55@db.internal\n"}"#
+        ));
+        // Tool arguments hold JSON: their strings are walked as the record's walk does.
+        assert!(is_candidate(
+            format!(r#"{{"arguments":"{{\"env\":\"AWS={AWS}\"}}"}}"#).as_bytes()
+        ));
     }
 
     /// The line prefilter against the full check, on every line of `testdata/`: whatever
@@ -450,7 +467,12 @@ mod tests {
             });
             if any {
                 found += 1;
-                assert!(candidate(c, &line), "{}", String::from_utf8_lossy(&line));
+                let seen = Seen::of(&line);
+                assert!(
+                    candidate(c, &line, &seen),
+                    "{}",
+                    String::from_utf8_lossy(&line)
+                );
             }
         }
         assert!(found >= 2, "the content.secret fixtures hold secrets");
@@ -464,7 +486,6 @@ mod tests {
                 assert!(a == b || !b.starts_with(a), "{a} is a prefix of {b}");
             }
         }
-        let c = compiled();
         let aws = PATTERNS
             .iter()
             .position(|p| p.kind == "an AWS access key id")
@@ -477,9 +498,9 @@ mod tests {
             .iter()
             .position(|p| p.kind == "a Google API key")
             .unwrap();
-        assert_eq!(hits(c, b"xA3T3BlbkFJx"), (1 << aws) | (1 << openai));
-        assert_eq!(hits(c, b"AKIAIza"), (1 << aws) | (1 << google));
-        assert_eq!(hits(c, b"nothing here"), 0);
+        assert_eq!(hits(b"xA3T3BlbkFJx"), (1 << aws) | (1 << openai));
+        assert_eq!(hits(b"AKIAIza"), (1 << aws) | (1 << google));
+        assert_eq!(hits(b"nothing here"), 0);
     }
 
     /// The prefilter against the patterns alone: whatever a pattern matches, the
@@ -507,7 +528,7 @@ mod tests {
                 .map(|(i, _)| 1 << i)
                 .sum();
             assert_ne!(matched, 0, "{s} matches no pattern");
-            assert_eq!(hits(c, s.as_bytes()) & matched, matched, "{s}");
+            assert_eq!(hits(s.as_bytes()) & matched, matched, "{s}");
         }
     }
 }
