@@ -31,7 +31,7 @@ struct Row<'a> {
     rule: Rule,
     severity: Severity,
     message: String,
-    help: String,
+    help: &'a str,
 }
 
 /// One rule of `--list-rules --format json`.

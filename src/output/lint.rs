@@ -2,6 +2,8 @@
 //! each (`concise`), and GitHub workflow annotations. Rows (`ndjson`, `json`) are the
 //! command's own. Every text from a rollout is cleaned for the terminal first.
 
+use std::sync::OnceLock;
+
 use owo_colors::OwoColorize;
 
 use super::findings::{message, tone};
@@ -18,17 +20,26 @@ pub struct Shown<'a> {
     pub excerpt: Option<&'a str>,
 }
 
-/// The rule's fix, one paragraph: the `**Fix.**` section of its documentation.
-pub fn help(rule: Rule) -> String {
-    let doc = doc_markdown(rule);
-    let fix = SECTIONS[3];
-    let text = doc.split_once(fix).map_or("", |(_, f)| f);
-    text.split("\n\n")
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The rule's fix, one paragraph: the `**Fix.**` section of its documentation (made once
+/// per rule: a tree can have tens of thousands of findings).
+pub fn help(rule: Rule) -> &'static str {
+    static HELP: OnceLock<Vec<String>> = OnceLock::new();
+    let all = HELP.get_or_init(|| {
+        Rule::ALL
+            .iter()
+            .map(|&r| {
+                let doc = doc_markdown(r);
+                let text = doc.split_once(SECTIONS[3]).map_or("", |(_, f)| f);
+                text.split("\n\n")
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    });
+    &all[rule as usize]
 }
 
 /// `path:line:1` (`path` for a finding about the whole file).
