@@ -29,6 +29,22 @@ struct Pattern {
     regex: &'static str,
     /// What a match may show: the fixed prefix, or for URLs the scheme and host.
     show: Show,
+    /// What the raw line must hold right after an anchor for a match to be there, checked
+    /// before the string is decoded ([`After`]).
+    after: After,
+}
+
+/// A regex the raw JSON text right after an anchor must match for the pattern to match
+/// there, within the bytes that `chars` characters of a match can take (up to 12 each,
+/// `\uD83D\uDE00`; `usize::MAX`: no bound). It must hold of the raw text whenever the
+/// pattern matches the decoded one, so it is written for what a writer may escape: a
+/// printable ASCII character only as a hiding escape (`\u0041`, `:\/`: then the whole
+/// record is walked), a `/` as `\/`, anything else as `\uXXXX`. A class of printable
+/// ASCII that holds no `/` can therefore be taken as it is.
+#[derive(Clone, Copy)]
+struct After {
+    regex: &'static str,
+    chars: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -49,72 +65,127 @@ const PATTERNS: &[Pattern] = &[
         anchors: &["sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"],
         regex: r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
         show: Show::ToSeparator,
+        // The key after its prefix, or the 20 characters after `T3BlbkFJ`.
+        after: After {
+            regex: r"^[A-Za-z0-9_-]{20}",
+            chars: 20,
+        },
     },
     Pattern {
         kind: "an Anthropic API key",
         anchors: &["sk-ant-"],
         regex: r"\bsk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{80,}",
         show: Show::Prefix(7),
+        // A digit may be a `\\u` escape of a non-ASCII one.
+        after: After {
+            regex: r"^(?:api|admin|oat)(?:\d|\\u[0-9a-fA-F]{4}){2}-[A-Za-z0-9_-]{80}",
+            chars: 3 + 2 + 1 + 80,
+        },
     },
     Pattern {
         kind: "an AWS access key id",
         anchors: &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
         regex: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
         show: Show::Prefix(4),
+        after: After {
+            regex: r"^[A-Z0-9]?[A-Z2-7]{16}",
+            chars: 17,
+        },
     },
     Pattern {
         kind: "a GitHub token",
         anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         regex: r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{82}\b",
         show: Show::ToSeparator,
+        after: After {
+            regex: r"^[A-Za-z0-9_]{36}",
+            chars: 36,
+        },
     },
     Pattern {
         kind: "a GitLab token",
         anchors: &["glpat-"],
         regex: r"\bglpat-[A-Za-z0-9_-]{20}\b",
         show: Show::Prefix(6),
+        after: After {
+            regex: r"^[A-Za-z0-9_-]{20}",
+            chars: 20,
+        },
     },
     Pattern {
         kind: "a Slack token",
         anchors: &["xox", "hooks.slack.com/services/"],
         regex: r"\bxox[abprs]-[0-9]{8,}-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
         show: Show::ToSeparator,
+        // A token's type and team, or a hook's team.
+        after: After {
+            regex: r"^(?:[abprs]-[0-9]{8}|T[A-Z0-9]{6})",
+            chars: 10,
+        },
     },
     Pattern {
         kind: "a Stripe key",
         anchors: &["k_live_", "k_test_"],
         regex: r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b",
         show: Show::Prefix(8),
+        after: After {
+            regex: r"^[A-Za-z0-9]{20}",
+            chars: 20,
+        },
     },
     Pattern {
         kind: "a Google API key",
         anchors: &["AIza"],
         regex: r"\bAIza[0-9A-Za-z_-]{35}\b",
         show: Show::Prefix(4),
+        after: After {
+            regex: r"^[0-9A-Za-z_-]{35}",
+            chars: 35,
+        },
     },
     Pattern {
         kind: "a private key",
         anchors: &["PRIVATE KEY"],
         regex: r"(?s)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----.{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----",
         show: Show::Header,
+        // The end of a BEGIN or END line.
+        after: After {
+            regex: r"^(?: BLOCK)?-----",
+            chars: 11,
+        },
     },
     Pattern {
         kind: "a JSON web token",
         anchors: &["eyJ"],
         regex: r"\beyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.[A-Za-z0-9_-]{10,}",
         show: Show::Prefix(3),
+        after: After {
+            regex: r"^[A-Za-z0-9_-]{15}",
+            chars: 15,
+        },
     },
     Pattern {
         kind: "a bearer token",
         anchors: &["earer ", "EARER "],
         regex: r"\b(?:Bearer|bearer|BEARER) +[A-Za-z0-9._~+/-]{20,}=*",
         show: Show::Prefix(7),
+        // A `/` may be written `\\/`.
+        after: After {
+            regex: r"^ *[A-Za-z0-9._~+/\\-]{20}",
+            // Any number of spaces may come first.
+            chars: usize::MAX,
+        },
     },
     Pattern {
         kind: "a password in a URL",
         anchors: &["://"],
         regex: r#"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>]{1,64}:[^\s:/@"'<>]{3,128}@[A-Za-z0-9.-]+"#,
         show: Show::Url,
+        // `user:password@` after the `://`: 1-64 and 3-128 characters and the separators.
+        after: After {
+            regex: r#"^[^\s:/@"'<>]+:[^\s:/@"'<>]{3,}@"#,
+            chars: 64 + 1 + 128 + 1,
+        },
     },
 ];
 
@@ -126,6 +197,8 @@ const PLACEHOLDERS: &[&str] = &[
 
 struct Compiled {
     regexes: Vec<Regex>,
+    /// Each pattern's [`After`], compiled.
+    after: Vec<regex::bytes::Regex>,
 }
 
 /// Every pattern's anchors, in order, with the pattern each belongs to.
@@ -142,6 +215,10 @@ fn compiled() -> &'static Compiled {
         regexes: PATTERNS
             .iter()
             .map(|p| Regex::new(p.regex).expect("the patterns are valid"))
+            .collect(),
+        after: PATTERNS
+            .iter()
+            .map(|p| regex::bytes::Regex::new(p.after.regex).expect("the patterns are valid"))
             .collect(),
     })
 }
@@ -191,23 +268,26 @@ fn candidate(c: &Compiled, raw: &[u8], seen: &Seen) -> bool {
 }
 
 /// Whether a pattern matches in a string of the raw line where one of its anchors lies
-/// (`anchors`: start and pattern, in order). Each such string (between the unescaped
-/// quotes around the anchor: an anchor holds no quote or backslash, so it lies in a string
-/// of the line as it is) is walked alone, as the record's walk would walk it, and only the
-/// patterns anchored in it run: a line where no pattern matches is never parsed whole.
-/// (An anchor that escapes hide is [`unhidden`]'s; strings outside the payload are walked
-/// too, which can only add a candidate.)
+/// (`anchors`: start and pattern, in order). An anchor counts only when what follows it
+/// in the raw line can start a match ([`After`]); each string that holds such an anchor
+/// (between the unescaped quotes around it: an anchor holds no quote or backslash, so it
+/// lies in a string of the line as it is) is then walked alone, as the record's walk would
+/// walk it, with only the patterns anchored in it: a line where no pattern matches is never
+/// parsed whole. (An anchor that escapes hide is [`unhidden`]'s; strings outside the
+/// payload are walked too, which can only add a candidate.)
 fn confirmed(c: &Compiled, raw: &[u8], anchors: &[(usize, usize)]) -> bool {
-    let mut rest = anchors;
-    while let Some(&(at, _)) = rest.first() {
+    let mut live = anchors
+        .iter()
+        .filter(|&&(at, i)| may_follow(c, raw, at, i))
+        .peekable();
+    while let Some(&(at, i)) = live.next() {
         let Some((open, close)) = string_around(raw, at) else {
             return true;
         };
-        let inside = rest.iter().take_while(|&&(a, _)| a < close).count();
-        let set = rest[..inside]
-            .iter()
-            .fold(0u32, |set, &(_, i)| set | 1 << i);
-        rest = &rest[inside..];
+        let mut set = 1u32 << i;
+        while let Some(&(_, j)) = live.next_if(|&&(a, _)| a < close) {
+            set |= 1 << j;
+        }
         let Ok(literal) = std::str::from_utf8(&raw[open..=close]) else {
             return true;
         };
@@ -220,6 +300,20 @@ fn confirmed(c: &Compiled, raw: &[u8], anchors: &[(usize, usize)]) -> bool {
         }
     }
     false
+}
+
+/// Whether pattern `i` may match at its anchor at byte `at` of the raw line, by its
+/// [`After`].
+fn may_follow(c: &Compiled, raw: &[u8], at: usize, i: usize) -> bool {
+    let p = &PATTERNS[i];
+    let anchor = p
+        .anchors
+        .iter()
+        .find(|a| raw[at..].starts_with(a.as_bytes()))
+        .map_or(0, |a| a.len());
+    let from = at + anchor;
+    let end = from.saturating_add(12usize.saturating_mul(p.after.chars));
+    c.after[i].is_match(&raw[from..raw.len().min(end)])
 }
 
 /// The quotes of the JSON string around byte `at` of a line of JSON: the nearest
@@ -529,6 +623,38 @@ mod tests {
                 .sum();
             assert_ne!(matched, 0, "{s} matches no pattern");
             assert_eq!(hits(s.as_bytes()) & matched, matched, "{s}");
+            // As a record holds it: on a line of its own in a tool output, as JSON text
+            // (`\n` around it), and as tool arguments (JSON in a string).
+            let output = serde_json::json!({"output": format!("$ env\n{s}\nexit 0")});
+            let arguments =
+                serde_json::json!({"arguments": serde_json::json!({"k": s}).to_string()});
+            for line in [output.to_string(), arguments.to_string()] {
+                let raw = line.as_bytes();
+                assert!(candidate(c, raw, &Seen::of(raw)), "{line}");
+            }
         }
+    }
+
+    /// What a writer may escape (a `/` as `\/`, a non-ASCII digit as `\u0663`) does not
+    /// hide a match from the check after an anchor ([`After`]); what cannot start one is
+    /// no candidate.
+    #[test]
+    fn the_check_after_an_anchor_reads_escapes_as_their_characters() {
+        let c = compiled();
+        let is_candidate = |raw: &[u8]| candidate(c, raw, &Seen::of(raw));
+        assert!(is_candidate(
+            br#"{"t":"Authorization: Bearer abc\/def1234567890123456789"}"#
+        ));
+        let digits = format!(r#"{{"t":"sk-ant-api\u0660\u0663-{}"}}"#, "x".repeat(90));
+        assert!(is_candidate(digits.as_bytes()));
+        assert!(is_candidate(br#"{"t":"mysql://root:hunter2x@db\n"}"#));
+        // An anchor followed by what no match can start with.
+        assert!(!is_candidate(
+            br#"{"t":"AKIA is a prefix; so is ghp_ and eyJ"}"#
+        ));
+        assert!(!is_candidate(br#"{"t":"see https://example.com/a?b=c:d"}"#));
+        assert!(!is_candidate(
+            br#"{"t":"-----BEGIN PRIVATE KEY: none here"}"#
+        ));
     }
 }
