@@ -59,6 +59,9 @@ pub struct Record<'a> {
     pub(super) raw_offset: u64,
     /// The payload re-serialized without repeated keys, made only when a view needs it.
     deduplicated: std::cell::OnceCell<Box<str>>,
+    /// Whether the record is a message the user typed, once a reader judged it
+    /// ([`Record::judged_user_message`]).
+    user_message: std::cell::OnceCell<bool>,
 }
 
 impl<'a> Record<'a> {
@@ -67,6 +70,13 @@ impl<'a> Record<'a> {
     /// `task_complete`.
     pub fn payload_type(&self) -> Option<&str> {
         self.payload_type.as_deref()
+    }
+
+    /// Whether the record is a message the user typed, judged by `judge` the first time a
+    /// reader asks (the turn segmentation and the replay both ask, and the judgement reads
+    /// the message's content).
+    pub fn judged_user_message(&self, judge: impl FnOnce() -> bool) -> bool {
+        *self.user_message.get_or_init(judge)
     }
 
     /// Parse the payload into a typed view. Errors are returned, never panics.
@@ -521,6 +531,7 @@ fn envelope_record<'a>(
         fields,
         raw_offset: pos.offset,
         deduplicated: std::cell::OnceCell::new(),
+        user_message: std::cell::OnceCell::new(),
     })
 }
 

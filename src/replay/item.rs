@@ -145,15 +145,20 @@ const KEYS: [&str; 7] = [
 impl Meta {
     /// From a `response_item` record's payload (its members as the scanner noted them).
     pub fn of_record(rec: &Record<'_>) -> Meta {
-        Meta::of_fields(rec.payload_fields(KEYS))
+        Meta::of_fields(rec.payload_fields(KEYS), Some(rec))
     }
 
     /// From the JSON text of an item (a replacement history entry).
     pub fn of_json(json: &str) -> Meta {
-        Meta::of_fields(select::fields(json, KEYS).unwrap_or([None; 7]))
+        Meta::of_fields(select::fields(json, KEYS).unwrap_or([None; 7]), None)
     }
 
-    fn of_fields([type_, role, call_id, id, name, execution, content]: [Option<&str>; 7]) -> Meta {
+    /// From an item's members; `rec`, the record it is, keeps the judgement of whether it
+    /// is a message the user typed, which the turn segmentation may have made already.
+    fn of_fields(
+        [type_, role, call_id, id, name, execution, content]: [Option<&str>; 7],
+        rec: Option<&Record<'_>>,
+    ) -> Meta {
         let s = |v: Option<&str>| -> Option<Box<str>> {
             v.and_then(select::str_value).map(|c| Box::from(c.as_ref()))
         };
@@ -206,10 +211,11 @@ impl Meta {
         if let Kind::Message { role } = &kind {
             match role {
                 Some("user") => {
-                    let c = RawContent::of(content);
-                    user = c.is_real_user_message();
+                    let judge = || RawContent::of(content).is_real_user_message();
+                    user = rec.map_or_else(judge, |r| r.judged_user_message(judge));
                     contextual = !user;
                     if user {
+                        let c = RawContent::of(content);
                         let len: usize = c.texts.iter().map(|t| t.len()).sum();
                         user_text = if len <= HELD_USER_TEXT {
                             c.joined().map(|t| UserText::Held(t.into()))

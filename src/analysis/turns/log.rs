@@ -390,7 +390,7 @@ impl TurnLog {
         }
         let content = RawContent::of(rec.payload_field("content"));
         if role.as_deref() == Some("user") {
-            if content.is_real_user_message() {
+            if rec.judged_user_message(|| content.is_real_user_message()) {
                 self.active(rec, session);
                 self.start(rec, session, TurnSource::UserResponseMessage, None);
                 self.user(rec.pos.line, if full { content.joined() } else { None });
@@ -452,5 +452,5 @@ pub fn is_real_user_message(rec: &Record<'_>) -> bool {
     if role.as_deref() != Some("user") {
         return false;
     }
-    RawContent::of(rec.payload_field("content")).is_real_user_message()
+    rec.judged_user_message(|| RawContent::of(rec.payload_field("content")).is_real_user_message())
 }
