@@ -569,6 +569,8 @@ pub fn replay(
         .ordinals(OrdinalOptions::default())
         .reread();
     let mut meta_provider: Option<(Pos, bool)> = None;
+    // Where the session_meta the session is read from lies.
+    let mut meta_pos: Option<Pos> = None;
     let mut meta_undecodable: Option<Finding> = None;
     // The file's shape: unknown record types, later session_metas, its name, its sizes.
     let file_id = source
@@ -600,6 +602,7 @@ pub fn replay(
             }
             opts.content.observe(rec, &mut content);
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
+                meta_pos = Some(rec.pos);
                 meta_undecodable = shape::meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
                 let provider = rec.payload_field("model_provider");
                 if let Some(p) = provider {
@@ -762,8 +765,7 @@ pub fn replay(
     }
     findings.extend(meta_undecodable);
     if facts.session.history_base.is_some() && facts.session.mode() == "legacy" {
-        let at = facts.session.meta_line.map(|line| Pos { line, offset: 0 });
-        findings.push(Finding::new(Cause::BaseInLegacy, at));
+        findings.push(Finding::new(Cause::BaseInLegacy, meta_pos));
     }
     let has_turns = facts.turns.as_ref().is_some_and(|t| !t.turns.is_empty());
     if has_turns && state.token_info.is_none() {

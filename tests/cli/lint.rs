@@ -1,7 +1,7 @@
 //! `rollscope lint`: the same findings as `replay --view state`, exit codes by `--fail-on`,
 //! rule selection, the formats, and the registry's documentation.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -362,6 +362,29 @@ fn linting_a_tree_reads_each_file_once_and_a_lineage_source_once_more() {
 
 /// Every finding that points at a line gives that line's byte offset: over every fixture
 /// of `testdata/` that is a plain file, `byte_offset` is where line `line` starts.
+/// A finding about the `session_meta` points at its line wherever that lies: here after a
+/// blank line, which is no record.
+#[test]
+fn a_history_base_in_a_legacy_file_points_at_its_session_meta_where_it_lies() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/lint/history_base.in-legacy/fires")
+        .join("rollout-2026-11-29T12-02-16-01a2272f-3a4a-7f32-804b-af9053b29ff1.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(fixture.file_name().unwrap());
+    let mut bytes = b"\n".to_vec();
+    bytes.extend(std::fs::read(&fixture).unwrap());
+    std::fs::write(&copy, bytes).unwrap();
+    let (_, rows) = lint(&["--select", "history_base"], &copy);
+    let row = rows
+        .iter()
+        .find(|r| r["rule"] == "history_base.in-legacy")
+        .expect("the rule fires");
+    assert_eq!(
+        (row["line"].as_u64(), row["byte_offset"].as_u64()),
+        (Some(2), Some(1))
+    );
+}
+
 #[test]
 fn a_findings_byte_offset_is_where_its_line_starts() {
     let mut checked = 0;
