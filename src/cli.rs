@@ -224,7 +224,8 @@ pub struct LintArgs {
     pub explain: Option<String>,
 
     /// List every rule (a table; an array of {slug, group, severity, summary} with
-    /// --format json or ndjson) and exit
+    /// --format json or ndjson; a SARIF log of the rules and no results with --format
+    /// sarif) and exit
     #[arg(long)]
     pub list_rules: bool,
 

@@ -252,3 +252,31 @@ fn sarif_artifacts_are_uris_of_the_paths_and_stdin_is_dev_stdin() {
     assert_eq!(loc["artifactLocation"]["uri"], "file:///dev/stdin");
     assert_valid(&validator(), &log, "stdin");
 }
+
+/// `--list-rules --format sarif`: the rules as code scanning takes them, every rule of the
+/// registry described, no results.
+#[test]
+fn the_rule_list_as_sarif_is_a_valid_log_of_every_rule_and_no_result() {
+    let out = rollscope()
+        .args(["lint", "--list-rules", "--format", "sarif"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid(&validator(), &log, "--list-rules");
+    let run = &log["runs"][0];
+    assert_eq!(run["results"].as_array().map(Vec::len), Some(0));
+    let listed = rollscope()
+        .args(["lint", "--list-rules", "--format", "json"])
+        .output()
+        .unwrap();
+    let rules: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    let ids: Vec<&Value> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["id"])
+        .collect();
+    let slugs: Vec<&Value> = rules.iter().map(|r| &r["slug"]).collect();
+    assert_eq!(ids, slugs);
+}
