@@ -24,19 +24,33 @@ pub struct TurnEvent<'a> {
     /// `task_complete.error`: present and not null on a failed turn.
     #[serde(borrow)]
     pub error: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "lenient_str")]
-    pub last_agent_message: Option<Cow<'a, str>>,
+    /// `task_complete.last_agent_message`, as written: read with
+    /// [`TurnEvent::last_agent_message`] only by whoever wants the text (a long reply is
+    /// neither copied nor unescaped for the turn's status).
+    #[serde(borrow)]
+    last_agent_message: Option<&'a RawValue>,
     #[serde(deserialize_with = "lenient_opt_u64")]
     pub duration_ms: Option<u64>,
     /// `thread_rolled_back.num_turns`.
     #[serde(deserialize_with = "lenient_opt_u64")]
     pub num_turns: Option<u64>,
-    /// `user_message.message` / `agent_message.message`.
-    #[serde(borrow, deserialize_with = "lenient_str")]
-    pub message: Option<Cow<'a, str>>,
+    /// `user_message.message` / `agent_message.message`, as written ([`TurnEvent::message`]).
+    #[serde(borrow)]
+    message: Option<&'a RawValue>,
 }
 
-impl TurnEvent<'_> {
+impl<'a> TurnEvent<'a> {
+    /// The text of `last_agent_message`, read leniently (a string; anything else is
+    /// absent).
+    pub fn last_agent_message(&self) -> Option<Cow<'a, str>> {
+        self.last_agent_message.and_then(raw_str)
+    }
+
+    /// The text of `message`, read leniently.
+    pub fn message(&self) -> Option<Cow<'a, str>> {
+        self.message.and_then(raw_str)
+    }
+
     /// The turn id, top-level or in `turn_attribution`.
     pub fn turn_id(&self) -> Option<String> {
         if let Some(t) = &self.turn_id {
@@ -96,7 +110,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ev.turn_id(), Some("t\u{e9}".to_string()));
-        assert_eq!(ev.message.as_deref(), Some("a\nb"));
+        assert_eq!(ev.message().as_deref(), Some("a\nb"));
         assert_eq!(ev.reason_text().as_deref(), Some(r#"{"kind":"x"}"#));
         assert_eq!(ev.error_text(), None);
         let item: ToolItem<'_> =

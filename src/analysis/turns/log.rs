@@ -189,7 +189,7 @@ impl TurnLog {
                     self.start(rec, session, TurnSource::UserMessageEvent, None);
                     if full {
                         let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
-                        self.user(rec.pos.line, ev.message.map(|m| m.into_owned()));
+                        self.user(rec.pos.line, ev.message().map(|m| m.into_owned()));
                     } else if statuses {
                         // A user turn, for rollbacks; its text is not asked for.
                         self.user(rec.pos.line, None);
@@ -199,11 +199,10 @@ impl TurnLog {
                     let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
                     let outcome = Outcome::Complete {
                         error: ev.error_text().filter(|_| statuses),
-                        last_agent_message: ev
-                            .last_agent_message
-                            .as_deref()
-                            .filter(|_| full)
-                            .map(str::to_string),
+                        last_agent_message: full
+                            .then(|| ev.last_agent_message())
+                            .flatten()
+                            .map(|m| m.into_owned()),
                     };
                     self.terminal(rec, &ev, outcome);
                 }
@@ -221,7 +220,7 @@ impl TurnLog {
                 }
                 Some("agent_message") if full => {
                     let ev: TurnEvent<'_> = rec.parse_payload().unwrap_or_default();
-                    if let Some(m) = ev.message {
+                    if let Some(m) = ev.message() {
                         self.agent(rec.pos.line, m.into_owned());
                     }
                 }
