@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::item::{At, Body, Item, Meta, Origin, UserText};
+use super::item::{At, Body, Item, Meta, Origin};
 use crate::analysis::turns::rollback::{self, Boundaries};
 use crate::decode::{Kind, Record};
 use crate::findings::{Cause, Finding};
@@ -293,10 +293,8 @@ impl History {
         let users: Vec<Cow<'_, str>> = self
             .items
             .iter()
-            .filter_map(|i| match i.meta.user_text.as_ref()? {
-                UserText::Held(t) => Some(Cow::Borrowed(&**t)),
-                UserText::InItem => read(i).map(Cow::Owned),
-            })
+            .filter(|i| i.meta.user)
+            .filter_map(|i| read(i).map(Cow::<str>::Owned))
             .filter(|t| !t.starts_with(SUMMARY_PREFIX) && !t.starts_with(BRIDGE_HEAD.trim_end()))
             .collect();
         let message = |text: &str| {
@@ -353,7 +351,12 @@ mod tests {
         let mut h = History::new();
         testkit::each_record(&testkit::jsonl(lines), |rec| {
             let at = At::of(rec, 0);
-            let _ = h.record(rec, at, Origin::Record, false, &mut |_| None);
+            // Not re-readable: each item holds its JSON, as the replay's reader reads it.
+            let mut read = |i: &Item| match &i.body {
+                Body::Held(json) => super::super::item::message_text(json),
+                Body::InFile { .. } => None,
+            };
+            let _ = h.record(rec, at, Origin::Record, false, &mut read);
         });
         h.finish()
     }

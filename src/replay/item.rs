@@ -106,24 +106,13 @@ pub struct Meta {
     pub kind: Kind,
     /// A call's `id`, when it has one (synthetic output ids derive from it).
     pub id: Option<Box<str>>,
-    /// A user turn's boundary (Codex's `is_user_turn_boundary`): a real user message.
+    /// A user turn's boundary (Codex's `is_user_turn_boundary`): a real user message. Its
+    /// text is read from the item ([`message_text`]) when a legacy compaction, which
+    /// rebuilds history from them, needs it: it is not held for one that rarely comes.
     pub user: bool,
-    /// The text of a real user message (a legacy compaction rebuilds history from them).
-    pub user_text: Option<UserText>,
     /// A contextual message: `developer`, or `user` scaffolding (initial context).
     pub contextual: bool,
 }
-
-/// A real user message's text: held when short, else read from the item when a legacy
-/// compaction needs it (a pasted log must not stay in memory for the whole replay).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UserText {
-    Held(Box<str>),
-    InItem,
-}
-
-/// The longest user text held (bytes of its JSON strings).
-const HELD_USER_TEXT: usize = 4096;
 
 /// The texts of a message item's content, escapes resolved, joined by newlines.
 pub fn message_text(item_json: &str) -> Option<String> {
@@ -207,22 +196,13 @@ impl Meta {
         } else {
             (Kind::Other, None)
         };
-        let (mut user, mut user_text, mut contextual) = (false, None, false);
+        let (mut user, mut contextual) = (false, false);
         if let Kind::Message { role } = &kind {
             match role {
                 Some("user") => {
                     let judge = || RawContent::of(content).is_real_user_message();
                     user = rec.map_or_else(judge, |r| r.judged_user_message(judge));
                     contextual = !user;
-                    if user {
-                        let c = RawContent::of(content);
-                        let len: usize = c.texts.iter().map(|t| t.len()).sum();
-                        user_text = if len <= HELD_USER_TEXT {
-                            c.joined().map(|t| UserText::Held(t.into()))
-                        } else {
-                            Some(UserText::InItem)
-                        };
-                    }
                 }
                 Some("developer") => contextual = true,
                 _ => {}
@@ -232,7 +212,6 @@ impl Meta {
             kind,
             id,
             user,
-            user_text,
             contextual,
         }
     }
@@ -273,14 +252,8 @@ mod tests {
             r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi\nthere"}]}"#,
         );
         assert!(m.user && !m.contextual);
-        assert_eq!(m.user_text, Some(UserText::Held("hi\nthere".into())));
-        let long = format!(
-            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{}"}}]}}"#,
-            "x".repeat(HELD_USER_TEXT + 1)
-        );
-        let m = Meta::of_json(&long);
-        assert!(m.user && m.user_text == Some(UserText::InItem));
-        assert_eq!(message_text(&long).unwrap().len(), HELD_USER_TEXT + 1);
+        let short = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi\nthere"}]}"#;
+        assert_eq!(message_text(short).as_deref(), Some("hi\nthere"));
         let m = Meta::of_json(
             r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}"#,
         );
