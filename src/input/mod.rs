@@ -17,7 +17,7 @@ pub mod placement;
 mod reread;
 pub mod tally;
 
-pub use open::{open, open_rereadable, wrap, PooledReader, Stream};
+pub use open::{open, open_rereadable, reopen, wrap, PooledReader, Stream};
 pub use reread::{Handles, Reopen, SourceFile};
 
 use std::collections::HashSet;

@@ -57,6 +57,32 @@ pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> 
     }
 }
 
+/// A handle to read parts of a plain file back, without a stream over it: what a reader
+/// that is mid-pass over the file needs to look at lines it already passed (not a pass,
+/// so not tallied). `None` for standard input, a compressed file, or anything but a
+/// regular file.
+pub fn reopen(source: &Source) -> io::Result<Option<Reopen>> {
+    let Source::File(p) = source else {
+        return Ok(None);
+    };
+    let f = File::open(p)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    // Parts are read back at their offsets: where this leaves the cursor does not matter.
+    let mut head = Vec::with_capacity(ZSTD_MAGIC.len());
+    (&f).take(ZSTD_MAGIC.len() as u64).read_to_end(&mut head)?;
+    if is_zstd(&head) {
+        return Ok(None);
+    }
+    Ok(Some(Reopen {
+        path: p.clone(),
+        id: FileId::from_meta(&meta),
+        handle: Some(f),
+    }))
+}
+
 /// Open anything readable (used by tests and by `open`).
 pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
     wrap_detect(inner).map(|(s, _)| s)
@@ -190,6 +216,22 @@ fn is_zstd(head: &[u8]) -> bool {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[test]
+    fn a_reopen_for_reading_back_is_had_for_a_plain_file_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("a.jsonl");
+        std::fs::write(&plain, b"{\"a\":1}\n").unwrap();
+        let packed = dir.path().join("a.jsonl.zst");
+        std::fs::write(&packed, zstd::encode_all(&b"{\"a\":1}\n"[..], 3).unwrap()).unwrap();
+        assert!(reopen(&Source::File(plain)).unwrap().is_some());
+        assert!(reopen(&Source::File(packed)).unwrap().is_none());
+        assert!(reopen(&Source::File(dir.path().to_path_buf()))
+            .unwrap()
+            .is_none());
+        assert!(reopen(&Source::Stdin).unwrap().is_none());
+        assert!(reopen(&Source::File(dir.path().join("missing"))).is_err());
+    }
 
     #[test]
     fn plain_input_passes_through() {

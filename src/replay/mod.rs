@@ -312,8 +312,8 @@ impl Run<'_> {
                         // The file replayed, during its pass: opened again for this.
                         None if file == 0 => own
                             .get_or_insert_with(|| {
-                                let (_, reopen) = input::open_rereadable(replayed_source).ok()?;
-                                reopen.map(|r| SourceFile::new(r, &Handles::new(1)))
+                                let reopen = input::reopen(replayed_source).ok()??;
+                                Some(SourceFile::new(reopen, &Handles::new(1)))
                             })
                             .as_ref()?,
                         None => return None,
