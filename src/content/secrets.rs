@@ -78,7 +78,8 @@ const PATTERNS: &[Pattern] = &[
         show: Show::Prefix(7),
         // A digit may be a `\\u` escape of a non-ASCII one.
         after: After {
-            regex: r"^(?:api|admin|oat)(?:\d|\\u[0-9a-fA-F]{4}){2}-[A-Za-z0-9_-]{80}",
+            // Two digits: one or two escapes each (`\uD835\uDFCE` is one digit).
+            regex: r"^(?:api|admin|oat)(?:\d|\\u[0-9a-fA-F]{4}){2,4}-[A-Za-z0-9_-]{80}",
             chars: 3 + 2 + 1 + 80,
         },
     },
@@ -647,6 +648,12 @@ mod tests {
         ));
         let digits = format!(r#"{{"t":"sk-ant-api\u0660\u0663-{}"}}"#, "x".repeat(90));
         assert!(is_candidate(digits.as_bytes()));
+        // Digits outside the BMP: a surrogate pair of escapes each.
+        let astral = format!(
+            r#"{{"t":"sk-ant-api\uD835\uDFCE\uD835\uDFCF-{}"}}"#,
+            "x".repeat(90)
+        );
+        assert!(is_candidate(astral.as_bytes()));
         assert!(is_candidate(br#"{"t":"mysql://root:hunter2x@db\n"}"#));
         // An anchor followed by what no match can start with.
         assert!(!is_candidate(
