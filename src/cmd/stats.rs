@@ -111,12 +111,15 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
     let mut groups = group_by.map(|g| Groups::new(g, zone));
     // What the table's footer sums: the sessions, and every number a row shows.
     let mut total = GroupTotals::default();
+    let mut files = 0u64;
     cx.each_file(&Needs::default().census(zone), |_, r| {
         let Some(f) = r.census.as_ref() else {
             return Ok(());
         };
         if let Some(g) = groups.as_mut() {
             g.add(&r.session, f);
+            // A session's tokens can land in several groups: the footer counts it once.
+            files += 1;
             return Ok(());
         }
         total.add(1, &f.counts);
@@ -143,10 +146,14 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
                 })?;
                 total.add(t.sessions, &t.counts);
             }
-            (by != GroupBy::Total).then(|| vec![Cell::text("total"), Cell::text("")])
+            (by != GroupBy::Total).then(|| vec![Cell::text("total"), Cell::num(files)])
         }
         None => {
-            let files = Cell::text(&format!("total ({} files)", total.sessions));
+            let n = total.sessions;
+            let files = Cell::text(&format!(
+                "total ({n} {})",
+                if n == 1 { "file" } else { "files" }
+            ));
             Some(vec![files, Cell::text(""), Cell::text(""), Cell::text("")])
         }
     };
