@@ -475,7 +475,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__stats)
-            opts="-j -q -h -V --by --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --format --color --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

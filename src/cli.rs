@@ -31,25 +31,34 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Counts per record type, turns, tool calls and the session's own token usage
+    #[command(
+        display_name = "rollscope",
+        mut_arg("utc", |a| a.help("Use UTC instead of local time for dates (--since/--until dates, --by day|month)"))
+    )]
     Stats(StatsArgs),
     /// One row per turn: status, timing, settings, tool calls and own tokens
+    #[command(display_name = "rollscope")]
     Turns(TurnsArgs),
     /// One row per tool call (and per output without a call): pairing, status, exit code
+    #[command(display_name = "rollscope")]
     Calls(CallsArgs),
     /// Prove paginated rollouts' ordinals sound and predict the ones Codex's next resume
     /// breaks (exit 1 on any error)
-    #[command(name = "check-ordinal")]
+    #[command(name = "check-ordinal", display_name = "rollscope")]
     CheckOrdinal(CheckOrdinalArgs),
     /// Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt),
     /// the session state with what will break, or what a client is shown
+    #[command(display_name = "rollscope")]
     Replay(ReplayArgs),
     /// Check rollouts against the rule registry: what Codex refuses, loses or misreads, and
     /// how to fix it (exit 1 on a finding at or above --fail-on)
+    #[command(display_name = "rollscope")]
     Lint(LintArgs),
     /// Print shell completions to stdout
+    #[command(display_name = "rollscope")]
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout
-    #[command(hide = true)]
+    #[command(hide = true, display_name = "rollscope")]
     Man,
 }
 
@@ -75,7 +84,7 @@ pub struct InputArgs {
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
 
-    /// Use UTC instead of local time for dates (--since/--until dates, --by day|month)
+    /// Use UTC instead of local time for --since/--until dates
     #[arg(long)]
     pub utc: bool,
 

@@ -125,6 +125,24 @@ impl Range {
         self.since.is_none() && self.until.is_none()
     }
 
+    /// Whether no instant can fall in the range: `--since` after `--until`. (A day bound
+    /// covers its whole day, so `--since D --until D` is one day, not empty.)
+    pub fn is_empty(&self) -> bool {
+        let (Some(lo), Some(hi)) = (&self.since, &self.until) else {
+            return false;
+        };
+        let lo = match lo {
+            Bound::Instant(t) => Some(*t),
+            Bound::Day(d) => self.zone.day_start_ms(*d),
+        };
+        // The first instant past the range.
+        let past = match hi {
+            Bound::Instant(t) => t.checked_add(1),
+            Bound::Day(d) => d.succ_opt().and_then(|n| self.zone.day_start_ms(n)),
+        };
+        matches!((lo, past), (Some(lo), Some(past)) if lo >= past)
+    }
+
     /// Does a session starting at `ms` fall in the range? A session with no known start
     /// is kept only when the range is open.
     pub fn contains(&self, ms: Option<i64>) -> bool {
@@ -163,6 +181,22 @@ impl Range {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_is_empty_only_when_since_is_after_until() {
+        let range = |a: &str, b: &str| Range {
+            since: Some(Bound::parse(a).unwrap()),
+            until: Some(Bound::parse(b).unwrap()),
+            zone: Zone::Utc,
+        };
+        assert!(range("2026-12-01", "2026-11-01").is_empty());
+        assert!(!range("2026-11-29", "2026-11-29").is_empty());
+        assert!(!range("2026-11-29T12:00:00Z", "2026-11-29").is_empty());
+        assert!(range("2026-11-30T00:00:00Z", "2026-11-29").is_empty());
+        assert!(!range("2026-11-29T12:00:00Z", "2026-11-29T12:00:00Z").is_empty());
+        assert!(range("2026-11-29T12:00:00.001Z", "2026-11-29T12:00:00Z").is_empty());
+        assert!(!Range::default().is_empty());
+    }
 
     #[test]
     fn codex_shape_reads_as_chrono_reads_it() {

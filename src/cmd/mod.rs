@@ -59,6 +59,14 @@ impl Context {
             until: parse(&input.until, "--until")?,
             zone,
         };
+        if range.is_empty() {
+            let (since, until) = (input.since.as_deref(), input.until.as_deref());
+            return Err(Error::Usage(format!(
+                "--since {} is after --until {}: no session can start in that range",
+                since.unwrap_or_default(),
+                until.unwrap_or_default()
+            )));
+        }
         let color: ColorWhen = output.color.into();
         let diag = Diag::new(input.quiet, color);
         let roots = if input.paths.is_empty() {

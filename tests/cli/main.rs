@@ -14,5 +14,6 @@ mod lint;
 mod lint_config;
 mod lint_sarif;
 mod replay;
+mod shell;
 mod stats;
 mod turns;

@@ -1,0 +1,122 @@
+//! What a new user runs into at the terminal (issue #14): each test names one thing a
+//! first run tripped over, and failed before it was fixed.
+
+use crate::util::*;
+
+/// Every subcommand, as `--help` lists them.
+const SUBCOMMANDS: [&str; 7] = [
+    "stats",
+    "turns",
+    "calls",
+    "check-ordinal",
+    "replay",
+    "lint",
+    "completions",
+];
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn the_total_row_counts_one_file_in_the_singular() {
+    let file = real_file("0.171.0", "shell", "");
+    let out = output(&["stats", "--color", "never", file.to_str().unwrap()], 0);
+    let table = text(&out.stdout);
+    assert!(table.contains("total (1 file) "), "{table}");
+    assert!(!table.contains("1 files"), "{table}");
+    let tree = testdata("real");
+    let out = output(&["stats", "--color", "never", tree.to_str().unwrap()], 0);
+    assert!(text(&out.stdout).contains(" files)"));
+}
+
+/// A grouped table's total row fills its `sessions` cell, counting each file once even
+/// where its tokens fall into several groups.
+#[test]
+fn a_grouped_table_s_total_row_counts_each_session_once() {
+    let tree = testdata("real");
+    let tree = tree.to_str().unwrap();
+    let files = rows(&["stats", "--format", "ndjson", tree], 0).len();
+    assert!(files > 30);
+    for by in ["day", "month", "model", "cwd"] {
+        let out = output(&["stats", "--by", by, "--color", "never", tree], 0);
+        let table = text(&out.stdout);
+        let total = table
+            .lines()
+            .find(|l| l.trim_start_matches('│').trim_start().starts_with("total "))
+            .unwrap_or_else(|| panic!("--by {by}: no total row\n{table}"));
+        let cells: Vec<&str> = total.split('│').map(str::trim).collect();
+        assert_eq!(cells[1], "total", "{total}");
+        assert_eq!(cells[2], files.to_string(), "--by {by}: {total}");
+    }
+}
+
+#[test]
+fn since_after_until_is_a_usage_error_in_one_line() {
+    let tree = testdata("real");
+    for cmd in ["stats", "turns", "calls", "lint"] {
+        let out = output(
+            &[
+                cmd,
+                "--since",
+                "2026-12-01",
+                "--until",
+                "2026-11-01",
+                tree.to_str().unwrap(),
+            ],
+            2,
+        );
+        assert!(out.stdout.is_empty(), "{cmd}");
+        let err = text(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{cmd}: {err}");
+        assert!(
+            err.contains("--since 2026-12-01 is after --until 2026-11-01"),
+            "{err}"
+        );
+    }
+    // One day given as both ends is that day, not an empty range.
+    let day = rows(
+        &[
+            "stats",
+            "--utc",
+            "--since",
+            "2026-11-29",
+            "--until",
+            "2026-11-29",
+            "--format",
+            "ndjson",
+            tree.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(!day.is_empty());
+}
+
+#[test]
+fn a_subcommand_s_version_is_rollscope_s() {
+    let want = format!("rollscope {}\n", env!("CARGO_PKG_VERSION"));
+    for cmd in SUBCOMMANDS {
+        for flag in ["-V", "--version"] {
+            let out = output(&[cmd, flag], 0);
+            assert_eq!(text(&out.stdout), want, "{cmd} {flag}");
+        }
+    }
+}
+
+/// `--utc` speaks of `--by day|month` only where there is a `--by`.
+#[test]
+fn the_utc_help_names_by_only_where_there_is_a_by() {
+    for cmd in SUBCOMMANDS {
+        let help = text(&output(&[cmd, "--help"], 0).stdout);
+        let has_by = help.contains("--by <");
+        let utc: String = help
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("--utc"))
+            .take(2)
+            .collect();
+        if utc.is_empty() {
+            continue;
+        }
+        assert_eq!(utc.contains("--by"), has_by, "{cmd}: {utc}");
+    }
+}
