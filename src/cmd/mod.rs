@@ -19,7 +19,7 @@ use crate::cli::{InputArgs, OutputArgs};
 use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
-use crate::output::diag::Diag;
+use crate::output::diag::{Diag, BAD_LINE_NOTES};
 use crate::output::{ColorWhen, Format};
 use crate::parallel;
 use crate::replay::{Options as ReplayOptions, Replayed};
@@ -180,8 +180,19 @@ impl Context {
             return false;
         }
         self.diag.stream_notes(&path, &r.stream);
-        for b in &r.bad {
+        for b in r.bad.iter().take(BAD_LINE_NOTES) {
             self.diag.bad_line(&path, b);
+        }
+        if r.bad.len() > BAD_LINE_NOTES {
+            self.diag
+                .more_bad_lines(&path, r.bad.len() - BAD_LINE_NOTES);
+        }
+        // Lines, none of them a record: no rollout (a binary, another tool's log).
+        if r.opened && r.stream.records == 0 && !r.bad.is_empty() {
+            self.diag.note(
+                &path,
+                "does not look like a rollout: no line is a JSON record",
+            );
         }
         r.opened
     }

@@ -74,6 +74,8 @@ pub struct StreamInfo {
     pub bytes: u64,
     /// Lines read so far (blank and bad ones included).
     pub lines: u64,
+    /// Lines decoded as records so far.
+    pub records: u64,
     /// The stream started with a UTF-8 BOM (stripped).
     pub bom: bool,
     /// Lines that ended in `\r\n`.

@@ -332,6 +332,7 @@ fn line_entry<'a>(
     match decode_indexed(bytes, pos, Some(fields), scanned) {
         Ok(mut rec) => {
             rec.raw_offset += start as u64;
+            info.records += 1;
             Entry::Record(rec)
         }
         Err(error) => Entry::Bad(BadLine {

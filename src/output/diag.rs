@@ -22,6 +22,9 @@ pub fn errored() -> bool {
     ERRORED.load(Ordering::Relaxed)
 }
 
+/// How many rejected lines of one file are shown one by one; the rest are counted.
+pub const BAD_LINE_NOTES: usize = 20;
+
 /// The stderr reporter.
 #[derive(Debug, Clone, Copy)]
 pub struct Diag {
@@ -52,6 +55,15 @@ impl Diag {
             clean(&bad.to_string()).yellow(),
             bad.pos.offset
         ));
+    }
+
+    /// What is left of a file's rejected lines once [`BAD_LINE_NOTES`] were shown.
+    pub fn more_bad_lines(&self, path: &str, more: usize) {
+        if self.quiet {
+            return;
+        }
+        let lines = if more == 1 { "line" } else { "lines" };
+        self.write(format!("… and {more} more bad {lines} in {}", clean(path)));
     }
 
     /// Stream-level notes: a BOM (Codex fails on it).

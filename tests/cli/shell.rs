@@ -120,3 +120,32 @@ fn the_utc_help_names_by_only_where_there_is_a_by() {
         assert_eq!(utc.contains("--by"), has_by, "{cmd}: {utc}");
     }
 }
+
+/// After 20 notes about one file's bad lines, the rest are counted in one line; a file of
+/// which no line is a record says it is no rollout. (`stats /bin/ls` printed 494 lines.)
+#[test]
+fn bad_line_notes_stop_at_twenty_a_file_and_a_file_of_no_records_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.jsonl");
+    std::fs::write(&junk, "not json\n".repeat(100)).unwrap();
+    let out = output(&["stats", junk.to_str().unwrap()], 0);
+    let err = text(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let path = junk.display().to_string();
+    assert_eq!(lines.len(), 22, "{err}");
+    for (i, l) in lines[..20].iter().enumerate() {
+        assert!(l.starts_with(&format!("{path}:{}: ", i + 1)), "{l}");
+    }
+    assert_eq!(lines[20], format!("… and 80 more bad lines in {path}"));
+    assert!(lines[21].starts_with(&format!("{path}: does not look like a rollout")));
+    // A rollout with damage past the first 20 lines is one still.
+    let damaged = dir.path().join("damaged.jsonl");
+    let good = std::fs::read_to_string(real_file("0.171.0", "shell", "")).unwrap();
+    std::fs::write(&damaged, format!("{good}{}", "{oops\n".repeat(21))).unwrap();
+    let err = text(&output(&["stats", damaged.to_str().unwrap()], 0).stderr);
+    assert_eq!(err.lines().count(), 21, "{err}");
+    assert!(err.ends_with(&format!("… and 1 more bad line in {}\n", damaged.display())));
+    // -q: none of it.
+    let out = output(&["stats", "-q", junk.to_str().unwrap()], 0);
+    assert!(out.stderr.is_empty());
+}
