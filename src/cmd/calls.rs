@@ -317,7 +317,9 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
         )));
         out.footer(footer);
     }
+    let rows = out.rows();
     out.finish()?;
+    cx.say_if_empty(rows, "tool calls");
     Ok(cx.status)
 }
 

@@ -83,7 +83,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         findings |= !rep.ok();
         emit(&mut out, &path, &rep)
     })?;
+    let rows = out.rows();
     out.finish()?;
+    cx.say_if_empty(rows, "rollouts");
     if findings {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }

@@ -38,6 +38,8 @@ pub struct Context {
     pub color: ColorWhen,
     /// Errors met so far (inputs that could not be found or read).
     pub status: ExitStatus,
+    /// Files handed on to the subcommand (read, and in the `--since`/`--until` range).
+    pub handed: u64,
 }
 
 impl Context {
@@ -101,7 +103,31 @@ impl Context {
             format: output.format.into(),
             color,
             status,
+            handed: 0,
         })
+    }
+
+    /// Say on stderr, in one line, why a run printed no row (`rows`: the rows it wrote;
+    /// `what`: what each row is, plural): nothing found, nothing in the date range, or
+    /// none of `what` in the files read. Inputs that could not be read were reported.
+    pub fn say_if_empty(&self, rows: u64, what: &str) {
+        if rows > 0 {
+            return;
+        }
+        let files = |n: u64| format!("{n} {}", if n == 1 { "file" } else { "files" });
+        let msg = if self.sources.is_empty() {
+            "no rollout files found".to_string()
+        } else if self.handed == 0 && !self.range.is_open() {
+            format!(
+                "no session started in the --since/--until range ({} read)",
+                files(self.sources.len() as u64)
+            )
+        } else if self.handed == 0 {
+            return;
+        } else {
+            format!("no {what} in {}", files(self.handed))
+        };
+        self.diag.empty(&msg);
     }
 
     /// The run's Codex home (`$CODEX_HOME`, else `~/.codex`), when one can be named.
@@ -125,6 +151,7 @@ impl Context {
             |s| analysis::read(s, &read, needs),
             |facts| {
                 if self.report(&facts) {
+                    self.handed += 1;
                     f(self, facts)
                 } else {
                     Ok(())
@@ -160,6 +187,7 @@ impl Context {
                 if !self.report(&r.facts) || cut_failed {
                     return Ok(());
                 }
+                self.handed += 1;
                 f(self, r)
             },
         );

@@ -118,7 +118,9 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         ViewArg::State => emit_state(&mut out, &r),
         ViewArg::Ui => emit_ui(&mut out, &r, many),
     })?;
+    let rows = out.rows();
     out.finish()?;
+    cx.say_if_empty(rows, "history items");
     Ok(cx.status)
 }
 

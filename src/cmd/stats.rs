@@ -157,11 +157,14 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
             Some(vec![files, Cell::text(""), Cell::text(""), Cell::text("")])
         }
     };
-    if let Some(mut c) = footer {
+    // No file, no table: the run says so on stderr.
+    if let Some(mut c) = footer.filter(|_| cx.handed > 0) {
         c.extend(count_cells(&total.counts));
         out.footer(c);
     }
+    let rows = out.rows();
     out.finish()?;
+    cx.say_if_empty(rows, "sessions");
     Ok(cx.status)
 }
 

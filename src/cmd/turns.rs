@@ -118,6 +118,8 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     if shown > 0 {
         out.footer(footer);
     }
+    let rows = out.rows();
     out.finish()?;
+    cx.say_if_empty(rows, "turns");
     Ok(cx.status)
 }

@@ -88,6 +88,14 @@ impl Diag {
         self.write(format!("{}: {}", clean(path), clean(msg).yellow()));
     }
 
+    /// A run that printed no row says so, in one line (`-q` silences it).
+    pub fn empty(&self, msg: &str) {
+        if self.quiet {
+            return;
+        }
+        self.write(format!("rollscope: {}", msg.yellow()));
+    }
+
     /// A closing summary line (`lint`'s counts): printed whatever `-q` says.
     pub fn summary(&self, msg: &str) {
         self.write(clean(msg).into_owned());

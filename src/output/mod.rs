@@ -72,6 +72,8 @@ enum Sink {
 /// Rows to stdout in the chosen format.
 pub struct Out {
     sink: Sink,
+    /// Rows written so far.
+    rows: u64,
 }
 
 impl Out {
@@ -89,7 +91,7 @@ impl Out {
                 color,
             },
         };
-        Out { sink }
+        Out { sink, rows: 0 }
     }
 
     /// Like [`Out::new`], but the human format is plain lines (`path:line: message`, say)
@@ -105,7 +107,13 @@ impl Out {
         let w: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(64 * 1024, io::stdout()));
         Out {
             sink: Sink::Lines(anstream::AutoStream::new(w, choice)),
+            rows: 0,
         }
+    }
+
+    /// How many rows were written so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
     }
 
     /// True when rows become a table (callers may skip building cells otherwise).
@@ -119,6 +127,7 @@ impl Out {
         obj: &T,
         cells: impl FnOnce() -> Vec<Cell>,
     ) -> io::Result<()> {
+        self.rows += 1;
         match &mut self.sink {
             Sink::Ndjson(w) => {
                 serde_json::to_writer(&mut *w, obj)?;

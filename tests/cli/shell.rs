@@ -149,3 +149,42 @@ fn bad_line_notes_stop_at_twenty_a_file_and_a_file_of_no_records_says_so() {
     let out = output(&["stats", "-q", junk.to_str().unwrap()], 0);
     assert!(out.stderr.is_empty());
 }
+
+/// An empty result looks the same in every command: nothing on stdout (`[]` for `--format
+/// json`), and one line on stderr that says why. `stats` printed a `total (0 files)` table,
+/// the others nothing at all.
+#[test]
+fn an_empty_result_says_why_in_one_line_and_prints_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().to_str().unwrap();
+    for cmd in ["stats", "turns", "calls", "check-ordinal", "replay"] {
+        let out = output(&[cmd, empty], 0);
+        assert!(out.stdout.is_empty(), "{cmd}: {}", text(&out.stdout));
+        assert_eq!(
+            text(&out.stderr),
+            "rollscope: no rollout files found\n",
+            "{cmd}"
+        );
+        let out = output(&[cmd, "--format", "json", empty], 0);
+        assert_eq!(text(&out.stdout), "[]\n", "{cmd}");
+        let out = output(&[cmd, "--format", "ndjson", "-q", empty], 0);
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{cmd}");
+    }
+    let tree = testdata("real");
+    let out = output(
+        &["stats", "--since", "2030-01-01", tree.to_str().unwrap()],
+        0,
+    );
+    assert!(out.stdout.is_empty());
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("rollscope: no session started in the --since/--until range (")
+            && err.ends_with(" files read)\n")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    let qa = real_file("0.128.0", "qa", "");
+    let out = output(&["calls", qa.to_str().unwrap()], 0);
+    assert!(out.stdout.is_empty());
+    assert_eq!(text(&out.stderr), "rollscope: no tool calls in 1 file\n");
+}
