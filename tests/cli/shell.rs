@@ -188,3 +188,19 @@ fn an_empty_result_says_why_in_one_line_and_prints_no_table() {
     assert!(out.stdout.is_empty());
     assert_eq!(text(&out.stderr), "rollscope: no tool calls in 1 file\n");
 }
+
+/// The docs called rows "flat" while a turn's `tokens` (and other fields) nest: a reader
+/// who took that at its word wrote jq paths that find nothing.
+#[test]
+fn the_docs_do_not_call_rows_flat_where_they_nest() {
+    let tree = testdata("real");
+    let turns = rows(&["turns", "--format", "ndjson", tree.to_str().unwrap()], 0);
+    assert!(turns[0]["tokens"].is_object(), "a turn's tokens nest");
+    let docs = std::fs::read_to_string(root().join("docs/README.md")).unwrap();
+    let prose = docs.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        !prose.contains("flat JSON"),
+        "docs/README.md calls rows flat"
+    );
+    assert!(prose.contains(".tokens.total_tokens"));
+}
