@@ -125,9 +125,8 @@ fn the_utc_help_names_by_only_where_there_is_a_by() {
 /// which no line is a record says it is no rollout. (`stats /bin/ls` printed 494 lines.)
 #[test]
 fn bad_line_notes_stop_at_twenty_a_file_and_a_file_of_no_records_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let junk = dir.path().join("junk.jsonl");
-    std::fs::write(&junk, "not json\n".repeat(100)).unwrap();
+    // 60 lines of a build log.
+    let junk = testdata("broken/not-a-rollout.jsonl");
     let out = output(&["stats", junk.to_str().unwrap()], 0);
     let err = text(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
@@ -136,18 +135,28 @@ fn bad_line_notes_stop_at_twenty_a_file_and_a_file_of_no_records_says_so() {
     for (i, l) in lines[..20].iter().enumerate() {
         assert!(l.starts_with(&format!("{path}:{}: ", i + 1)), "{l}");
     }
-    assert_eq!(lines[20], format!("… and 80 more bad lines in {path}"));
+    assert_eq!(lines[20], format!("… and 40 more bad lines in {path}"));
     assert!(lines[21].starts_with(&format!("{path}: does not look like a rollout")));
-    // A rollout with damage past the first 20 lines is one still.
-    let damaged = dir.path().join("damaged.jsonl");
-    let good = std::fs::read_to_string(real_file("0.171.0", "shell", "")).unwrap();
-    std::fs::write(&damaged, format!("{good}{}", "{oops\n".repeat(21))).unwrap();
+    // A rollout with damage past the first 20 lines is one still: 14 good lines, 25 bad.
+    let damaged = testdata("broken/bad-lines-appended.jsonl");
     let err = text(&output(&["stats", damaged.to_str().unwrap()], 0).stderr);
     assert_eq!(err.lines().count(), 21, "{err}");
-    assert!(err.ends_with(&format!("… and 1 more bad line in {}\n", damaged.display())));
+    assert!(
+        err.starts_with(&format!("{}:15: ", damaged.display())),
+        "{err}"
+    );
+    assert!(err.ends_with(&format!(
+        "… and 5 more bad lines in {}\n",
+        damaged.display()
+    )));
     // -q: none of it.
     let out = output(&["stats", "-q", junk.to_str().unwrap()], 0);
     assert!(out.stderr.is_empty());
+    // lint's findings are output, never cut: each of the 60 lines has one.
+    let rows = rows(&["lint", "--format", "ndjson", junk.to_str().unwrap()], 1);
+    let mut at: Vec<u64> = rows.iter().filter_map(|r| r["line"].as_u64()).collect();
+    at.dedup();
+    assert_eq!(at, (1..=60).collect::<Vec<u64>>());
 }
 
 /// An empty result looks the same in every command: nothing on stdout (`[]` for `--format
