@@ -114,7 +114,7 @@ impl Context {
         if rows > 0 {
             return;
         }
-        let files = |n: u64| format!("{n} {}", if n == 1 { "file" } else { "files" });
+        let files = |n: u64| crate::output::counted(n, "file");
         let msg = if self.sources.is_empty() {
             "no rollout files found".to_string()
         } else if self.handed == 0 && !self.range.is_open() {

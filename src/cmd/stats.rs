@@ -11,7 +11,7 @@ use crate::cli::{ByArg, StatsArgs};
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
-use crate::output::{Cell, Column, Out};
+use crate::output::{counted, Cell, Column, Out};
 use crate::Error;
 
 /// One file row (NDJSON schema: `docs/stats.md`): the session, then its counts.
@@ -149,11 +149,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
             (by != GroupBy::Total).then(|| vec![Cell::text("total"), Cell::num(files)])
         }
         None => {
-            let n = total.sessions;
-            let files = Cell::text(&format!(
-                "total ({n} {})",
-                if n == 1 { "file" } else { "files" }
-            ));
+            let files = Cell::text(&format!("total ({})", counted(total.sessions, "file")));
             Some(vec![files, Cell::text(""), Cell::text(""), Cell::text("")])
         }
     };

@@ -62,8 +62,8 @@ impl Diag {
         if self.quiet {
             return;
         }
-        let lines = if more == 1 { "line" } else { "lines" };
-        self.write(format!("… and {more} more bad {lines} in {}", clean(path)));
+        let more = super::counted(more as u64, "more bad line");
+        self.write(format!("… and {more} in {}", clean(path)));
     }
 
     /// Stream-level notes: a BOM (Codex fails on it).

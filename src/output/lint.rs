@@ -117,7 +117,7 @@ pub fn github(s: &Shown<'_>) -> String {
 
 /// The closing count: `2 errors, 1 warning in 3 files`.
 pub fn summary(errors: usize, warnings: usize, infos: usize, files: usize) -> String {
-    let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
+    let n = |k: usize, what: &str| super::counted(k as u64, what);
     let mut parts = vec![n(errors, "error"), n(warnings, "warning")];
     if infos > 0 {
         parts.push(n(infos, "info"));

@@ -69,6 +69,12 @@ enum Sink {
     Lines(anstream::AutoStream<Box<dyn Write + Send>>),
 }
 
+/// `1 file`, `3 files`: a count and its noun (plural with an `s`).
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Rows to stdout in the chosen format.
 pub struct Out {
     sink: Sink,
