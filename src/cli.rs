@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::analysis::calls::CallStatus;
 use crate::analysis::turns::TurnStatus;
 use crate::model::{CALL_TYPES, OUTPUT_TYPES};
-use crate::output::{ColorWhen, Format};
+use crate::output::{ColorWhen, Format, Shape, Width};
 
 /// A fast inspector and linter for OpenAI Codex session rollouts.
 ///
@@ -21,41 +21,123 @@ use crate::output::{ColorWhen, Format};
     name = "rollscope",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_long_help = ROLLSCOPE_EXAMPLES
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
+// The examples `--help` ends with (not `-h`). Each `$ ` line is run by a test
+// (`tests/cli/help.rs`) against a sample Codex home, so none of them can rot.
+
+const ROLLSCOPE_EXAMPLES: &str = "\
+Examples:
+  # Tokens per day over $CODEX_HOME (default ~/.codex), with a bar for each day
+  $ rollscope stats --by day
+  # The turns that did not end well, and why a resume would stumble
+  $ rollscope turns --status failed,aborted,stale
+  $ rollscope lint --fail-on warning
+  # Every failed tool call, as rows for jq
+  $ rollscope calls --status error --format ndjson | jq -r '.name'";
+
+const STATS_EXAMPLES: &str = "\
+Examples:
+  # One row per session file, fitted to the terminal
+  $ rollscope stats
+  # Tokens per month, in UTC months, sessions started this year
+  $ rollscope stats --by month --utc --since 2026-01-01
+  # Total tokens of every session, summed by jq
+  $ rollscope stats --format ndjson | jq -s 'map(.tokens.total_tokens) | add'";
+
+const TURNS_EXAMPLES: &str = "\
+Examples:
+  # Turns that ended badly, or never ended
+  $ rollscope turns --status failed,aborted,stale,open
+  # Only the columns you want, in your order
+  $ rollscope turns --columns path,index,status,duration,user_message
+  # Turns longer than a minute, as rows for jq
+  $ rollscope turns --format ndjson | jq -c 'select(.duration_ms > 60000) | {path, index}'";
+
+const CALLS_EXAMPLES: &str = "\
+Examples:
+  # Tool calls that failed
+  $ rollscope calls --status error
+  # Shell commands only, with their exit codes
+  $ rollscope calls --name 'exec_command' --name 'shell' --columns name,exit_code,arguments
+  # The slowest calls, slowest first
+  $ rollscope calls --format ndjson | jq -s -c 'sort_by(-.duration_ms) | .[:5][] | {name, duration_ms}'";
+
+const CHECK_ORDINAL_EXAMPLES: &str = "\
+Examples:
+  # Every paginated rollout in the Codex home (exit 1 on any error)
+  $ rollscope check-ordinal
+  # Gaps count as errors too; print only the files that fail
+  $ rollscope check-ordinal --deny gap --format ndjson | jq -r 'select(.ok | not) | .path'";
+
+const REPLAY_EXAMPLES: &str = "\
+Examples:
+  # The history Codex rebuilds on resume, one row per item
+  $ rollscope replay
+  # What will break on the next resume, file by file
+  $ rollscope replay --view state
+  # The history as it stood before turn 2 (what a fork from there sees)
+  $ rollscope replay --before-turn 2 --format ndjson | jq -r '.item.type'
+  # What a client shows on resume
+  $ rollscope replay --view ui";
+
+const LINT_EXAMPLES: &str = "\
+Examples:
+  # Every rule, every file in the Codex home
+  $ rollscope lint
+  # Only the ordinal rules; exit 1 on a warning too
+  $ rollscope lint --select ordinal --fail-on warning
+  # What a rule means, and how to fix what it finds
+  $ rollscope lint --explain ordinal.gap
+  # Annotations for a GitHub Actions job, and a SARIF log for code scanning
+  $ rollscope lint --format sarif > rollscope.sarif";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  # Completions for this bash session
+  $ source <(rollscope completions bash)
+  # Installed for zsh (any directory on $fpath)
+  $ rollscope completions zsh > _rollscope";
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Counts per record type, turns, tool calls and the session's own token usage
     #[command(
         display_name = "rollscope",
+        after_long_help = STATS_EXAMPLES,
         mut_arg("utc", |a| a.help("Use UTC instead of local time for dates (--since/--until dates, --by day|month)"))
     )]
     Stats(StatsArgs),
     /// One row per turn: status, timing, settings, tool calls and own tokens
-    #[command(display_name = "rollscope")]
+    #[command(display_name = "rollscope", after_long_help = TURNS_EXAMPLES)]
     Turns(TurnsArgs),
     /// One row per tool call (and per output without a call): pairing, status, exit code
-    #[command(display_name = "rollscope")]
+    #[command(display_name = "rollscope", after_long_help = CALLS_EXAMPLES)]
     Calls(CallsArgs),
     /// Prove paginated rollouts' ordinals sound and predict the ones Codex's next resume
     /// breaks (exit 1 on any error)
-    #[command(name = "check-ordinal", display_name = "rollscope")]
+    #[command(
+        name = "check-ordinal",
+        display_name = "rollscope",
+        after_long_help = CHECK_ORDINAL_EXAMPLES
+    )]
     CheckOrdinal(CheckOrdinalArgs),
     /// Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt),
     /// the session state with what will break, or what a client is shown
-    #[command(display_name = "rollscope")]
+    #[command(display_name = "rollscope", after_long_help = REPLAY_EXAMPLES)]
     Replay(ReplayArgs),
     /// Check rollouts against the rule registry: what Codex refuses, loses or misreads, and
     /// how to fix it (exit 1 on a finding at or above --fail-on)
-    #[command(display_name = "rollscope")]
+    #[command(display_name = "rollscope", after_long_help = LINT_EXAMPLES)]
     Lint(LintArgs),
     /// Print shell completions to stdout
-    #[command(display_name = "rollscope")]
+    #[command(display_name = "rollscope", after_long_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout
     #[command(hide = true, display_name = "rollscope")]
@@ -112,6 +194,37 @@ pub struct OutputArgs {
     /// When to color tables and diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
+
+    /// Fit tables to N columns, cutting what must be cut (0: never cut)
+    ///
+    /// Without it, a table on a terminal fits the terminal's width (COLUMNS, when set, wins
+    /// over the measured one): the least important columns go first, then long texts and
+    /// paths are cut (a path in its middle, never so far that two rows look alike). A table
+    /// piped to a file or a pager is never cut.
+    #[arg(long, value_name = "N")]
+    pub width: Option<usize>,
+
+    /// Table columns to show, in this order (comma-separated header names)
+    ///
+    /// An unknown name is an error that lists the table's columns. Columns named here are
+    /// never dropped to fit the width; long texts in them are still cut. Some columns
+    /// (`path` for one file) are shown only when named here.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub columns: Vec<String>,
+}
+
+impl OutputArgs {
+    /// The table's shape as asked.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            width: match self.width {
+                None => Width::Auto,
+                Some(0) => Width::Unlimited,
+                Some(n) => Width::At(n),
+            },
+            columns: self.columns.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -3,7 +3,7 @@
 //! Rollout timestamps are RFC 3339 UTC (`2026-11-29T12:00:30.628Z`). Buckets and date bounds
 //! are in local time unless UTC is asked for, like `--by day`.
 
-use chrono::{DateTime, Local, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, Offset, TimeZone, Utc};
 
 /// Milliseconds since the epoch of an RFC 3339 timestamp; `None` when it does not parse.
 pub fn parse_ms(ts: &str) -> Option<i64> {
@@ -75,6 +75,19 @@ impl Zone {
         Some(match self {
             Zone::Utc => utc.date_naive(),
             Zone::Local => utc.with_timezone(&Local).date_naive(),
+        })
+    }
+
+    /// A timestamp on this zone's clock: the date and time it shows, and the zone's offset
+    /// from UTC at that instant, in seconds (local time may change offset within one table).
+    pub fn clock(self, ts: &str) -> Option<(NaiveDateTime, i32)> {
+        let utc = Utc.timestamp_millis_opt(parse_ms(ts)?).single()?;
+        Some(match self {
+            Zone::Utc => (utc.naive_utc(), 0),
+            Zone::Local => {
+                let local = utc.with_timezone(&Local);
+                (local.naive_local(), local.offset().fix().local_minus_utc())
+            }
         })
     }
 

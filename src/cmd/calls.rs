@@ -16,7 +16,8 @@ use crate::exit::ExitStatus;
 use crate::input::{io_cause, SourceFile};
 use crate::output::json::{text_json, text_plain, JsonText};
 use crate::output::table::Tone;
-use crate::output::{Cell, Column, Out};
+use crate::output::{counted, Cell, Column};
+use crate::time::Zone;
 use crate::Error;
 
 /// One row (`docs/calls.md`): the file's identity, then the call.
@@ -186,53 +187,71 @@ struct Shown<'a> {
     call: &'a Call,
     arguments: Option<&'a str>,
     output: Option<&'a str>,
+    zone: Zone,
 }
 
 /// What a call shows in one column of the table.
 type CellOf = fn(&Shown<'_>) -> Cell;
 
-/// The table after its `file` column: each column, and the cell a call gives it.
-const TABLE: [(Column, CellOf); 9] = [
-    (Column::right("turn"), |s| Cell::opt(s.call.turn_index)),
-    (Column::right("line"), |s| {
+/// The table after its `path` column: each column, and the cell a call gives it.
+const TABLE: [(Column, CellOf); 11] = [
+    (Column::right("turn_index").rank(6), |s| {
+        Cell::opt(s.call.turn_index)
+    }),
+    // An orphan output has no call line: its own line stands in.
+    (Column::right("line").field("call_line").rank(5), |s| {
         Cell::opt(s.call.call_line.or(s.call.output_line))
     }),
-    (Column::left("status"), |s| {
+    (Column::left("status").rank(8), |s| {
         Cell::status(s.call.status.as_str(), s.call.inherited).tone(tone(s.call.status))
     }),
-    (Column::left("name"), |s| {
+    (Column::left("name").text().rank(8), |s| {
         let c = s.call;
         match (qualified(c), c.name.as_deref()) {
-            (Some(q), _) => Cell::cut(&q, 36),
-            (None, Some(n)) => Cell::cut(n, 36),
-            (None, None) => Cell::cut(&c.kind, 36).tone(Tone::Dim),
+            (Some(q), _) => Cell::text(&q),
+            (None, Some(n)) => Cell::text(n),
+            (None, None) => Cell::text(&c.kind).tone(Tone::Dim),
         }
     }),
-    (Column::right("exit"), |s| match s.call.exit_code {
-        Some(0) => Cell::text("0"),
-        Some(code) => Cell::text(&code.to_string()).tone(Tone::Bad),
+    (Column::right("exit_code").rank(6), |s| {
+        match s.call.exit_code {
+            Some(0) => Cell::text("0"),
+            Some(code) => Cell::text(&code.to_string()).tone(Tone::Bad),
+            None => Cell::opt(None::<&str>),
+        }
+    }),
+    (
+        Column::right("duration").field("duration_ms").rank(4),
+        |s| Cell::duration(s.call.duration_ms),
+    ),
+    // An orphan output has no call time: its answer's stands in.
+    (Column::left("called_at").clock().rank(2), |s| {
+        let at = s.call.called_at.as_deref();
+        Cell::time(at.or(s.call.answered_at.as_deref()), s.zone, true)
+    }),
+    (Column::left("arguments").text().rank(7), |s| {
+        match s.arguments {
+            Some(a) => Cell::text(&brief_arguments(a)),
+            None => Cell::opt(None::<&str>),
+        }
+    }),
+    (Column::left("output").text().rank(3), |s| match s.output {
+        Some(o) => Cell::text(&shown_output(o)),
         None => Cell::opt(None::<&str>),
     }),
-    (Column::right("duration"), |s| {
-        Cell::duration(s.call.duration_ms)
+    (Column::left("call_id").hidden(), |s| {
+        Cell::opt(s.call.call_id.as_deref())
     }),
-    (Column::left("called"), |s| {
-        Cell::time(
-            s.call
-                .called_at
-                .as_deref()
-                .or(s.call.answered_at.as_deref()),
-        )
-    }),
-    (Column::left("arguments"), |s| match s.arguments {
-        Some(a) => Cell::cut(&brief_arguments(a), 40),
-        None => Cell::opt(None::<&str>),
-    }),
-    (Column::left("output"), |s| match s.output {
-        Some(o) => Cell::cut(&shown_output(o), 40),
-        None => Cell::opt(None::<&str>),
-    }),
+    (Column::left("kind").hidden(), |s| Cell::text(&s.call.kind)),
 ];
+
+/// The table's columns: the file's, then the call's.
+pub fn columns(many_files: bool) -> Vec<Column> {
+    let call = TABLE.map(|(column, _)| column);
+    std::iter::once(Column::file(many_files))
+        .chain(call)
+        .collect()
+}
 
 /// An output as the table shows it: a JSON object's `output` string, else the text after
 /// its header.
@@ -250,8 +269,8 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
     let filter = Filter::new(args)?;
     let mut cx = Context::new(&args.input, &args.output)?;
     let many = cx.sources.len() > 1;
-    let columns = Column::with_file(many, TABLE.map(|(column, _)| column));
-    let mut out = Out::new(cx.format, cx.color, columns);
+    let mut out = cx.out(columns(many))?;
+    let zone = cx.zone;
     let mut counts = [0u64; 4];
     let mut bufs = TextBufs::default();
     let table = out.is_table();
@@ -260,6 +279,7 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
             return Ok(());
         };
         let path = r.source.display();
+        let path_cell = cx.path_cell(&r.source);
         let file = r.file.as_ref();
         for c in calls.iter().filter(|c| filter.keeps(c)) {
             // Texts held in the file are read first: failing that ends this file's rows (an
@@ -279,11 +299,11 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
                     call: c,
                     arguments: a.as_deref(),
                     output: o.as_deref(),
+                    zone,
                 };
                 out.row(&(), || {
-                    let file = many.then(|| Cell::path(&path, 28));
                     let cells = TABLE.iter().map(|(_, cell)| cell(&shown));
-                    file.into_iter().chain(cells).collect()
+                    std::iter::once(path_cell.clone()).chain(cells).collect()
                 })?;
             } else {
                 let row = match Row::new(&path, &r.session, c, file, &mut bufs) {
@@ -302,20 +322,10 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
     let total: u64 = counts.iter().sum();
     if total > 0 {
         let [ok, error, unknown, orphan] = counts;
-        let mut footer = Vec::new();
-        if many {
-            footer.push(Cell::text(""));
-        }
-        footer.extend([Cell::text(""), Cell::text("")]);
-        footer.push(Cell::text(&format!(
-            "{total} row{}",
-            if total == 1 { "" } else { "s" }
-        )));
-        footer.extend((0..5).map(|_| Cell::text("")));
-        footer.push(Cell::text(&format!(
-            "{ok} ok, {error} error, {unknown} unknown, {orphan} orphan"
-        )));
-        out.footer(footer);
+        out.caption(&format!(
+            "{}: {ok} ok, {error} error, {unknown} unknown, {orphan} orphan",
+            counted(total, "row")
+        ));
     }
     let rows = out.rows();
     out.finish()?;

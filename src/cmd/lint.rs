@@ -126,6 +126,8 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
             FormatArg::Table
         },
         color: args.color,
+        width: None,
+        columns: Vec::new(),
     };
     let mut cx = Context::with_walk(&input, &out_args, Walk::Everything)?;
     let format = match args.format {
@@ -247,10 +249,10 @@ fn list_rules(args: &LintArgs, json: bool) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::Clean);
     }
     let columns = vec![
-        Column::left("slug"),
-        Column::left("group"),
-        Column::left("severity"),
-        Column::left("summary"),
+        Column::left("slug").rank(9),
+        Column::left("group").rank(2),
+        Column::left("severity").rank(6),
+        Column::left("summary").text().rank(7),
     ];
     let mut out = Out::new(Format::Table, color, columns);
     for &r in Rule::ALL {

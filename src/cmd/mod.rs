@@ -10,6 +10,7 @@ pub mod replay;
 pub mod stats;
 pub mod turns;
 
+use std::collections::HashMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -20,7 +21,7 @@ use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
-use crate::output::{ColorWhen, Format};
+use crate::output::{Cell, ColorWhen, Column, Format, Out, Shape};
 use crate::parallel;
 use crate::replay::{Options as ReplayOptions, Replayed};
 use crate::time::{Bound, Range, Zone};
@@ -36,6 +37,10 @@ pub struct Context {
     pub diag: Diag,
     pub format: Format,
     pub color: ColorWhen,
+    /// The table's width and columns as asked.
+    pub shape: Shape,
+    /// Each file's name in a table: relative to the root it was found under.
+    labels: HashMap<PathBuf, String>,
     /// Errors met so far (inputs that could not be found or read).
     pub status: ExitStatus,
     /// Files handed on to the subcommand (read, and in the `--since`/`--until` range).
@@ -86,6 +91,12 @@ impl Context {
             diag.error(&e.path, &e.cause);
             status = ExitStatus::Error;
         }
+        // The directories files were found under: the default roots, or the given ones.
+        let walked: Vec<PathBuf> = match &roots {
+            Some(r) => r.roots().unwrap_or_default(),
+            None => input.paths.iter().filter(|p| p.is_dir()).cloned().collect(),
+        };
+        let labels = input::label::labels(&found.sources, &walked);
         if input.jobs == Some(0) {
             return Err(Error::Usage("-j/--jobs must be at least 1".into()));
         }
@@ -102,6 +113,8 @@ impl Context {
             diag,
             format: output.format.into(),
             color,
+            shape: output.shape(),
+            labels,
             status,
             handed: 0,
         })
@@ -128,6 +141,21 @@ impl Context {
             format!("no {what} in {}", files(self.handed))
         };
         self.diag.empty(&msg);
+    }
+
+    /// Rows to stdout in the run's format; a table of `columns`, shaped as asked.
+    pub fn out(&self, columns: Vec<Column>) -> Result<Out, Error> {
+        Out::shaped(self.format, self.color, columns, &self.shape).map_err(Error::Usage)
+    }
+
+    /// A file's path as a table shows it: relative to the root it was found under, the
+    /// root's name first (`sessions/2026/11/29/rollout-…`, `archived_sessions/…`), else as
+    /// given.
+    pub fn path_cell(&self, source: &Source) -> Cell {
+        match source.path().and_then(|p| self.labels.get(p)) {
+            Some(label) => Cell::text(label),
+            None => Cell::text(&source.display()),
+        }
     }
 
     /// The run's Codex home (`$CODEX_HOME`, else `~/.codex`), when one can be named.

@@ -18,6 +18,7 @@ use crate::replay::history::Base;
 use crate::replay::item::{At, Item, Origin};
 use crate::replay::ui::UiRow;
 use crate::replay::{Cut, Options, Replayed, TurnRef};
+use crate::time::Zone;
 use crate::Error;
 
 /// One history row (`--view history`).
@@ -108,15 +109,15 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     };
     let many = cx.sources.len() > 1;
     let mut out = match args.view {
-        ViewArg::History => Out::new(cx.format, cx.color, history_columns(many)),
-        ViewArg::Ui => Out::new(cx.format, cx.color, ui_columns(many)),
+        ViewArg::History => cx.out(history_columns(many))?,
+        ViewArg::Ui => cx.out(ui_columns(many))?,
         ViewArg::State => Out::lines(cx.format, cx.color),
     };
     let view = args.view;
     cx.each_replay(&opts, |cx, r| match view {
-        ViewArg::History => emit_history(cx, &mut out, &r, many),
+        ViewArg::History => emit_history(cx, &mut out, &r),
         ViewArg::State => emit_state(&mut out, &r),
-        ViewArg::Ui => emit_ui(&mut out, &r, many),
+        ViewArg::Ui => emit_ui(cx, &mut out, &r),
     })?;
     let rows = out.rows();
     out.finish()?;
@@ -124,35 +125,35 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
-fn history_columns(many: bool) -> Vec<Column> {
-    Column::with_file(
-        many,
-        [
-            Column::right("#"),
-            Column::left("time"),
-            Column::right("line"),
-            Column::left("origin"),
-            Column::left("who"),
-            Column::left("text"),
-            Column::left("result"),
-        ],
-    )
+/// The history view's columns: the file, then what [`transcript`] makes of an item.
+pub fn history_columns(many_files: bool) -> Vec<Column> {
+    vec![
+        Column::file(many_files),
+        Column::right("index").rank(6),
+        Column::left("time").clock().rank(3),
+        Column::right("line").rank(5),
+        Column::left("origin").field("origin").rank(4),
+        Column::left("who").field("item").text().rank(8),
+        Column::left("text").field("item").text().rank(7),
+        Column::left("result").field("item").text().rank(2),
+    ]
 }
 
-fn ui_columns(many: bool) -> Vec<Column> {
-    Column::with_file(
-        many,
-        [
-            Column::right("turn"),
-            Column::right("line"),
-            Column::left("kind"),
-            Column::left("text"),
-        ],
-    )
+/// The UI view's columns.
+pub fn ui_columns(many_files: bool) -> Vec<Column> {
+    vec![
+        Column::file(many_files),
+        Column::right("turn_index").rank(6),
+        Column::right("line").rank(5),
+        Column::left("kind").rank(8),
+        Column::left("text").text().rank(7),
+    ]
 }
 
-fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> std::io::Result<()> {
+fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
     let path = r.facts.source.display();
+    let path_cell = cx.path_cell(&r.facts.source);
+    let zone = cx.zone;
     for (index, item) in r.items.iter().enumerate() {
         let json = match r.json(item) {
             Ok(j) => j,
@@ -182,12 +183,8 @@ fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> st
             item: raw,
         };
         out.row(&row, || {
-            let mut cells = if many {
-                vec![Cell::path(&path, 40)]
-            } else {
-                Vec::new()
-            };
-            cells.extend(transcript(r, item, index, raw.get()));
+            let mut cells = vec![path_cell.clone()];
+            cells.extend(transcript(r, item, index, raw.get(), zone));
             cells
         })?;
     }
@@ -212,7 +209,7 @@ fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed, many: bool) -> st
 
 /// A history item as a transcript line: index, time, line, origin, who (role or tool),
 /// text excerpt, and a tool result's exit code and duration.
-fn transcript(r: &Replayed, item: &Item, index: usize, json: &str) -> Vec<Cell> {
+fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -> Vec<Cell> {
     let v: Value = serde_json::from_str(json).unwrap_or(Value::Null);
     let s = |k: &str| {
         v.get(k)
@@ -270,17 +267,18 @@ fn transcript(r: &Replayed, item: &Item, index: usize, json: &str) -> Vec<Cell> 
     };
     vec![
         Cell::num(index as u64),
-        Cell::time(time.as_deref()),
+        Cell::time(time.as_deref(), zone, true),
         Cell::opt(item.at.map(|a| a.line)),
         Cell::text(item.origin.as_str()).tone(tone),
-        Cell::cut(&who, 24),
-        Cell::cut(&text.replace('\n', " "), 60),
+        Cell::text(&who),
+        Cell::text(&text),
         Cell::text(&result),
     ]
 }
 
-fn emit_ui(out: &mut Out, r: &Replayed, many: bool) -> std::io::Result<()> {
+fn emit_ui(cx: &Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
     let path = r.facts.source.display();
+    let path_cell = cx.path_cell(&r.facts.source);
     for UiRow {
         turn_index,
         turn_id,
@@ -299,18 +297,13 @@ fn emit_ui(out: &mut Out, r: &Replayed, many: bool) -> std::io::Result<()> {
             fields: &item.fields,
         };
         out.row(&row, || {
-            let mut cells = if many {
-                vec![Cell::path(&path, 40)]
-            } else {
-                Vec::new()
-            };
-            cells.extend([
+            vec![
+                path_cell.clone(),
                 Cell::opt(*turn_index),
                 Cell::num(item.line),
                 Cell::text(&item.kind),
-                Cell::cut(&item.text.as_deref().unwrap_or("").replace('\n', " "), 72),
-            ]);
-            cells
+                Cell::text(item.text.as_deref().unwrap_or("")),
+            ]
         })?;
     }
     Ok(())

@@ -12,6 +12,7 @@ use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{counted, Cell, Column, Out};
+use crate::time::Zone;
 use crate::Error;
 
 /// One file row (NDJSON schema: `docs/stats.md`): the session, then its counts.
@@ -39,17 +40,24 @@ struct GroupRow<'a> {
     counts: &'a Counts,
 }
 
-/// The columns every row and footer ends with, [`count_cells`] their cells.
-const COUNT_COLUMNS: [&str; 9] = [
-    "lines",
-    "errors",
-    "turns",
-    "calls",
-    "input",
-    "cached",
-    "output",
-    "reasoning",
-    "total",
+/// The columns every row and footer ends with, [`count_cells`] their cells. Token counts
+/// are shown by their short names (`input` is `tokens.input_tokens`).
+const COUNT_COLUMNS: [Column; 9] = [
+    Column::right("lines").rank(2),
+    Column::right("parse_errors").rank(4),
+    Column::right("turns").rank(6),
+    Column::right("tool_calls").rank(5),
+    Column::right("input").field("tokens.input_tokens").rank(4),
+    Column::right("cached")
+        .field("tokens.cached_input_tokens")
+        .rank(1),
+    Column::right("output")
+        .field("tokens.output_tokens")
+        .rank(3),
+    Column::right("reasoning")
+        .field("tokens.reasoning_output_tokens")
+        .rank(1),
+    Column::right("total").field("tokens.total_tokens").rank(7),
 ];
 
 fn count_cells(c: &Counts) -> impl Iterator<Item = Cell> {
@@ -73,18 +81,30 @@ fn count_cells(c: &Counts) -> impl Iterator<Item = Cell> {
     .into_iter()
 }
 
-/// A table's columns: its rows' own, then the counts.
-fn with_count_columns(mut own: Vec<Column>) -> Vec<Column> {
-    own.extend(COUNT_COLUMNS.iter().map(|n| Column::right(n)));
+/// The columns of a table of files (`by: None`) or of groups; [`count_cells`] fill the
+/// last ones.
+pub fn columns(by: Option<GroupBy>) -> Vec<Column> {
+    let mut own = match by {
+        Some(g) => {
+            let mut v = vec![
+                Column::left(g.name()).field("group").text().rank(9),
+                Column::right("sessions").rank(6),
+            ];
+            // A day's or a month's bar: its total tokens against the largest group's.
+            if matches!(g, GroupBy::Day | GroupBy::Month) {
+                v.push(Column::left("bar").bar().rank(5));
+            }
+            v
+        }
+        None => vec![
+            Column::left("path").path().rank(9),
+            Column::left("started_at").clock().rank(6),
+            Column::left("cli_version").rank(3),
+            Column::left("history_mode").rank(2),
+        ],
+    };
+    own.extend(COUNT_COLUMNS);
     own
-}
-
-/// `started_at` shortened for the table: `2026-11-29 12:00`.
-fn short_time(ts: Option<&str>) -> Cell {
-    match ts {
-        Some(t) if t.len() >= 16 => Cell::text(&t[..16].replace('T', " ")),
-        other => Cell::opt(other),
-    }
 }
 
 pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
@@ -98,21 +118,13 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
         ByArg::Cwd => Some(GroupBy::Cwd),
         ByArg::Total => Some(GroupBy::Total),
     };
-    let columns = match group_by {
-        Some(g) => with_count_columns(vec![Column::left(g.name()), Column::right("sessions")]),
-        None => with_count_columns(vec![
-            Column::left("path"),
-            Column::left("started"),
-            Column::left("version"),
-            Column::left("mode"),
-        ]),
-    };
-    let mut out = Out::new(cx.format, cx.color, columns);
+    let with_bar = matches!(group_by, Some(GroupBy::Day | GroupBy::Month));
+    let mut out = cx.out(columns(group_by))?;
     let mut groups = group_by.map(|g| Groups::new(g, zone));
     // What the table's footer sums: the sessions, and every number a row shows.
     let mut total = GroupTotals::default();
     let mut files = 0u64;
-    cx.each_file(&Needs::default().census(zone), |_, r| {
+    cx.each_file(&Needs::default().census(zone), |cx, r| {
         let Some(f) = r.census.as_ref() else {
             return Ok(());
         };
@@ -123,7 +135,15 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
             return Ok(());
         }
         total.add(1, &f.counts);
-        emit_file(&mut out, &r.source.display(), &r.session, &f.counts)
+        let path = cx.path_cell(&r.source);
+        emit_file(
+            &mut out,
+            &r.source.display(),
+            path,
+            cx.zone,
+            &r.session,
+            &f.counts,
+        )
     })?;
     let footer = match groups {
         Some(g) => {
@@ -137,16 +157,25 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
                 };
                 out.row(&row, || {
                     let group = match key.as_deref() {
-                        Some(k) => Cell::cut(k, 60),
+                        Some(k) => Cell::text(k),
                         None => Cell::text("(unknown)").tone(Tone::Dim),
                     };
                     let mut c = vec![group, Cell::num(t.sessions)];
+                    if with_bar {
+                        c.push(Cell::bar(t.counts.tokens.total_tokens as f64));
+                    }
                     c.extend(count_cells(&t.counts));
                     c
                 })?;
                 total.add(t.sessions, &t.counts);
             }
-            (by != GroupBy::Total).then(|| vec![Cell::text("total"), Cell::num(files)])
+            (by != GroupBy::Total).then(|| {
+                let mut c = vec![Cell::text("total"), Cell::num(files)];
+                if with_bar {
+                    c.push(Cell::text(""));
+                }
+                c
+            })
         }
         None => {
             let files = Cell::text(&format!("total ({})", counted(total.sessions, "file")));
@@ -164,7 +193,14 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
-fn emit_file(out: &mut Out, path: &str, s: &SessionInfo, counts: &Counts) -> io::Result<()> {
+fn emit_file(
+    out: &mut Out,
+    path: &str,
+    path_cell: Cell,
+    zone: Zone,
+    s: &SessionInfo,
+    counts: &Counts,
+) -> io::Result<()> {
     let row = FileRow {
         path,
         session_id: s.session_id.as_deref(),
@@ -178,8 +214,8 @@ fn emit_file(out: &mut Out, path: &str, s: &SessionInfo, counts: &Counts) -> io:
     };
     out.row(&row, || {
         let mut c = vec![
-            Cell::path(path, 48),
-            short_time(s.started_at.as_deref()),
+            path_cell,
+            Cell::time(s.started_at.as_deref(), zone, false),
             Cell::opt(s.cli_version.as_deref()),
             Cell::text(s.mode()),
         ];

@@ -10,7 +10,8 @@ use crate::cli::TurnsArgs;
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
-use crate::output::{Cell, Column, Out};
+use crate::output::{counted, glyphs, Cell, Column};
+use crate::time::Zone;
 use crate::Error;
 
 /// One turn row: the file's identity, then the turn.
@@ -33,32 +34,79 @@ fn tone(s: TurnStatus) -> Tone {
     }
 }
 
-/// What a turn shows in one column of the table.
-type CellOf = fn(&Turn) -> Cell;
+/// A status at a glance: one mark before its name.
+fn mark(s: TurnStatus, unicode: bool) -> &'static str {
+    let (u, a) = match s {
+        TurnStatus::Completed => ("✓", "+"),
+        TurnStatus::Failed => ("✗", "x"),
+        TurnStatus::Aborted => ("■", "!"),
+        TurnStatus::Stale => ("◌", "~"),
+        TurnStatus::Open => ("▶", ">"),
+        TurnStatus::RolledBack => ("↺", "<"),
+        TurnStatus::Unknown => ("?", "?"),
+    };
+    if unicode {
+        u
+    } else {
+        a
+    }
+}
 
-/// The table after its `file` column: each column, and the cell a turn gives it.
-const TABLE: [(Column, CellOf); 9] = [
-    (Column::right("#"), |t| Cell::num(t.index)),
-    (Column::left("status"), |t| {
-        Cell::status(t.status.as_str(), t.inherited).tone(tone(t.status))
+/// What a turn shows in one column of the table.
+type CellOf = fn(&Turn, &Shown) -> Cell;
+
+/// How the table shows what is not in the turn: the clock, the marks.
+struct Shown {
+    zone: Zone,
+    unicode: bool,
+}
+
+/// The table after its `path` column: each column, and the cell a turn gives it.
+const TABLE: [(Column, CellOf); 11] = [
+    (Column::right("index").rank(8), |t, _| Cell::num(t.index)),
+    (Column::left("status").rank(8), |t, s| {
+        let status = format!("{} {}", mark(t.status, s.unicode), t.status.as_str());
+        Cell::status(&status, t.inherited).tone(tone(t.status))
     }),
-    (Column::left("started"), |t| {
-        Cell::time(t.started_at.as_deref())
+    (Column::left("started_at").clock().rank(3), |t, s| {
+        Cell::time(t.started_at.as_deref(), s.zone, true)
     }),
-    (Column::right("duration"), |t| Cell::duration(t.duration_ms)),
-    (Column::left("model"), |t| Cell::opt(t.model.as_deref())),
-    (Column::left("effort"), |t| Cell::opt(t.effort.as_deref())),
-    (Column::right("calls"), |t| Cell::num(t.tool_calls)),
-    (Column::right("tokens"), |t| {
-        Cell::num(t.tokens.total_tokens)
+    (
+        Column::right("duration").field("duration_ms").rank(6),
+        |t, _| Cell::duration(t.duration_ms),
+    ),
+    // Each turn's duration against the longest one's.
+    (Column::left("bar").bar().rank(4), |t, _| {
+        Cell::bar(t.duration_ms.unwrap_or(0) as f64)
     }),
-    (Column::left("user message"), |t| {
-        match t.user_message.as_deref() {
-            Some(m) => Cell::cut(m, 56),
-            None => Cell::opt(None::<&str>),
-        }
+    (Column::left("model").rank(3), |t, _| {
+        Cell::opt(t.model.as_deref())
+    }),
+    (Column::left("effort").rank(1), |t, _| {
+        Cell::opt(t.effort.as_deref())
+    }),
+    (Column::right("tool_calls").rank(3), |t, _| {
+        Cell::num(t.tool_calls)
+    }),
+    (
+        Column::right("tokens").field("tokens.total_tokens").rank(5),
+        |t, _| Cell::num(t.tokens.total_tokens),
+    ),
+    (Column::left("user_message").text().rank(7), |t, _| {
+        Cell::opt(t.user_message.as_deref())
+    }),
+    (Column::left("turn_id").hidden(), |t, _| {
+        Cell::opt(t.turn_id.as_deref())
     }),
 ];
+
+/// The table's columns: the file's, then the turn's.
+pub fn columns(many_files: bool) -> Vec<Column> {
+    let turn = TABLE.map(|(column, _)| column);
+    std::iter::once(Column::file(many_files))
+        .chain(turn)
+        .collect()
+}
 
 pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     let mut cx = Context::new(&args.input, &args.output)?;
@@ -68,19 +116,23 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
         .map(|s| TurnStatus::from_name(s).expect("clap checks --status"))
         .collect();
     let many = cx.sources.len() > 1;
-    let columns = Column::with_file(many, TABLE.map(|(column, _)| column));
-    let mut out = Out::new(cx.format, cx.color, columns);
-    let (mut shown, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());
-    cx.each_file(&Needs::default().turns(Detail::Full), |_, r| {
+    let mut out = cx.out(columns(many))?;
+    let shown = Shown {
+        zone: cx.zone,
+        unicode: glyphs::unicode(),
+    };
+    let (mut shown_turns, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());
+    cx.each_file(&Needs::default().turns(Detail::Full), |cx, r| {
         let Some(turns) = r.turns.as_ref() else {
             return Ok(());
         };
         let path = r.source.display();
+        let path_cell = cx.path_cell(&r.source);
         for t in &turns.turns {
             if !statuses.is_empty() && !statuses.contains(&t.status) {
                 continue;
             }
-            shown += 1;
+            shown_turns += 1;
             calls += t.tool_calls;
             tokens += t.tokens;
             let row = Row {
@@ -90,32 +142,18 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
                 turn: t,
             };
             out.row(&row, || {
-                let file = many.then(|| Cell::path(&path, 28));
-                let cells = TABLE.iter().map(|(_, cell)| cell(t));
-                file.into_iter().chain(cells).collect()
+                let cells = TABLE.iter().map(|(_, cell)| cell(t, &shown));
+                std::iter::once(path_cell.clone()).chain(cells).collect()
             })?;
         }
         Ok(())
     })?;
-    let mut footer = Vec::new();
-    if many {
-        footer.push(Cell::text(""));
-    }
-    footer.extend([
-        Cell::text(""),
-        Cell::text(&format!(
-            "{shown} turn{}",
-            if shown == 1 { "" } else { "s" }
-        )),
-        Cell::text(""),
-        Cell::text(""),
-        Cell::text(""),
-        Cell::text(""),
-        Cell::num(calls),
-        Cell::num(tokens.total_tokens),
-        Cell::text(""),
-    ]);
-    if shown > 0 {
+    let mut footer = vec![Cell::text(""), Cell::text("")];
+    footer.push(Cell::text(&counted(shown_turns, "turn")));
+    footer.extend([Cell::text(""), Cell::text(""), Cell::text("")]);
+    footer.extend([Cell::text(""), Cell::text("")]);
+    footer.extend([Cell::num(calls), Cell::num(tokens.total_tokens)]);
+    if shown_turns > 0 {
         out.footer(footer);
     }
     let rows = out.rows();

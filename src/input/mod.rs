@@ -12,6 +12,7 @@
 //! Opening (`open.rs`) and reading a plain file again later (`reread.rs`) are modules of
 //! their own.
 
+pub mod label;
 mod open;
 pub mod placement;
 mod reread;

@@ -12,6 +12,8 @@
 
 pub mod diag;
 pub mod findings;
+pub mod fit;
+pub mod glyphs;
 pub mod json;
 pub mod lint;
 pub mod rules;
@@ -23,7 +25,7 @@ use std::io::{self, BufWriter, Write};
 
 use serde::Serialize;
 
-pub use table::{Align, Cell, Column};
+pub use table::{Align, Cell, Column, Shape, Width};
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -83,7 +85,8 @@ pub struct Out {
 }
 
 impl Out {
-    /// `columns` describe the table; they are ignored by the JSON formats.
+    /// `columns` describe the table; they are ignored by the JSON formats. The table is
+    /// as wide as the terminal lets it be and shows its own choice of columns.
     pub fn new(format: Format, color: ColorWhen, columns: Vec<Column>) -> Out {
         let stdout = || BufWriter::with_capacity(64 * 1024, row_stdout());
         let sink = match format {
@@ -93,11 +96,27 @@ impl Out {
                 first: true,
             },
             Format::Table => Sink::Table {
-                t: table::Table::new(columns),
+                t: table::Table::new(columns, Width::Auto),
                 color,
             },
         };
         Out { sink, rows: 0 }
+    }
+
+    /// [`Out::new`], the table shaped as the user asked (`--width`, `--columns`): an
+    /// unknown column is an error naming the table's columns.
+    pub fn shaped(
+        format: Format,
+        color: ColorWhen,
+        columns: Vec<Column>,
+        shape: &Shape,
+    ) -> Result<Out, String> {
+        let mut out = Out::new(format, color, columns);
+        if let Sink::Table { t, .. } = &mut out.sink {
+            t.set_width(shape.width);
+            t.choose(&shape.columns)?;
+        }
+        Ok(out)
     }
 
     /// Like [`Out::new`], but the human format is plain lines (`path:line: message`, say)
@@ -156,6 +175,13 @@ impl Out {
                 }
                 w.flush()
             }
+        }
+    }
+
+    /// A line under the table, shown only in tables (a summary, say).
+    pub fn caption(&mut self, text: &str) {
+        if let Sink::Table { t, .. } = &mut self.sink {
+            t.caption(text);
         }
     }
 

@@ -1,16 +1,25 @@
-//! Human tables: buffered rows, rendered once with sized columns.
+//! Human tables: buffered rows, rendered once, fitted to the terminal.
 //!
 //! Every cell's text is cleaned of control and escape sequences when it is made
 //! ([`Cell::text`]), so nothing from a rollout reaches the terminal raw. Styling (bold
 //! header and footer, dim or red cells) is written as ANSI and removed again by
 //! `anstream` when color is off.
+//!
+//! A table's width is decided when it is rendered ([`Shape`]): on a terminal, the
+//! terminal's width (`COLUMNS` wins over the measured one); in a pipe or a file, no limit,
+//! so nothing is cut, unless `--width` sets one. How a table gives way is [`fit`]'s.
+
+use std::collections::HashSet;
+use std::io::IsTerminal;
 
 use owo_colors::OwoColorize;
 use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Modify, Style};
 
-use super::sanitize;
+use super::fit::{self, Give, Need};
+use super::{glyphs, sanitize};
+use crate::time::Zone;
 
 /// Horizontal alignment of a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,32 +28,86 @@ pub enum Align {
     Right,
 }
 
-/// A column: header and alignment.
+/// A column: its header (also its name for `--columns`), the NDJSON field it shows, how
+/// it gives way to a narrow terminal, and whether it is shown unless asked for.
 #[derive(Debug, Clone)]
 pub struct Column {
     pub name: &'static str,
+    /// The row field the column shows (`tokens.total_tokens`); empty for a picture.
+    pub field: &'static str,
     pub align: Align,
+    pub give: Give,
+    /// Importance, 0 to 9: on a narrow terminal the lowest goes first.
+    pub rank: u8,
+    /// Shown without `--columns` asking for it.
+    pub shown: bool,
+    /// Its cells are times: the header says which clock.
+    pub clock: bool,
 }
 
 impl Column {
     pub const fn left(name: &'static str) -> Column {
         Column {
             name,
+            field: name,
             align: Align::Left,
+            give: Give::Fixed,
+            rank: 5,
+            shown: true,
+            clock: false,
         }
     }
     pub const fn right(name: &'static str) -> Column {
         Column {
-            name,
             align: Align::Right,
+            ..Column::left(name)
         }
     }
+    /// The field shown, when it is not the header's name.
+    pub const fn field(mut self, field: &'static str) -> Column {
+        self.field = field;
+        self
+    }
+    pub const fn rank(mut self, rank: u8) -> Column {
+        self.rank = rank;
+        self
+    }
+    /// Cut at its end when the table must narrow.
+    pub const fn text(mut self) -> Column {
+        self.give = Give::Text;
+        self
+    }
+    /// A path, cut in its middle when the table must narrow.
+    pub const fn path(mut self) -> Column {
+        self.give = Give::Path;
+        self
+    }
+    /// A bar of each row's [`Cell::bar`].
+    pub const fn bar(mut self) -> Column {
+        self.give = Give::Bar;
+        self.field = "";
+        self
+    }
+    /// Times, from [`Cell::time`].
+    pub const fn clock(mut self) -> Column {
+        self.clock = true;
+        self
+    }
+    /// Shown only when `--columns` names it.
+    pub const fn hidden(mut self) -> Column {
+        self.shown = false;
+        self
+    }
 
-    /// The columns of a table whose rows may come from many files: a `file` column first
-    /// when they do, then `rest`.
-    pub fn with_file(many_files: bool, rest: impl IntoIterator<Item = Column>) -> Vec<Column> {
-        let file = many_files.then(|| Column::left("file"));
-        file.into_iter().chain(rest).collect()
+    /// The file column of a table whose rows may come from many files: shown when they
+    /// do, else only when asked for.
+    pub const fn file(many_files: bool) -> Column {
+        let c = Column::left("path").path().rank(9);
+        if many_files {
+            c
+        } else {
+            c.hidden()
+        }
     }
 }
 
@@ -59,11 +122,23 @@ pub enum Tone {
     Bad,
 }
 
+/// The clock a time cell was read on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Clock {
+    Utc,
+    /// Local time, at this offset from UTC (seconds).
+    Local(i32),
+}
+
 /// One table cell.
 #[derive(Debug, Clone, Default)]
 pub struct Cell {
     text: String,
     tone: Tone,
+    /// A bar cell's value: the bar is as long against its column's width as the value
+    /// is against the column's largest.
+    bar: Option<f64>,
+    clock: Option<Clock>,
 }
 
 impl Cell {
@@ -71,21 +146,7 @@ impl Cell {
     pub fn text(s: &str) -> Cell {
         Cell {
             text: sanitize::clean(s).into_owned(),
-            tone: Tone::Plain,
-        }
-    }
-    /// Untrusted text cut to `max` characters.
-    pub fn cut(s: &str, max: usize) -> Cell {
-        Cell {
-            text: sanitize::cut(s, max),
-            tone: Tone::Plain,
-        }
-    }
-    /// A path keeping its end.
-    pub fn path(s: &str, max: usize) -> Cell {
-        Cell {
-            text: sanitize::cut_left(s, max),
-            tone: Tone::Plain,
+            ..Cell::default()
         }
     }
     /// A row's status, marked `(inherited)` when the row was copied from a parent session.
@@ -107,7 +168,7 @@ impl Cell {
     pub fn num(n: u64) -> Cell {
         Cell {
             text: thousands(n),
-            tone: Tone::Plain,
+            ..Cell::default()
         }
     }
     /// A duration: `340ms`, `1.2s`, `2m05s`, `1h02m`; `-` when absent.
@@ -127,13 +188,36 @@ impl Cell {
         Cell::text(&text)
     }
 
-    /// A timestamp to the second: `2026-11-29 12:00:31`; as written when it is shorter.
-    pub fn time(ts: Option<&str>) -> Cell {
-        match ts {
-            Some(t) if t.len() >= 19 && t.is_char_boundary(19) => {
-                Cell::text(&t[..19].replace('T', " "))
-            }
-            other => Cell::opt(other),
+    /// A timestamp on `zone`'s clock, to the second (`2026-11-29 12:00:31`) or the minute;
+    /// as written when it does not parse, `-` when absent.
+    pub fn time(ts: Option<&str>, zone: Zone, seconds: bool) -> Cell {
+        let Some(ts) = ts else {
+            return Cell::opt(None::<&str>);
+        };
+        let Some((at, offset)) = zone.clock(ts) else {
+            return Cell::text(ts);
+        };
+        let format = if seconds {
+            "%Y-%m-%d %H:%M:%S"
+        } else {
+            "%Y-%m-%d %H:%M"
+        };
+        Cell {
+            text: at.format(format).to_string(),
+            clock: Some(match zone {
+                Zone::Utc => Clock::Utc,
+                Zone::Local => Clock::Local(offset),
+            }),
+            ..Cell::default()
+        }
+    }
+
+    /// A bar of `value`, drawn against the largest value of its column.
+    pub fn bar(value: f64) -> Cell {
+        Cell {
+            bar: Some(value),
+            tone: Tone::Dim,
+            ..Cell::default()
         }
     }
 
@@ -142,15 +226,23 @@ impl Cell {
         self
     }
 
-    /// The text with its tone as ANSI styling (removed later when color is off).
-    pub(crate) fn render(&self) -> String {
-        match self.tone {
-            Tone::Plain => self.text.clone(),
-            Tone::Dim => self.text.dimmed().to_string(),
-            Tone::Good => self.text.green().to_string(),
-            Tone::Warn => self.text.yellow().to_string(),
-            Tone::Bad => self.text.red().to_string(),
+    /// `text` with its tone as ANSI styling (removed later when color is off).
+    fn styled(&self, text: &str) -> String {
+        if text.is_empty() {
+            return String::new();
         }
+        match self.tone {
+            Tone::Plain => text.to_string(),
+            Tone::Dim => text.dimmed().to_string(),
+            Tone::Good => text.green().to_string(),
+            Tone::Warn => text.yellow().to_string(),
+            Tone::Bad => text.red().to_string(),
+        }
+    }
+
+    /// The text with its tone, uncut (for plain lines, not tables).
+    pub(crate) fn render(&self) -> String {
+        self.styled(&self.text)
     }
 }
 
@@ -167,25 +259,121 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// How wide a table may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Width {
+    /// The terminal's width when stdout is one (`COLUMNS` first), else no limit.
+    #[default]
+    Auto,
+    /// At most this many columns, terminal or not.
+    At(usize),
+    /// No limit: nothing is cut.
+    Unlimited,
+}
+
+impl Width {
+    /// The limit for this run, if any.
+    pub fn budget(self) -> Option<usize> {
+        match self {
+            Width::At(n) => Some(n),
+            Width::Unlimited => None,
+            Width::Auto => std::io::stdout()
+                .is_terminal()
+                .then(terminal_width)
+                .flatten(),
+        }
+    }
+}
+
+/// `COLUMNS` when it is a number, else the terminal's measured width, else 80 (a
+/// terminal that does not say its size).
+fn terminal_width() -> Option<usize> {
+    let from_env = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    from_env.or_else(|| {
+        terminal_size::terminal_size_of(std::io::stdout())
+            .map(|(w, _)| w.0 as usize)
+            .filter(|&n| n > 0)
+            .or(Some(80))
+    })
+}
+
+/// What the user chose of a table's shape: its width, and its columns.
+#[derive(Debug, Clone, Default)]
+pub struct Shape {
+    pub width: Width,
+    /// Column names, in the order to show them; empty: the table's own choice.
+    pub columns: Vec<String>,
+}
+
 /// A buffered table.
 #[derive(Debug)]
 pub struct Table {
     columns: Vec<Column>,
+    /// The columns to show, in order, and whether the user chose them.
+    shown: Vec<usize>,
+    chosen: bool,
+    width: Width,
     rows: Vec<Vec<Cell>>,
     footer: Option<Vec<Cell>>,
+    /// A line under the table.
+    caption: Option<String>,
 }
 
 impl Table {
-    pub fn new(columns: Vec<Column>) -> Table {
+    /// A table of `columns`, as wide as `width` lets it be, showing the columns they show
+    /// by default (see [`Table::choose`]).
+    pub fn new(columns: Vec<Column>, width: Width) -> Table {
+        let shown = (0..columns.len()).filter(|&i| columns[i].shown).collect();
         Table {
             columns,
+            shown,
+            chosen: false,
+            width,
             rows: Vec::new(),
             footer: None,
+            caption: None,
         }
+    }
+
+    /// Show these columns, in this order (`--columns`); an unknown name is an error naming
+    /// the columns there are. None named: the table's own choice stays.
+    pub fn choose(&mut self, names: &[String]) -> Result<(), String> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        let mut shown = Vec::new();
+        for name in names {
+            let name = name.trim();
+            match self.columns.iter().position(|c| c.name == name) {
+                Some(i) if !shown.contains(&i) => shown.push(i),
+                Some(_) => {}
+                None => {
+                    let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
+                    return Err(format!(
+                        "--columns: this table has no column `{name}`; its columns: {}",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+        self.shown = shown;
+        self.chosen = true;
+        Ok(())
+    }
+
+    pub fn set_width(&mut self, width: Width) {
+        self.width = width;
     }
 
     pub fn push(&mut self, row: Vec<Cell>) {
         self.rows.push(row);
+    }
+
+    pub fn caption(&mut self, text: &str) {
+        self.caption = Some(sanitize::clean(text).into_owned());
     }
 
     pub fn footer(&mut self, row: Vec<Cell>) {
@@ -196,37 +384,154 @@ impl Table {
         self.rows.is_empty() && self.footer.is_none()
     }
 
-    /// Render with ANSI styling (stripped later when color is off).
+    /// Render with ANSI styling (stripped later when color is off), fitted to the width.
     pub fn render(&self) -> String {
+        self.render_at(self.width.budget(), glyphs::unicode())
+    }
+
+    /// Render within `budget` columns (none: no limit), in Unicode or ASCII.
+    pub fn render_at(&self, budget: Option<usize>, unicode: bool) -> String {
+        let ellipsis = glyphs::ellipsis(unicode);
+        let headers: Vec<String> = (0..self.columns.len()).map(|i| self.header(i)).collect();
+        let cell = |row: &[Cell], i: usize| row.get(i).cloned().unwrap_or_default();
+        // What each column needs; a path column also where its cut goes.
+        let mut needs = Vec::with_capacity(self.columns.len());
+        for (i, c) in self.columns.iter().enumerate() {
+            let body = self.rows.iter().map(|r| cell(r, i));
+            let widest = body
+                .chain(self.footer.iter().map(|f| cell(f, i)))
+                .map(|c| fit::width(&c.text))
+                .max()
+                .unwrap_or(0);
+            let natural = match c.give {
+                Give::Bar => fit::BAR_WIDTH,
+                _ => widest,
+            }
+            .max(fit::width(&headers[i]));
+            let min = match c.give {
+                Give::Fixed => natural,
+                Give::Text => fit::TEXT_MIN.max(fit::width(&headers[i])).min(natural),
+                Give::Bar => fit::BAR_MIN.max(fit::width(&headers[i])).min(natural),
+                Give::Path => {
+                    let paths = self.paths(i);
+                    fit::path_min(&paths, natural, ellipsis).max(fit::width(&headers[i]))
+                }
+            };
+            needs.push(Need {
+                give: c.give,
+                rank: c.rank,
+                natural,
+                min,
+            });
+        }
+        let plan = fit::plan(&needs, &self.shown, budget, self.chosen);
+
         let mut b = Builder::default();
-        b.push_record(self.columns.iter().map(|c| c.name.bold().to_string()));
-        let width = self.columns.len();
+        b.push_record(plan.iter().map(|&(i, _)| headers[i].bold().to_string()));
+        let heads: Vec<Option<usize>> = plan
+            .iter()
+            .map(|&(i, w)| match self.columns[i].give {
+                Give::Path => fit::path_head(&self.paths(i), w, ellipsis),
+                _ => None,
+            })
+            .collect();
+        let most: Vec<f64> = (0..self.columns.len())
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .filter_map(|r| r.get(i)?.bar)
+                    .filter(|v| v.is_finite())
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let shown = |row: &[Cell], footer: bool| -> Vec<String> {
+            plan.iter()
+                .zip(&heads)
+                .map(|(&(i, w), head)| {
+                    let c = cell(row, i);
+                    let text = match (self.columns[i].give, c.bar) {
+                        (_, Some(v)) if most[i] > 0.0 => fit::bar(v / most[i], w, unicode),
+                        (_, Some(_)) => String::new(),
+                        (Give::Path, None) if !footer => match head {
+                            Some(h) => fit::cut_middle(&c.text, w, *h, ellipsis),
+                            None => c.text.clone(),
+                        },
+                        _ => fit::cut_end(&c.text, w, ellipsis),
+                    };
+                    let styled = c.styled(&text);
+                    if footer && !text.is_empty() {
+                        styled.bold().to_string()
+                    } else {
+                        styled
+                    }
+                })
+                .collect()
+        };
         for row in &self.rows {
-            b.push_record(pad(row.iter().map(Cell::render).collect(), width));
+            b.push_record(shown(row, false));
         }
         if let Some(f) = &self.footer {
-            b.push_record(pad(
-                f.iter().map(|c| c.render().bold().to_string()).collect(),
-                width,
-            ));
+            b.push_record(shown(f, true));
         }
         let mut t = b.build();
-        t.with(Style::sharp());
-        for (i, c) in self.columns.iter().enumerate() {
-            if c.align == Align::Right {
-                t.with(Modify::new(Columns::single(i)).with(Alignment::right()));
+        if unicode {
+            t.with(Style::sharp());
+        } else {
+            t.with(Style::ascii());
+        }
+        for (at, &(i, _)) in plan.iter().enumerate() {
+            if self.columns[i].align == Align::Right {
+                t.with(Modify::new(Columns::single(at)).with(Alignment::right()));
             }
         }
         t.with(Modify::new(Rows::first()).with(Alignment::left()));
         let mut s = t.to_string();
         s.push('\n');
+        if let Some(c) = &self.caption {
+            s.push_str(c);
+            s.push('\n');
+        }
         s
+    }
+
+    /// The distinct texts of column `i`'s rows.
+    fn paths(&self, i: usize) -> HashSet<&str> {
+        self.rows
+            .iter()
+            .filter_map(|r| r.get(i))
+            .map(|c| c.text.as_str())
+            .collect()
+    }
+
+    /// A column's header: its name, and for times the clock they are on: `(UTC)`, the
+    /// local offset (`(+14:00)`) when every row has the same one, else `(local)`.
+    fn header(&self, i: usize) -> String {
+        let c = &self.columns[i];
+        if !c.clock {
+            return c.name.to_string();
+        }
+        let clocks: HashSet<Clock> = self
+            .rows
+            .iter()
+            .filter_map(|r| r.get(i))
+            .filter_map(|c| c.clock)
+            .collect();
+        let mut it = clocks.iter();
+        let note = match (it.next(), it.next()) {
+            (None, _) => return c.name.to_string(),
+            (Some(Clock::Utc), None) => "UTC".to_string(),
+            (Some(Clock::Local(off)), None) => offset(*off),
+            _ => "local".to_string(),
+        };
+        format!("{} ({note})", c.name)
     }
 }
 
-fn pad(mut v: Vec<String>, width: usize) -> Vec<String> {
-    v.resize(width, String::new());
-    v
+/// `+14:00`, `-09:30`, `+00:00`.
+fn offset(secs: i32) -> String {
+    let sign = if secs < 0 { '-' } else { '+' };
+    let m = secs.unsigned_abs() / 60;
+    format!("{sign}{:02}:{:02}", m / 60, m % 60)
 }
 
 #[cfg(test)]
@@ -250,16 +555,86 @@ mod tests {
         assert_eq!(text(Cell::duration(Some(125_000))), "2m05s");
         assert_eq!(text(Cell::duration(Some(3_720_000))), "1h02m");
         assert_eq!(text(Cell::duration(None)), "-");
-        assert_eq!(
-            text(Cell::time(Some("2026-11-29T12:00:31.628Z"))),
-            "2026-11-29 12:00:31"
-        );
-        assert_eq!(text(Cell::time(Some("t"))), "t");
+        let ts = Some("2026-11-29T12:00:31.628Z");
+        assert_eq!(text(Cell::time(ts, Zone::Utc, true)), "2026-11-29 12:00:31");
+        assert_eq!(text(Cell::time(ts, Zone::Utc, false)), "2026-11-29 12:00");
+        assert_eq!(text(Cell::time(Some("t"), Zone::Utc, true)), "t");
+    }
+
+    #[test]
+    fn offsets_are_signed_hours_and_minutes() {
+        assert_eq!(offset(14 * 3600), "+14:00");
+        assert_eq!(offset(-(9 * 3600 + 1800)), "-09:30");
+        assert_eq!(offset(0), "+00:00");
     }
 
     #[test]
     fn cells_never_carry_escape_sequences() {
         let c = Cell::text("evil\x1b[2Jtext");
         assert_eq!(c.text, "eviltext");
+    }
+
+    fn table(width: Width, columns: &[&str]) -> Table {
+        let cols = vec![
+            Column::file(true),
+            Column::right("n").rank(3),
+            Column::left("note").text().rank(1),
+        ];
+        let mut t = Table::new(cols, width);
+        let names: Vec<String> = columns.iter().map(|s| s.to_string()).collect();
+        t.choose(&names).unwrap();
+        for (p, n) in [
+            ("a/sessions/x/rollout-1.jsonl", 1),
+            ("b/sessions/x/rollout-1.jsonl", 2),
+        ] {
+            t.push(vec![
+                Cell::text(p),
+                Cell::num(n),
+                Cell::text(&"word ".repeat(30)),
+            ]);
+        }
+        t
+    }
+
+    fn widest(s: &str) -> usize {
+        s.lines().map(fit::width).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_table_fits_its_budget_and_is_whole_without_one() {
+        let t = table(Width::Auto, &[]);
+        let whole = t.render_at(None, true);
+        assert!(whole.contains(&"word ".repeat(29)), "{whole}");
+        for budget in [40, 60, 80] {
+            let s = t.render_at(Some(budget), true);
+            assert!(widest(&s) <= budget, "{budget}:\n{s}");
+            assert!(s.contains("a/sessions") && s.contains("b/sessions"), "{s}");
+        }
+    }
+
+    #[test]
+    fn chosen_columns_come_in_the_order_given_and_unknown_ones_are_named() {
+        let t = table(Width::Auto, &["n", "path"]);
+        let s = t.render_at(None, true);
+        let header = s.lines().nth(1).unwrap();
+        assert!(
+            header.find(" n ").unwrap() < header.find("path").unwrap(),
+            "{s}"
+        );
+        assert!(!s.contains("note"));
+        let err = Table::new(vec![Column::left("a")], Width::Auto)
+            .choose(&["b".into()])
+            .unwrap_err();
+        assert!(
+            err.contains("no column `b`") && err.contains(": a"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn ascii_tables_have_ascii_borders_and_cut_marks() {
+        let s = table(Width::Auto, &[]).render_at(Some(40), false);
+        assert!(s.is_ascii(), "{s}");
+        assert!(s.contains("..."), "{s}");
     }
 }

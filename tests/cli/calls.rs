@@ -356,7 +356,7 @@ fn a_call_before_the_first_surviving_turn_start_has_a_turn() {
 // --- formats and filters ------------------------------------------------------------------
 
 #[test]
-fn ndjson_output_is_exact_and_the_table_cuts_it() {
+fn ndjson_output_is_exact_and_a_table_of_set_width_cuts_it() {
     let p = real_file("0.128.0", "shell", "");
     let lines = lines_of(&p);
     let r = calls(&p);
@@ -364,7 +364,9 @@ fn ndjson_output_is_exact_and_the_table_cuts_it() {
     let out_line = &lines[ls["output_line"].as_u64().unwrap() as usize - 1];
     assert_eq!(ls["output"], out_line["payload"]["output"]);
 
-    let out = output(&["calls", "--color", "never", p.to_str().unwrap()], 0);
+    let args = ["calls", "--color", "never", "--width", "60"];
+    let args = [&args[..], &["--columns", "status,name,exit_code,output"]].concat();
+    let out = output(&[&args[..], &[p.to_str().unwrap()]].concat(), 0);
     let text = String::from_utf8(out.stdout).unwrap();
     let body: Vec<&str> = text
         .lines()
@@ -372,6 +374,7 @@ fn ndjson_output_is_exact_and_the_table_cuts_it() {
         .collect();
     assert_eq!(body.len(), 5, "{text}");
     assert!(body.iter().any(|l| l.contains('…')), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
     assert!(
         text.contains("3 ok, 2 error, 0 unknown, 0 orphan"),
         "{text}"

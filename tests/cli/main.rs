@@ -16,4 +16,5 @@ mod lint_sarif;
 mod replay;
 mod shell;
 mod stats;
+mod terminal;
 mod turns;

@@ -352,15 +352,17 @@ fn resume_file() -> PathBuf {
 }
 
 #[test]
-fn the_table_has_one_line_per_turn_and_cuts_long_text() {
+fn the_table_has_one_line_per_turn_and_cuts_long_text_to_its_width() {
     let p = real_file("0.171.0", "shell", "");
-    let out = output(&["turns", "--color", "never", p.to_str().unwrap()], 0);
+    let args = ["turns", "--color", "never", "--width", "60"];
+    let out = output(&[&args[..], &[p.to_str().unwrap()]].concat(), 0);
     let text = String::from_utf8(out.stdout).unwrap();
     let body: Vec<&str> = text.lines().filter(|l| l.contains("completed")).collect();
     assert_eq!(body.len(), 1, "{text}");
     // The user message is longer than its column: cut, with an ellipsis.
     assert!(body[0].contains("Look around the repo"), "{text}");
     assert!(body[0].contains('…'), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
     assert!(!text.contains('\u{1b}'));
     assert!(text.contains("1 turn"));
 }
@@ -372,7 +374,7 @@ fn statuses_are_colored_when_asked() {
         .args(["turns", "--color", "always", p.to_str().unwrap()])
         .assert()
         .success()
-        .stdout(predicate::str::contains("\u{1b}[32mcompleted"));
+        .stdout(predicate::str::contains("\u{1b}[32m✓ completed"));
 }
 
 #[test]

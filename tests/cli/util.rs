@@ -102,6 +102,7 @@ pub fn rollscope() -> Command {
         c.env_remove(var);
     }
     c.env("TZ", "UTC");
+    c.env("LC_ALL", "C.UTF-8");
     c.env("HOME", root().join("testdata/no-such-home"));
     c
 }

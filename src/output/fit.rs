@@ -1,0 +1,312 @@
+//! Fitting a table to a width: which columns stay, how wide each is, and how a cell is cut
+//! to its column.
+//!
+//! A table that is too wide first loses its least important columns, until what is left
+//! fits at its narrowest; then the columns that can give way (texts, paths, bars) are
+//! narrowed, the least important first, as far as the width needs and no further. A text
+//! is cut at its end; a path in its middle, at one place for the whole column chosen so
+//! that no two paths of the column look alike. Widths are display widths (a CJK character
+//! takes two columns; a combining mark none).
+
+use std::collections::HashSet;
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// How a column gives way when the table is too wide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Give {
+    /// Never narrowed (numbers, times, names): shown whole or dropped.
+    Fixed,
+    /// Cut at its end, down to [`TEXT_MIN`].
+    Text,
+    /// Cut in its middle, down to the narrowest width at which its paths stay apart.
+    Path,
+    /// A bar drawn to whatever width the column gets, down to [`BAR_MIN`].
+    Bar,
+}
+
+/// The narrowest a text column is cut to.
+pub const TEXT_MIN: usize = 16;
+/// The narrowest a path column is cut to, if its paths stay apart at that width.
+pub const PATH_MIN: usize = 24;
+/// A bar column's width when there is room, and its narrowest.
+pub const BAR_WIDTH: usize = 20;
+pub const BAR_MIN: usize = 6;
+
+/// What the planner knows of a column.
+#[derive(Debug, Clone)]
+pub struct Need {
+    pub give: Give,
+    /// Importance: the lowest goes first.
+    pub rank: u8,
+    /// The widest cell, header included.
+    pub natural: usize,
+    /// The narrowest it may be cut to (never above `natural`).
+    pub min: usize,
+}
+
+/// The width the borders take: `│ a │ b │` is 3 per column and 1.
+pub fn chrome(columns: usize) -> usize {
+    3 * columns + 1
+}
+
+/// Plan a table: of the columns `shown` (indices into `needs`, in the order shown), which
+/// stay and how wide each is, within `budget` display columns when there is one. When
+/// `keep_all` (the user chose the columns), none is dropped, even if the table is then
+/// wider than the budget.
+pub fn plan(
+    needs: &[Need],
+    shown: &[usize],
+    budget: Option<usize>,
+    keep_all: bool,
+) -> Vec<(usize, usize)> {
+    let mut keep: Vec<usize> = shown.to_vec();
+    let Some(budget) = budget else {
+        return keep.iter().map(|&i| (i, needs[i].natural)).collect();
+    };
+    let narrowest = |keep: &[usize]| -> usize {
+        keep.iter().map(|&i| needs[i].min).sum::<usize>() + chrome(keep.len())
+    };
+    while !keep_all && keep.len() > 1 && narrowest(&keep) > budget {
+        // The least important column goes; of equals, the rightmost.
+        let (at, _) = keep
+            .iter()
+            .enumerate()
+            .min_by_key(|&(at, &i)| (needs[i].rank, std::cmp::Reverse(at)))
+            .expect("keep has more than one column");
+        keep.remove(at);
+    }
+    let mut widths: Vec<usize> = keep.iter().map(|&i| needs[i].natural).collect();
+    let total = widths.iter().sum::<usize>() + chrome(keep.len());
+    let mut excess = total.saturating_sub(budget);
+    let mut order: Vec<usize> = (0..keep.len())
+        .filter(|&at| needs[keep[at]].give != Give::Fixed)
+        .collect();
+    order.sort_by_key(|&at| (needs[keep[at]].rank, std::cmp::Reverse(at)));
+    for at in order {
+        if excess == 0 {
+            break;
+        }
+        let n = &needs[keep[at]];
+        let give = (widths[at] - n.min).min(excess);
+        widths[at] -= give;
+        excess -= give;
+    }
+    keep.into_iter().zip(widths).collect()
+}
+
+/// The display width of `s`.
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// `s` cut at its end to `w` display columns, the cut marked with `ellipsis`.
+pub fn cut_end(s: &str, w: usize, ellipsis: &str) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    let room = w.saturating_sub(width(ellipsis));
+    let mut out = String::with_capacity(w + ellipsis.len());
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > room {
+            break;
+        }
+        used += cw;
+        out.push(c);
+    }
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out.push_str(ellipsis);
+    out
+}
+
+/// `s` cut to `w` display columns by taking out its middle: `head` columns from its start,
+/// the rest from its end, the cut marked with `ellipsis`.
+pub fn cut_middle(s: &str, w: usize, head: usize, ellipsis: &str) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    let room = w.saturating_sub(width(ellipsis));
+    let head = head.min(room);
+    let tail = room - head;
+    let mut start = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > head {
+            break;
+        }
+        used += cw;
+        start.push(c);
+    }
+    let mut end: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in s.chars().rev() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > tail {
+            break;
+        }
+        used += cw;
+        end.push(c);
+    }
+    start.push_str(ellipsis);
+    start.extend(end.into_iter().rev());
+    start
+}
+
+/// Where a path column of width `w` takes out its middle: the head to keep, so that no two
+/// of the different `paths` look alike once cut; `None` when no cut at this width keeps
+/// them apart. A third of the width is kept from the start when that is enough (a
+/// rollout's name ends in its thread id, which tells most files apart); else the first
+/// head that tells every pair apart.
+pub fn path_head(paths: &HashSet<&str>, w: usize, ellipsis: &str) -> Option<usize> {
+    let room = w.checked_sub(width(ellipsis))?;
+    let preferred = room / 3;
+    let apart = |head: usize| {
+        let mut seen = HashSet::with_capacity(paths.len());
+        paths
+            .iter()
+            .all(|p| seen.insert(cut_middle(p, w, head, ellipsis)))
+    };
+    if apart(preferred) {
+        return Some(preferred);
+    }
+    (0..=room)
+        .filter(|&h| h != preferred)
+        .min_by_key(|&h| (!apart(h), h.abs_diff(preferred)))
+        .filter(|&h| apart(h))
+}
+
+/// The narrowest width, from [`PATH_MIN`] up to `natural`, at which the column's paths
+/// stay apart when cut.
+pub fn path_min(paths: &HashSet<&str>, natural: usize, ellipsis: &str) -> usize {
+    (PATH_MIN.min(natural)..natural)
+        .find(|&w| path_head(paths, w, ellipsis).is_some())
+        .unwrap_or(natural)
+}
+
+/// A bar of `fraction` (0 to 1) of `w` columns: eighths in Unicode, `#` in ASCII.
+pub fn bar(fraction: f64, w: usize, unicode: bool) -> String {
+    let f = if fraction.is_finite() {
+        fraction.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    if !unicode {
+        let n = (f * w as f64).round() as usize;
+        return "#".repeat(n);
+    }
+    let eighths = (f * (w * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    s.push_str(PARTS[eighths % 8]);
+    // Anything above zero shows.
+    if s.is_empty() && f > 0.0 {
+        s.push('▏');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn need(give: Give, rank: u8, natural: usize, min: usize) -> Need {
+        Need {
+            give,
+            rank,
+            natural,
+            min,
+        }
+    }
+
+    #[test]
+    fn a_table_that_fits_keeps_every_column_at_its_natural_width() {
+        let needs = [need(Give::Fixed, 5, 10, 10), need(Give::Text, 5, 20, 16)];
+        assert_eq!(plan(&needs, &[0, 1], Some(80), false), [(0, 10), (1, 20)]);
+        assert_eq!(plan(&needs, &[0, 1], None, false), [(0, 10), (1, 20)]);
+    }
+
+    #[test]
+    fn texts_narrow_before_any_column_is_dropped() {
+        // 10 + 40 + 7 chrome = 57; the budget is 40: the text gives 17.
+        let needs = [need(Give::Fixed, 1, 10, 10), need(Give::Text, 9, 40, 16)];
+        assert_eq!(plan(&needs, &[0, 1], Some(40), false), [(0, 10), (1, 23)]);
+    }
+
+    #[test]
+    fn the_least_important_column_goes_first_then_texts_narrow() {
+        let needs = [
+            need(Give::Fixed, 9, 10, 10),
+            need(Give::Fixed, 1, 30, 30),
+            need(Give::Fixed, 3, 30, 30),
+            need(Give::Text, 5, 50, 16),
+        ];
+        let p = plan(&needs, &[0, 1, 2, 3], Some(60), false);
+        // Rank 1 goes; 10 + 30 + 16 + 13 = 69 > 60: rank 3 goes too; then the text fits.
+        assert_eq!(p, [(0, 10), (3, 40)]);
+        let total: usize = p.iter().map(|c| c.1).sum::<usize>() + chrome(p.len());
+        assert_eq!(total, 60);
+    }
+
+    #[test]
+    fn columns_the_user_chose_are_never_dropped() {
+        let needs = [need(Give::Fixed, 9, 50, 50), need(Give::Fixed, 1, 50, 50)];
+        assert_eq!(plan(&needs, &[1, 0], Some(40), true), [(1, 50), (0, 50)]);
+    }
+
+    #[test]
+    fn cuts_count_display_columns() {
+        assert_eq!(cut_end("abcdef", 4, "…"), "abc…");
+        assert_eq!(cut_end("abc", 4, "…"), "abc");
+        assert_eq!(cut_end("日本語テキスト", 7, "…"), "日本語…");
+        assert_eq!(width(&cut_end("日本語テキスト", 6, "…")), 5);
+        assert_eq!(cut_end("abcdef", 5, "..."), "ab...");
+        assert_eq!(cut_middle("abcdefghij", 7, 2, "…"), "ab…ghij");
+        assert_eq!(cut_middle("abc", 7, 2, "…"), "abc");
+    }
+
+    #[test]
+    fn paths_with_the_same_tail_stay_apart_when_cut() {
+        let a = "team-a/sessions/2026/11/29/rollout-2026-11-29T12-00-30-01a2272d.jsonl";
+        let b = "team-b/sessions/2026/11/29/rollout-2026-11-29T12-00-30-01a2272d.jsonl";
+        let paths: HashSet<&str> = [a, b].into_iter().collect();
+        let w = 30;
+        let head = path_head(&paths, w, "…").expect("a head that tells them apart");
+        let (ca, cb) = (cut_middle(a, w, head, "…"), cut_middle(b, w, head, "…"));
+        assert_ne!(ca, cb);
+        assert_eq!(width(&ca), w);
+        // The ids differ: a third from the start is kept, as usual.
+        let c = "sessions/2026/11/29/rollout-2026-11-29T12-00-30-01a2272d-aaaa.jsonl";
+        let d = "sessions/2026/11/29/rollout-2026-11-29T12-00-30-01a2272d-bbbb.jsonl";
+        let paths: HashSet<&str> = [c, d].into_iter().collect();
+        assert_eq!(path_head(&paths, w, "…"), Some((w - 1) / 3));
+    }
+
+    #[test]
+    fn a_path_column_is_never_cut_below_the_width_that_keeps_its_paths_apart() {
+        let a = format!("{}/x/same-tail.jsonl", "a".repeat(40));
+        let b = format!("{}/y/same-tail.jsonl", "a".repeat(40));
+        let paths: HashSet<&str> = [a.as_str(), b.as_str()].into_iter().collect();
+        let natural = width(&a);
+        let min = path_min(&paths, natural, "…");
+        let head = path_head(&paths, min, "…").unwrap();
+        assert_ne!(
+            cut_middle(&a, min, head, "…"),
+            cut_middle(&b, min, head, "…")
+        );
+        assert!(min < natural, "{min}");
+    }
+
+    #[test]
+    fn bars_are_eighths_or_hashes() {
+        assert_eq!(bar(1.0, 4, true), "████");
+        assert_eq!(bar(0.5, 4, true), "██");
+        assert_eq!(bar(0.0, 4, true), "");
+        assert_eq!(bar(0.01, 4, true), "▏");
+        assert_eq!(bar(0.5, 4, false), "##");
+        assert_eq!(bar(f64::NAN, 4, false), "");
+    }
+}

@@ -1,0 +1,222 @@
+//! Tables at a real terminal (issue #14): run in a pseudo-terminal through util-linux
+//! `script`, they fit its width, whatever the subcommand; piped, they are never cut; and
+//! rows of files whose paths end alike never look alike.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::*;
+
+/// `s` quoted for `sh`.
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// What rollscope prints on a terminal of `cols` columns (stdout and stderr both reach
+/// it; `\r\n` made `\n`); `None`, with a note, when `script` is not installed.
+/// `columns_env`: a `COLUMNS` value to set.
+fn in_terminal(args: &[&str], cols: u16, columns_env: Option<&str>) -> Option<String> {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: util-linux `script` is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("rollscope");
+    // Set after `stty`: the shell sets COLUMNS itself when the size changes.
+    let columns = match columns_env {
+        Some(v) => format!("COLUMNS={} ", quote(v)),
+        None => "unset COLUMNS; ".to_string(),
+    };
+    let mut line = format!(
+        "stty cols {cols} rows 50; {columns}exec {}",
+        quote(bin.to_str()?)
+    );
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let mut c = Command::new("script");
+    c.args(["-qec", &line, "/dev/null"]);
+    for var in [
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "FORCE_COLOR",
+        "CODEX_HOME",
+    ] {
+        c.env_remove(var);
+    }
+    c.env("TZ", "UTC").env("LC_ALL", "C.UTF-8");
+    c.env("HOME", root().join("testdata/no-such-home"));
+    let out = c.output().expect("script runs");
+    Some(String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"))
+}
+
+/// Display width, counting each char as one column (the tables here hold no wide ones).
+fn width(line: &str) -> usize {
+    line.chars().count()
+}
+
+/// The table lines of `text` (its borders and rows).
+fn table_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with(['│', '┌', '├', '└']))
+        .collect()
+}
+
+/// A tree holding the same rollouts under two folders: every path has a twin with the
+/// same tail.
+fn twin_tree(dir: &Path) -> PathBuf {
+    let files = [
+        real_file("0.171.0", "shell", ""),
+        real_file("0.128.0", "compaction", ""),
+    ];
+    for team in ["team-a", "team-b"] {
+        let to = dir.join(team).join("sessions/2026/11/29");
+        std::fs::create_dir_all(&to).unwrap();
+        for f in &files {
+            std::fs::copy(f, to.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    dir.to_path_buf()
+}
+
+/// Every table a subcommand prints, with the arguments that make it.
+const TABLES: [&[&str]; 9] = [
+    &["stats"],
+    &["stats", "--by", "day"],
+    &["stats", "--by", "model"],
+    &["turns"],
+    &["calls"],
+    &["replay"],
+    &["replay", "--view", "ui"],
+    &["lint", "--list-rules"],
+    &["stats", "--by", "cwd"],
+];
+
+#[test]
+fn at_80_columns_no_table_line_of_any_subcommand_is_wider_than_the_terminal() {
+    let tree = testdata("real");
+    for args in TABLES {
+        let mut all = args.to_vec();
+        all.extend(["--color", "never"]);
+        if args[0] != "lint" {
+            all.push(tree.to_str().unwrap());
+        }
+        let Some(text) = in_terminal(&all, 80, None) else {
+            return;
+        };
+        let lines = table_lines(&text);
+        assert!(lines.len() > 3, "{args:?}: no table\n{text}");
+        for l in &lines {
+            assert!(width(l) <= 80, "{args:?}: {} columns\n{text}", width(l));
+        }
+    }
+}
+
+#[test]
+fn columns_wins_over_the_measured_width() {
+    let tree = testdata("real");
+    let args = ["turns", "--color", "never", tree.to_str().unwrap()];
+    let Some(wide) = in_terminal(&args, 250, None) else {
+        return;
+    };
+    let narrow = in_terminal(&args, 250, Some("80")).unwrap();
+    let widest = |t: &str| table_lines(t).into_iter().map(width).max().unwrap_or(0);
+    assert!(widest(&wide) > 80, "{wide}");
+    assert!(widest(&wide) <= 250, "{wide}");
+    assert!(widest(&narrow) <= 80, "{narrow}");
+}
+
+#[test]
+fn a_table_in_a_pipe_is_never_cut_unless_width_asks() {
+    let tree = testdata("real");
+    let tree = tree.to_str().unwrap();
+    let mut c = rollscope();
+    c.env("COLUMNS", "80");
+    let out = c
+        .args(["turns", "--color", "never", tree])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('…'), "{text}");
+    assert!(table_lines(&text).iter().any(|l| width(l) > 80));
+    // The whole of a long user message is there.
+    let messages = rows(&["turns", "--format", "ndjson", tree], 0);
+    let longest = messages
+        .iter()
+        .filter_map(|r| r["user_message"].as_str())
+        .max_by_key(|m| m.len())
+        .unwrap();
+    assert!(
+        text.contains(longest.split('\n').next().unwrap()),
+        "{longest}"
+    );
+    let out = output(&["turns", "--color", "never", "--width", "80", tree], 0);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(table_lines(&text).iter().all(|l| width(l) <= 80), "{text}");
+}
+
+#[test]
+fn rows_of_files_whose_paths_end_alike_never_look_alike_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = twin_tree(dir.path());
+    let tree = tree.to_str().unwrap();
+    for args in [
+        &["stats"][..],
+        &["turns"],
+        &["calls"],
+        &["replay", "--view", "ui"],
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--color", "never", tree]);
+        let Some(text) = in_terminal(&all, 80, None) else {
+            return;
+        };
+        let body: Vec<&str> = table_lines(&text)
+            .into_iter()
+            .filter(|l| l.starts_with('│'))
+            .skip(1)
+            .filter(|l| !l.contains("total (") && !l.contains(" turns "))
+            .collect();
+        assert!(body.len() >= 4, "{args:?}\n{text}");
+        // Four files, two names: four path cells, each naming its team.
+        let paths: std::collections::HashSet<&str> = body
+            .iter()
+            .map(|l| l.split('│').nth(1).unwrap().trim())
+            .collect();
+        assert_eq!(paths.len(), 4, "{args:?}: {paths:?}\n{text}");
+        for p in &paths {
+            assert!(p.contains("team-a") || p.contains("team-b"), "{p}\n{text}");
+        }
+        assert!(body.iter().all(|l| width(l) <= 80), "{args:?}\n{text}");
+    }
+}
+
+#[test]
+fn chosen_columns_come_in_their_order_and_an_unknown_one_is_a_usage_error() {
+    let f = real_file("0.171.0", "shell", "");
+    let f = f.to_str().unwrap();
+    let out = output(
+        &[
+            "turns",
+            "--color",
+            "never",
+            "--columns",
+            "status,index,path",
+            f,
+        ],
+        0,
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header = text.lines().nth(1).unwrap();
+    let cells: Vec<&str> = header.split('│').map(str::trim).collect();
+    assert_eq!(cells, ["", "status", "index", "path", ""], "{text}");
+    let out = output(&["turns", "--columns", "status,nope", f], 2);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("`nope`") && err.contains("user_message"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
