@@ -146,8 +146,8 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand --utc 'Use UTC instead of local time for --since/--until dates'
             cand -q 'Do not report skipped lines on stderr (errors are still reported)'
             cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

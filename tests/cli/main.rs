@@ -8,6 +8,7 @@ mod util;
 mod calls;
 mod check_ordinal;
 mod common;
+mod completion;
 mod contract;
 mod layers;
 mod lint;
