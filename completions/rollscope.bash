@@ -407,12 +407,19 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__man)
-            opts="-h -V --help --version"
+            opts="-h -V --dir --help --version stats turns calls check-ordinal replay lint completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -29,7 +29,7 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand replay 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
             cand lint 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
             cand completions 'Print shell completions to stdout'
-            cand man 'Print the man page (roff) to stdout'
+            cand man 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'rollscope;stats'= {
@@ -158,6 +158,7 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand --version 'Print version'
         }
         &'rollscope;man'= {
+            cand --dir 'Write every page into this directory instead (rollscope.1 and one rollscope-COMMAND.1 per subcommand), creating it if need be'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -171,7 +172,7 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand replay 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
             cand lint 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
             cand completions 'Print shell completions to stdout'
-            cand man 'Print the man page (roff) to stdout'
+            cand man 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'rollscope;help;stats'= {

@@ -33,7 +33,7 @@ complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "check-ordinal" 
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "completions" -d 'Print shell completions to stdout'
-complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print a man page (roff): rollscope(1), or a subcommand\'s (`man stats`); or write them all into a directory'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l by -d 'Group rows: one per file (default), or per day, month, model, cwd, or one total' -r -f -a "file\t''
 day\t''
@@ -364,6 +364,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand man" -l dir -d 'Write every page into this directory instead (rollscope.1 and one rollscope-COMMAND.1 per subcommand), creating it if need be' -r -f -a "(__fish_complete_directories)"
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
@@ -373,5 +374,5 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "completions" -d 'Print shell completions to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "man" -d 'Print a man page (roff): rollscope(1), or a subcommand\'s (`man stats`); or write them all into a directory'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

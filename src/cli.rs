@@ -1,9 +1,10 @@
 //! The command line, in one place (clap derive). Nothing below `cmd/` sees these types:
 //! each subcommand turns its args into plain options before any I/O.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::calls::CallStatus;
@@ -58,9 +59,10 @@ pub enum Command {
     /// Print shell completions to stdout
     #[command(display_name = "rollscope")]
     Completions(CompletionsArgs),
-    /// Print the man page (roff) to stdout
-    #[command(hide = true, display_name = "rollscope")]
-    Man,
+    /// Print a man page (roff): rollscope(1), or a subcommand's (`man stats`); or write
+    /// them all into a directory
+    #[command(display_name = "rollscope")]
+    Man(ManArgs),
 }
 
 /// Where rollouts come from and how they are read (shared by every subcommand).
@@ -359,6 +361,50 @@ pub struct CompletionsArgs {
     /// The shell to generate completions for
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The subcommand whose page to print, rollscope-COMMAND(1); without it, rollscope(1)
+    #[arg(value_name = "COMMAND", value_parser = SubcommandName)]
+    pub command: Option<String>,
+
+    /// Write every page into this directory instead (rollscope.1 and one
+    /// rollscope-COMMAND.1 per subcommand), creating it if need be
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    #[arg(value_hint = clap::ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
+}
+
+/// `man COMMAND`: the name of a subcommand `--help` lists, read from [`Cli`] when a value is
+/// parsed or listed (reading it while `Cli`'s command is made would make it again, forever).
+#[derive(Debug, Clone, Copy)]
+struct SubcommandName;
+
+impl SubcommandName {
+    fn parser() -> PossibleValuesParser {
+        let cli = Cli::command();
+        let names = cli.get_subcommands().filter(|c| !c.is_hide_set());
+        PossibleValuesParser::new(names.map(|c| c.get_name().to_string()))
+    }
+}
+
+impl TypedValueParser for SubcommandName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        Self::parser().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let values: Vec<PossibleValue> = Self::parser().possible_values()?.collect();
+        Some(Box::new(values.into_iter()))
+    }
 }
 
 /// The command line as completion scripts see it: [`Cli`], with the rule registry's slugs

@@ -393,10 +393,6 @@ fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
         present, files,
         "completions/ holds a file no shell is generated into"
     );
-    let man = rollscope().arg("man").output().unwrap();
-    assert!(String::from_utf8(man.stdout)
-        .unwrap()
-        .contains(".TH rollscope"));
 }
 
 #[test]

@@ -97,7 +97,7 @@ fn bash_completes_li_to_lint() {
 }
 
 #[test]
-fn bash_completes_subcommand_names_at_the_top_and_after_help() {
+fn bash_completes_subcommand_names_at_the_top_after_help_and_after_man() {
     let Some(all) = bash_completes(&["rollscope", ""]) else {
         return;
     };
@@ -109,6 +109,10 @@ fn bash_completes_subcommand_names_at_the_top_and_after_help() {
     assert_eq!(
         bash_completes(&["rollscope", "help", "li"]).unwrap(),
         ["lint"]
+    );
+    assert_eq!(
+        bash_completes(&["rollscope", "man", "sta"]).unwrap(),
+        ["stats"]
     );
 }
 

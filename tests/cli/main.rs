@@ -14,6 +14,7 @@ mod layers;
 mod lint;
 mod lint_config;
 mod lint_sarif;
+mod man;
 mod replay;
 mod shell;
 mod stats;
