@@ -356,11 +356,11 @@ _rollscope() {
                     return 0
                     ;;
                 --select)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret size size.large listing listing.no-preview" -- "${cur}"))
                     return 0
                     ;;
                 --ignore)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret size size.large listing listing.no-preview" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -372,7 +372,7 @@ _rollscope() {
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset fork.boundary policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact.metadata-len compact.legacy compact.window world_state.patch-before-full pair.missing-output pair.orphan-output pair.duplicate rollback.overflow tokens.none turn.unterminated turn.id-mismatch turn.no-context content.inline-media content.secret size.large listing.no-preview" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -407,12 +407,19 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__man)
-            opts="-h -V --help --version"
+            opts="-h -V --dir --help --version stats turns calls check-ordinal replay lint completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -1,13 +1,15 @@
 //! The command line, in one place (clap derive). Nothing below `cmd/` sees these types:
 //! each subcommand turns its args into plain options before any I/O.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::builder::PossibleValuesParser;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::calls::CallStatus;
 use crate::analysis::turns::TurnStatus;
+use crate::findings::Rule;
 use crate::model::{CALL_TYPES, OUTPUT_TYPES};
 use crate::output::{ColorWhen, Format, Shape, Width};
 
@@ -139,9 +141,10 @@ pub enum Command {
     /// Print shell completions to stdout
     #[command(display_name = "rollscope", after_long_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
-    /// Print the man page (roff) to stdout
-    #[command(hide = true, display_name = "rollscope")]
-    Man,
+    /// Print a man page (roff): rollscope(1), or a subcommand's (`man stats`); or write
+    /// them all into a directory
+    #[command(display_name = "rollscope")]
+    Man(ManArgs),
 }
 
 /// Where rollouts come from and how they are read (shared by every subcommand).
@@ -473,6 +476,83 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The subcommand whose page to print, rollscope-COMMAND(1); without it, rollscope(1)
+    #[arg(value_name = "COMMAND", value_parser = SubcommandName)]
+    pub command: Option<String>,
+
+    /// Write every page into this directory instead (rollscope.1 and one
+    /// rollscope-COMMAND.1 per subcommand), creating it if need be
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    #[arg(value_hint = clap::ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
+}
+
+/// `man COMMAND`: the name of a subcommand `--help` lists, read from [`Cli`] when a value is
+/// parsed or listed (reading it while `Cli`'s command is made would make it again, forever).
+#[derive(Debug, Clone, Copy)]
+struct SubcommandName;
+
+impl SubcommandName {
+    fn parser() -> PossibleValuesParser {
+        let cli = Cli::command();
+        let names = cli.get_subcommands().filter(|c| !c.is_hide_set());
+        PossibleValuesParser::new(names.map(|c| c.get_name().to_string()))
+    }
+}
+
+impl TypedValueParser for SubcommandName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        Self::parser().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let values: Vec<PossibleValue> = Self::parser().possible_values()?.collect();
+        Some(Box::new(values.into_iter()))
+    }
+}
+
+/// The command line as completion scripts see it: [`Cli`], with the rule registry's slugs
+/// and groups as the values of `lint --select` and `--ignore`, and its slugs as those of
+/// `--explain`. Parsing never sees these values, nor does `--help`: `lint` takes any name
+/// and reports an unknown one itself, with the nearest rule.
+pub fn for_completions() -> clap::Command {
+    // In place: `mut_subcommand` and `mut_arg` would move them last in the scripts.
+    Cli::command().mut_subcommands(|sub| {
+        if sub.get_name() != "lint" {
+            return sub;
+        }
+        sub.mut_args(|a| match a.get_id().as_str() {
+            "select" | "ignore" => a.value_parser(rule_names(true)),
+            "explain" => a.value_parser(rule_names(false)),
+            _ => a,
+        })
+    })
+}
+
+/// Every rule's slug, with its summary, in registry order; with `groups`, each group too,
+/// before its first rule.
+fn rule_names(groups: bool) -> PossibleValuesParser {
+    let mut values: Vec<PossibleValue> = Vec::new();
+    for rule in Rule::ALL {
+        let group = rule.group();
+        let new_group = !values.iter().any(|v| v.get_name() == group);
+        if groups && new_group && group != rule.slug() {
+            values.push(PossibleValue::new(group).help(format!("every {group}.* rule")));
+        }
+        values.push(PossibleValue::new(rule.slug()).help(rule.summary()));
+    }
+    PossibleValuesParser::new(values)
+}
+
 /// Parse `123`, `64K`, `512MiB`, `1G`... (binary multiples).
 pub fn parse_size(s: &str) -> Result<usize, String> {
     let t = s.trim();
@@ -499,6 +579,35 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+        for_completions().debug_assert();
+    }
+
+    #[test]
+    fn completions_see_the_rule_names_and_the_cli_in_its_own_order() {
+        let names = |a: &clap::Arg| -> Vec<String> {
+            let values = a.get_possible_values();
+            values.iter().map(|v| v.get_name().to_string()).collect()
+        };
+        let (cli, completed) = (Cli::command(), for_completions());
+        let order = |c: &clap::Command| -> Vec<String> {
+            let lint = c.find_subcommand("lint").unwrap();
+            let subs = c.get_subcommands().map(|s| s.get_name().to_string());
+            subs.chain(lint.get_arguments().map(|a| a.get_id().to_string()))
+                .collect()
+        };
+        assert_eq!(order(&completed), order(&cli));
+        let lint = completed.find_subcommand("lint").unwrap();
+        for (id, groups) in [("select", true), ("ignore", true), ("explain", false)] {
+            let arg = lint.get_arguments().find(|a| a.get_id() == id).unwrap();
+            let offered = names(arg);
+            for rule in Rule::ALL {
+                assert!(offered.iter().any(|n| n == rule.slug()), "{id}: {rule:?}");
+                assert_eq!(offered.iter().any(|n| n == rule.group()), groups, "{id}");
+            }
+            let parsed = cli.find_subcommand("lint").unwrap();
+            let parsed = parsed.get_arguments().find(|a| a.get_id() == id).unwrap();
+            assert!(names(parsed).is_empty(), "{id} takes any name");
+        }
     }
 
     #[test]

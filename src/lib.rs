@@ -79,9 +79,6 @@ fn run_command(cli: Cli) -> Result<ExitStatus, Error> {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)
         }
-        Command::Man => {
-            cmd::completions::man()?;
-            Ok(ExitStatus::Clean)
-        }
+        Command::Man(args) => cmd::man::run(&args),
     }
 }

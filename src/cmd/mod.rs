@@ -6,6 +6,7 @@ pub mod calls;
 pub mod check_ordinal;
 pub mod completions;
 pub mod lint;
+pub mod man;
 pub mod replay;
 pub mod stats;
 pub mod turns;

@@ -357,17 +357,22 @@ fn rollout_text_in_tables_is_stripped_of_escape_sequences_but_ndjson_stays_exact
     assert_eq!(rows[0]["group"], "/work/\u{1b}[31mevil\u{1b}]0;pwned\u{7}");
 }
 
+/// Every shell `completions` knows, each in the file clap_complete names for it
+/// (`rollscope.bash`, `_rollscope`, `rollscope.fish`, `_rollscope.ps1`, `rollscope.elv`).
 #[test]
 fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
-    for (shell, file) in [
-        ("bash", "rollscope.bash"),
-        ("zsh", "_rollscope"),
-        ("fish", "rollscope.fish"),
-    ] {
-        let out = output(&["completions", shell], 0);
-        let path = root().join("completions").join(file);
+    use clap::ValueEnum;
+    use clap_complete::{Generator, Shell};
+    let dir = root().join("completions");
+    let mut files = Vec::new();
+    for shell in Shell::value_variants() {
+        let name = shell.to_possible_value().unwrap().get_name().to_string();
+        let file = shell.file_name("rollscope");
+        let out = output(&["completions", &name], 0);
+        assert!(!out.stdout.is_empty(), "{name}");
+        let path = dir.join(&file);
         if std::env::var_os("BLESS").is_some() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &out.stdout).unwrap();
         }
         let committed = std::fs::read(&path).unwrap_or_default();
@@ -375,11 +380,19 @@ fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
             out.stdout == committed,
             "completions/{file} is stale: rerun this test with BLESS=1"
         );
+        files.push(file);
     }
-    let man = rollscope().arg("man").output().unwrap();
-    assert!(String::from_utf8(man.stdout)
+    assert_eq!(files.len(), 5, "{files:?}");
+    let mut present: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
-        .contains(".TH rollscope"));
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    present.sort();
+    files.sort();
+    assert_eq!(
+        present, files,
+        "completions/ holds a file no shell is generated into"
+    );
 }
 
 #[test]

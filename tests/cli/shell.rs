@@ -4,7 +4,7 @@
 use crate::util::*;
 
 /// Every subcommand, as `--help` lists them.
-const SUBCOMMANDS: [&str; 7] = [
+const SUBCOMMANDS: [&str; 8] = [
     "stats",
     "turns",
     "calls",
@@ -12,6 +12,7 @@ const SUBCOMMANDS: [&str; 7] = [
     "replay",
     "lint",
     "completions",
+    "man",
 ];
 
 fn text(bytes: &[u8]) -> String {

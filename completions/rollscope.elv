@@ -1,0 +1,198 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[rollscope] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'rollscope'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'rollscope'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand stats 'Counts per record type, turns, tool calls and the session''s own token usage'
+            cand turns 'One row per turn: status, timing, settings, tool calls and own tokens'
+            cand calls 'One row per tool call (and per output without a call): pairing, status, exit code'
+            cand check-ordinal 'Prove paginated rollouts'' ordinals sound and predict the ones Codex''s next resume breaks (exit 1 on any error)'
+            cand replay 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
+            cand lint 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+            cand completions 'Print shell completions to stdout'
+            cand man 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rollscope;stats'= {
+            cand --by 'Group rows: one per file (default), or per day, month, model, cwd, or one total'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --format 'Output format; the default is a table whatever stdout is'
+            cand --color 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand -q 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --utc 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;turns'= {
+            cand --status 'Only turns with one of these statuses (comma-separated)'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --format 'Output format; the default is a table whatever stdout is'
+            cand --color 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand --utc 'Use UTC instead of local time for --since/--until dates'
+            cand -q 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;calls'= {
+            cand --name 'Only calls whose name matches this glob (`*`, `?`, `[...]`, `{a,b}`); a namespaced call also matches as NAMESPACE__NAME. Repeat to match any of several'
+            cand --status 'Only calls with one of these statuses (comma-separated)'
+            cand --kind 'Only calls of these response item types (comma-separated; an orphan row has its output''s type)'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --format 'Output format; the default is a table whatever stdout is'
+            cand --color 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand --utc 'Use UTC instead of local time for --since/--until dates'
+            cand -q 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;check-ordinal'= {
+            cand --deny 'Treat this warning as an error (exit 1): `gap` (ordinals that never appear)'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --format 'Output format; the default is a table whatever stdout is'
+            cand --color 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand --utc 'Use UTC instead of local time for --since/--until dates'
+            cand -q 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;replay'= {
+            cand --view 'What to show: the model history (one row per item), the session state with its diagnostics (one object per file), or the turns and items a client shows'
+            cand --through-turn 'Replay only through the end of this turn: its number as `turns` prints it, or its id'
+            cand --before-turn 'Replay only what comes before this turn: its number as `turns` prints it, or its id'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --format 'Output format; the default is a table whatever stdout is'
+            cand --color 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)'
+            cand --for-prompt 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand --utc 'Use UTC instead of local time for --since/--until dates'
+            cand -q 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;lint'= {
+            cand --format 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning'
+            cand --select 'Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated'
+            cand --ignore 'Leave these rules out: slugs or groups, comma-separated (wins over --select)'
+            cand --fail-on 'Exit 1 when a finding of this severity or above is reported [default: error]'
+            cand --config 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys'
+            cand --explain 'Print a rule''s documentation and exit'
+            cand --color 'When to color diagnostics (auto honours NO_COLOR and the terminal)'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --no-config 'Read no config file'
+            cand --list-rules 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand --utc 'Use UTC instead of local time for --since/--until dates'
+            cand -q 'Do not report skipped lines on stderr (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr (errors are still reported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;man'= {
+            cand --dir 'Write every page into this directory instead (rollscope.1 and one rollscope-COMMAND.1 per subcommand), creating it if need be'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'rollscope;help'= {
+            cand stats 'Counts per record type, turns, tool calls and the session''s own token usage'
+            cand turns 'One row per turn: status, timing, settings, tool calls and own tokens'
+            cand calls 'One row per tool call (and per output without a call): pairing, status, exit code'
+            cand check-ordinal 'Prove paginated rollouts'' ordinals sound and predict the ones Codex''s next resume breaks (exit 1 on any error)'
+            cand replay 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
+            cand lint 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+            cand completions 'Print shell completions to stdout'
+            cand man 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rollscope;help;stats'= {
+        }
+        &'rollscope;help;turns'= {
+        }
+        &'rollscope;help;calls'= {
+        }
+        &'rollscope;help;check-ordinal'= {
+        }
+        &'rollscope;help;replay'= {
+        }
+        &'rollscope;help;lint'= {
+        }
+        &'rollscope;help;completions'= {
+        }
+        &'rollscope;help;man'= {
+        }
+        &'rollscope;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
