@@ -91,7 +91,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__calls)
-            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -137,6 +137,14 @@ _rollscope() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -145,7 +153,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__check__subcmd__ordinal)
-            opts="-j -q -h -V --deny --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            opts="-j -q -h -V --deny --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -181,6 +189,14 @@ _rollscope() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -428,7 +444,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -474,6 +490,14 @@ _rollscope() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -482,7 +506,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__stats)
-            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --format --color --utc --help --version"
+            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --format --color --width --columns --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -520,6 +544,14 @@ _rollscope() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -528,7 +560,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__turns)
-            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --help --version"
+            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -564,6 +596,14 @@ _rollscope() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -51,10 +51,12 @@ json\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l status -d 'Only turns with one of these statuses (comma-separated)' -r -f -a "completed\t''
 failed\t''
@@ -73,10 +75,12 @@ json\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l utc -d 'Use UTC instead of local time for --since/--until dates'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l name -d 'Only calls whose name matches this glob (`*`, `?`, `[...]`, `{a,b}`); a namespaced call also matches as NAMESPACE__NAME. Repeat to match any of several' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l status -d 'Only calls with one of these statuses (comma-separated)' -r -f -a "ok\t''
@@ -102,10 +106,12 @@ json\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Use UTC instead of local time for --since/--until dates'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l deny -d 'Treat this warning as an error (exit 1): `gap` (ordinals that never appear)' -r -f -a "gap\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
@@ -118,10 +124,12 @@ json\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time for --since/--until dates'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l view -d 'What to show: the model history (one row per item), the session state with its diagnostics (one object per file), or the turns and items a client shows' -r -f -a "history\t''
 state\t''
@@ -138,11 +146,13 @@ json\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time for --since/--until dates'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning' -r -f -a "human\t''
 concise\t''
@@ -362,7 +372,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -l dir -d 'Write every page into this directory instead (rollscope.1 and one rollscope-COMMAND.1 per subcommand), creating it if need be' -r -f -a "(__fish_complete_directories)"
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
