@@ -55,7 +55,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l width -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Use UTC instead of local time for dates (--since/--until dates, --by day|month)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Use UTC instead of local time: for --since/--until dates, --by day|month and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l status -d 'Only turns with one of these statuses (comma-separated)' -r -f -a "completed\t''
@@ -78,7 +78,7 @@ never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l utc -d 'Use UTC instead of local time for --since/--until dates'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s V -l version -d 'Print version'
@@ -109,7 +109,7 @@ never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Use UTC instead of local time for --since/--until dates'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s V -l version -d 'Print version'
@@ -127,7 +127,7 @@ never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time for --since/--until dates'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s V -l version -d 'Print version'
@@ -150,7 +150,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l width -d 
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time for --since/--until dates'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
@@ -368,14 +368,14 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l max-line-by
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time for --since/--until dates'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -l dir -d 'Write every page into this directory instead (rollscope.1 and one rollscope-COMMAND.1 per subcommand), creating it if need be' -r -f -a "(__fish_complete_directories)"
-complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help'
+complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'

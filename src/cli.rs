@@ -59,17 +59,17 @@ Examples:
   $ rollscope turns --status failed,aborted,stale,open
   # Only the columns you want, in your order
   $ rollscope turns --columns path,index,status,duration,user_message
-  # Turns longer than a minute, as rows for jq
-  $ rollscope turns --format ndjson | jq -c 'select(.duration_ms > 60000) | {path, index}'";
+  # Turns longer than a second, as rows for jq
+  $ rollscope turns --format ndjson | jq -c 'select(.duration_ms > 1000) | {path, index}'";
 
 const CALLS_EXAMPLES: &str = "\
 Examples:
   # Tool calls that failed
   $ rollscope calls --status error
   # Shell commands only, with their exit codes
-  $ rollscope calls --name 'exec_command' --name 'shell' --columns name,exit_code,arguments
+  $ rollscope calls --name exec_command --name shell --columns name,exit_code,arguments
   # The slowest calls, slowest first
-  $ rollscope calls --format ndjson | jq -s -c 'sort_by(-.duration_ms) | .[:5][] | {name, duration_ms}'";
+  $ rollscope calls --format ndjson | jq -s -r 'sort_by(.duration_ms // 0) | reverse | .[:5][].name'";
 
 const CHECK_ORDINAL_EXAMPLES: &str = "\
 Examples:
@@ -84,8 +84,8 @@ Examples:
   $ rollscope replay
   # What will break on the next resume, file by file
   $ rollscope replay --view state
-  # The history as it stood before turn 2 (what a fork from there sees)
-  $ rollscope replay --before-turn 2 --format ndjson | jq -r '.item.type'
+  # What the next request sends the model, by item type
+  $ rollscope replay --for-prompt --format ndjson | jq -r '.item.type' | sort | uniq -c
   # What a client shows on resume
   $ rollscope replay --view ui";
 
@@ -100,6 +100,13 @@ Examples:
   # Annotations for a GitHub Actions job, and a SARIF log for code scanning
   $ rollscope lint --format sarif > rollscope.sarif";
 
+const MAN_EXAMPLES: &str = "\
+Examples:
+  # One subcommand's page, to read now
+  $ rollscope man stats > rollscope-stats.1
+  # Every page, into a directory man searches (MANPATH)
+  $ rollscope man --dir man1";
+
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
   # Completions for this bash session
@@ -113,7 +120,7 @@ pub enum Command {
     #[command(
         display_name = "rollscope",
         after_long_help = STATS_EXAMPLES,
-        mut_arg("utc", |a| a.help("Use UTC instead of local time for dates (--since/--until dates, --by day|month)"))
+        mut_arg("utc", |a| a.help("Use UTC instead of local time: for --since/--until dates, --by day|month and the times tables show"))
     )]
     Stats(StatsArgs),
     /// One row per turn: status, timing, settings, tool calls and own tokens
@@ -143,7 +150,7 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print a man page (roff): rollscope(1), or a subcommand's (`man stats`); or write
     /// them all into a directory
-    #[command(display_name = "rollscope")]
+    #[command(display_name = "rollscope", after_long_help = MAN_EXAMPLES)]
     Man(ManArgs),
 }
 
@@ -169,7 +176,7 @@ pub struct InputArgs {
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
 
-    /// Use UTC instead of local time for --since/--until dates
+    /// Use UTC instead of local time: for --since/--until dates and the times tables show
     #[arg(long)]
     pub utc: bool,
 

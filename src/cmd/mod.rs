@@ -28,6 +28,24 @@ use crate::replay::{Options as ReplayOptions, Replayed};
 use crate::time::{Bound, Range, Zone};
 use crate::Error;
 
+/// Every table a subcommand prints, by the command line that prints it, and its columns:
+/// the catalog `docs/columns.md` is made from.
+pub fn tables() -> Vec<(&'static str, Vec<Column>)> {
+    use crate::analysis::census::GroupBy;
+    vec![
+        ("stats", stats::columns(None)),
+        ("stats --by day|month", stats::columns(Some(GroupBy::Day))),
+        (
+            "stats --by model|cwd|total",
+            stats::columns(Some(GroupBy::Model)),
+        ),
+        ("turns", turns::columns(true)),
+        ("calls", calls::columns(true)),
+        ("replay (--view history)", replay::history_columns(true)),
+        ("replay --view ui", replay::ui_columns(true)),
+    ]
+}
+
 /// Everything a subcommand needs to read its inputs, resolved from the shared args.
 pub struct Context {
     pub sources: Vec<Source>,

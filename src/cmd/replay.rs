@@ -130,7 +130,10 @@ pub fn history_columns(many_files: bool) -> Vec<Column> {
     vec![
         Column::file(many_files),
         Column::right("index").rank(6),
-        Column::left("time").clock().rank(3),
+        Column::left("time")
+            .derived("the timestamp of the record on `line`")
+            .clock()
+            .rank(3),
         Column::right("line").rank(5),
         Column::left("origin").field("origin").rank(4),
         Column::left("who").field("item").text().rank(8),

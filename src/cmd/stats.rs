@@ -92,7 +92,11 @@ pub fn columns(by: Option<GroupBy>) -> Vec<Column> {
             ];
             // A day's or a month's bar: its total tokens against the largest group's.
             if matches!(g, GroupBy::Day | GroupBy::Month) {
-                v.push(Column::left("bar").bar().rank(5));
+                v.push(
+                    Column::left("bar")
+                        .bar("total tokens, against the largest row's")
+                        .rank(5),
+                );
             }
             v
         }

@@ -76,9 +76,12 @@ const TABLE: [(Column, CellOf); 11] = [
         |t, _| Cell::duration(t.duration_ms),
     ),
     // Each turn's duration against the longest one's.
-    (Column::left("bar").bar().rank(4), |t, _| {
-        Cell::bar(t.duration_ms.unwrap_or(0) as f64)
-    }),
+    (
+        Column::left("bar")
+            .bar("the duration, against the longest turn's")
+            .rank(4),
+        |t, _| Cell::bar(t.duration_ms.unwrap_or(0) as f64),
+    ),
     (Column::left("model").rank(3), |t, _| {
         Cell::opt(t.model.as_deref())
     }),

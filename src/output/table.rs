@@ -43,6 +43,8 @@ pub struct Column {
     pub shown: bool,
     /// Its cells are times: the header says which clock.
     pub clock: bool,
+    /// What a column without a field shows (a picture, a time read from the line).
+    pub about: &'static str,
 }
 
 impl Column {
@@ -55,6 +57,7 @@ impl Column {
             rank: 5,
             shown: true,
             clock: false,
+            about: "",
         }
     }
     pub const fn right(name: &'static str) -> Column {
@@ -82,10 +85,17 @@ impl Column {
         self.give = Give::Path;
         self
     }
-    /// A bar of each row's [`Cell::bar`].
-    pub const fn bar(mut self) -> Column {
+    /// A bar of each row's [`Cell::bar`], showing what `about` says.
+    pub const fn bar(mut self, about: &'static str) -> Column {
         self.give = Give::Bar;
         self.field = "";
+        self.about = about;
+        self
+    }
+    /// No row field: what it shows instead.
+    pub const fn derived(mut self, about: &'static str) -> Column {
+        self.field = "";
+        self.about = about;
         self
     }
     /// Times, from [`Cell::time`].
@@ -525,6 +535,59 @@ impl Table {
         };
         format!("{} ({note})", c.name)
     }
+}
+
+/// The catalog of tables (`docs/columns.md`): for each table, its columns, the NDJSON
+/// field each one shows, and how it gives way on a narrow terminal.
+pub fn catalog_markdown(tables: &[(&str, Vec<Column>)]) -> String {
+    let mut md = String::from(
+        "# Table columns\n\n\
+         <!-- Generated from the column definitions by `cargo test` (BLESS=1 rewrites it). -->\n\n\
+         A table's header is the name of the NDJSON field its column shows, or, where the cell\n\
+         shows the field in another form (a duration, a group's key, a token count of the\n\
+         nested `tokens`), a short name this page maps to the field. The same names pick\n\
+         columns with `--columns`.\n\n\
+         On a terminal narrower than the table, the columns of lowest importance go first\n\
+         (9 goes last); then texts are cut at their end and paths in their middle. A path is\n\
+         never cut so far that two files look alike. A column marked *hidden* is shown only\n\
+         when `--columns` names it (`path` is hidden when the rows come from one file).\n\
+         Times are local unless `--utc` is given; their header says which clock\n\
+         (`started_at (UTC)`, `started_at (+01:00)`, or `(local)` when the offsets differ).\n",
+    );
+    for (command, columns) in tables {
+        md.push_str(&format!(
+            "\n## `rollscope {command}`\n\n\
+             | column | field | importance | on a narrow terminal |\n\
+             |---|---|---|---|\n"
+        ));
+        for c in columns {
+            let field = if c.field.is_empty() {
+                format!("({})", c.about)
+            } else {
+                format!("`{}`", c.field)
+            };
+            let give = match c.give {
+                Give::Fixed => "shown whole or dropped",
+                Give::Text => "cut at its end",
+                Give::Path => "cut in its middle",
+                Give::Bar => "drawn narrower",
+            };
+            let mut notes = vec![give.to_string()];
+            if c.clock {
+                notes.push("a time: its header names the clock".into());
+            }
+            if !c.shown {
+                notes.push("hidden".into());
+            }
+            md.push_str(&format!(
+                "| `{}` | {field} | {} | {} |\n",
+                c.name,
+                c.rank,
+                notes.join("; ")
+            ));
+        }
+    }
+    md
 }
 
 /// `+14:00`, `-09:30`, `+00:00`.

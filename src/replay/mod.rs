@@ -500,7 +500,9 @@ fn cut_line(
             TurnRef::Index(n) => format!("no turn {n}"),
             TurnRef::Id(id) => format!("no turn with id {id}"),
         };
-        return Err(format!("{what} in the file ({} turns)", turns.len()));
+        let n = turns.len();
+        let s = if n == 1 { "" } else { "s" };
+        return Err(format!("{what} in the file ({n} turn{s})"));
     };
     Ok(CutAt {
         through,

@@ -10,6 +10,7 @@ mod check_ordinal;
 mod common;
 mod completion;
 mod contract;
+mod help;
 mod layers;
 mod lint;
 mod lint_config;

@@ -214,3 +214,203 @@ fn the_docs_do_not_call_rows_flat_where_they_nest() {
     );
     assert!(prose.contains(".tokens.total_tokens"));
 }
+
+/// Every dotted key path the rows hold (`tokens.total_tokens`); array elements are
+/// walked as their parent's path.
+fn key_paths(rows: &[serde_json::Value]) -> std::collections::HashSet<String> {
+    fn walk(v: &serde_json::Value, at: &str, out: &mut std::collections::HashSet<String>) {
+        match v {
+            serde_json::Value::Object(o) => {
+                for (k, v) in o {
+                    let p = if at.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{at}.{k}")
+                    };
+                    out.insert(p.clone());
+                    walk(v, &p, out);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, at, out)),
+            _ => {}
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    rows.iter().for_each(|r| walk(r, "", &mut out));
+    out
+}
+
+/// The command line of a table in the catalog, as arguments (`stats --by day|month` is
+/// run as `stats --by day`).
+fn catalog_args(command: &str) -> Vec<String> {
+    command
+        .replace("(--view history)", "")
+        .split_whitespace()
+        .map(|w| w.split('|').next().unwrap().to_string())
+        .collect()
+}
+
+/// A header named a column differently from its row field (`errors` for `parse_errors`,
+/// `calls` for `tool_calls`, `version` for `cli_version`, `#` for `index`), with no map
+/// between them anywhere. Each column now names the field it shows, a test proves each
+/// field is in the rows, and `docs/columns.md` is made from the definitions.
+#[test]
+fn every_table_column_names_a_field_its_ndjson_rows_have() {
+    let tree = testdata("real");
+    let tree = tree.to_str().unwrap();
+    for (command, columns) in rollscope::cmd::tables() {
+        let mut args = catalog_args(command);
+        args.extend(["--format".into(), "ndjson".into(), tree.into()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let fields = key_paths(&rows(&args, 0));
+        for c in &columns {
+            if c.field.is_empty() {
+                continue;
+            }
+            assert!(
+                fields.contains(c.field),
+                "{command}: column `{}` shows `{}`, which no row has",
+                c.name,
+                c.field
+            );
+        }
+    }
+}
+
+#[test]
+fn table_headers_are_the_field_names_people_meet_in_ndjson() {
+    let f = real_file("0.171.0", "shell", "");
+    let f = f.to_str().unwrap();
+    let header = |args: &[&str]| -> Vec<String> {
+        let out = output(
+            &[args, &["--color", "never", "--width", "0", f]].concat(),
+            0,
+        );
+        let t = text(&out.stdout);
+        let line = t.lines().nth(1).unwrap_or_default().to_string();
+        line.split('│')
+            .map(|c| c.trim().split(" (").next().unwrap().to_string())
+            .filter(|c| !c.is_empty())
+            .collect()
+    };
+    let stats = header(&["stats"]);
+    for name in ["parse_errors", "tool_calls", "cli_version", "started_at"] {
+        assert!(stats.iter().any(|h| h == name), "{stats:?}");
+    }
+    assert!(!stats.iter().any(|h| h == "errors" || h == "version"));
+    let turns = header(&["turns"]);
+    assert!(turns.iter().any(|h| h == "index"), "{turns:?}");
+    assert!(!turns.iter().any(|h| h == "#"), "{turns:?}");
+    let calls = header(&["calls"]);
+    for name in ["turn_index", "exit_code", "called_at"] {
+        assert!(calls.iter().any(|h| h == name), "{calls:?}");
+    }
+}
+
+#[test]
+fn the_columns_page_is_the_column_definitions() {
+    let page = rollscope::output::table::catalog_markdown(&rollscope::cmd::tables());
+    let path = root().join("docs/columns.md");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, &page).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == page,
+        "docs/columns.md is stale: rerun this test with BLESS=1"
+    );
+}
+
+/// Tables showed UTC while `--since` and `--by day` read local time: at UTC+14 a session
+/// picked by `--since 2026-11-30` said it started on the 29th. Now one clock rules both,
+/// and the header says which.
+#[test]
+fn table_times_are_on_the_clock_the_filters_use_and_the_header_names_it() {
+    let f = real_file("0.171.0", "shell", "");
+    let f = f.to_str().unwrap();
+    // Kiritimati's offset, as a POSIX TZ rule (no tz database needed).
+    let at = |args: &[&str]| -> String {
+        let mut c = rollscope();
+        c.env("TZ", "<+14>-14");
+        let out = c.args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        text(&out.stdout)
+    };
+    // Started 2026-11-29T12:00:30Z: the 30th at 02:00 at UTC+14.
+    let local = at(&["stats", "--color", "never", "--since", "2026-11-30", f]);
+    assert!(local.contains("started_at (+14:00)"), "{local}");
+    assert!(local.contains("2026-11-30 02:00"), "{local}");
+    assert!(!local.contains("2026-11-29 12:00"), "{local}");
+    let utc = at(&[
+        "stats",
+        "--color",
+        "never",
+        "--utc",
+        "--since",
+        "2026-11-29",
+        f,
+    ]);
+    assert!(utc.contains("started_at (UTC)"), "{utc}");
+    assert!(utc.contains("2026-11-29 12:00"), "{utc}");
+    // In UTC the session started on the 29th: --since the 30th leaves it out.
+    let none = at(&["stats", "--utc", "--since", "2026-11-30", f]);
+    assert!(none.is_empty(), "{none}");
+    for cmd in ["turns", "calls", "replay"] {
+        let t = at(&[cmd, "--color", "never", f]);
+        assert!(
+            t.contains(" (+14:00)") && t.contains("2026-11-30 02:00:3"),
+            "{cmd}\n{t}"
+        );
+        let t = at(&[cmd, "--color", "never", "--utc", f]);
+        assert!(
+            t.contains(" (UTC)") && t.contains("2026-11-29 12:00:3"),
+            "{cmd}\n{t}"
+        );
+    }
+    // NDJSON times are the file's own, whatever the clock.
+    let rows = {
+        let mut c = rollscope();
+        c.env("TZ", "<+14>-14");
+        ndjson(
+            &c.args(["stats", "--format", "ndjson", f])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+    };
+    assert_eq!(rows[0]["started_at"], "2026-11-29T12:00:30.602Z");
+}
+
+/// Files found under the default roots are named from there: the table says
+/// `sessions/2026/11/29/rollout-…`, not the last 48 characters of an absolute path.
+#[test]
+fn files_in_the_codex_home_are_named_from_the_folder_they_are_in() {
+    let home = real("0.171.0", "shell");
+    let mut c = rollscope();
+    c.env("CODEX_HOME", &home);
+    let out = c
+        .args(["stats", "--color", "never", "--width", "0"])
+        .output()
+        .unwrap();
+    let t = text(&out.stdout);
+    let row = t.lines().nth(3).unwrap();
+    let cell = row.split('│').nth(1).unwrap().trim();
+    assert!(
+        cell.starts_with("sessions/2026/11/29/rollout-2026-11-29T12-00-30-"),
+        "{t}"
+    );
+    assert!(!t.contains(home.to_str().unwrap()), "{t}");
+    // NDJSON keeps the path as read.
+    let mut c = rollscope();
+    c.env("CODEX_HOME", &home);
+    let rows = ndjson(
+        &c.args(["stats", "--format", "ndjson"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(rows[0]["path"]
+        .as_str()
+        .unwrap()
+        .starts_with(home.to_str().unwrap()));
+}
