@@ -422,6 +422,8 @@ impl Table {
                 Give::Fixed => natural,
                 Give::Text => fit::TEXT_MIN.max(fit::width(&headers[i])).min(natural),
                 Give::Bar => fit::BAR_MIN.max(fit::width(&headers[i])).min(natural),
+                // Without a width to fit, nothing is cut: no need to know how far.
+                Give::Path if budget.is_none() => natural,
                 Give::Path => {
                     let paths = self.paths(i);
                     fit::path_min(&paths, natural, ellipsis).max(fit::width(&headers[i]))

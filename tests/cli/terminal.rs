@@ -220,3 +220,97 @@ fn chosen_columns_come_in_their_order_and_an_unknown_one_is_a_usage_error() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// `LC_ALL=C` cannot show box drawing, bars or marks: tables fall back to ASCII.
+#[test]
+fn where_the_locale_cannot_show_unicode_tables_bars_and_marks_are_ascii() {
+    let tree = testdata("real");
+    let tree = tree.to_str().unwrap();
+    for args in [
+        &["stats", "--by", "day"][..],
+        &["turns", "--width", "70"],
+        &["calls", "--width", "70"],
+    ] {
+        let mut c = rollscope();
+        c.env("LC_ALL", "C");
+        let out = c
+            .args(args)
+            .args(["--color", "never", tree])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.is_ascii(), "{args:?}\n{text}");
+        assert!(text.starts_with("+-"), "{args:?}\n{text}");
+    }
+    let mut c = rollscope();
+    c.env("LC_ALL", "C");
+    let out = c
+        .args(["stats", "--by", "day", "--color", "never", tree])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("| ####"));
+}
+
+/// `stats --by day|month` draws each group's total tokens as a bar against the largest;
+/// NDJSON carries the numbers only.
+#[test]
+fn stats_by_day_draws_a_bar_of_each_day_s_total_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two days: one session on the 29th, two on the 30th (a copy moved a day later).
+    let f = real_file("0.171.0", "shell", "");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::copy(&f, dir.path().join("rollout-a.jsonl")).unwrap();
+    for name in ["rollout-b.jsonl", "rollout-c.jsonl"] {
+        std::fs::write(
+            dir.path().join(name),
+            text.replace("2026-11-29T", "2026-11-30T"),
+        )
+        .unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let out = output(&["stats", "--by", "day", "--color", "never", d], 0);
+    let t = String::from_utf8(out.stdout).unwrap();
+    let bar = |day: &str| -> usize {
+        let line = t.lines().find(|l| l.contains(day)).unwrap();
+        line.split('│')
+            .nth(3)
+            .unwrap()
+            .trim()
+            .chars()
+            .filter(|&c| c == '█')
+            .count()
+    };
+    assert_eq!(bar("2026-11-30"), 20, "{t}");
+    assert_eq!(bar("2026-11-29"), 10, "{t}");
+    let rows = rows(&["stats", "--by", "day", "--format", "ndjson", d], 0);
+    assert!(rows.iter().all(|r| r.get("bar").is_none()));
+}
+
+/// `turns` shows each status with a mark and each duration with a bar, at a glance.
+#[test]
+fn turns_mark_each_status_and_bar_each_duration() {
+    let tree = testdata("real/0.128.0");
+    let out = output(&["turns", "--color", "never", tree.to_str().unwrap()], 0);
+    let t = String::from_utf8(out.stdout).unwrap();
+    for (mark, status) in [
+        ("✓", "completed"),
+        ("■", "aborted"),
+        ("◌", "stale"),
+        ("▶", "open"),
+    ] {
+        assert!(t.contains(&format!("{mark} {status}")), "{status}\n{t}");
+    }
+    // The longest turn's bar is the column's whole width; a turn without a duration has none.
+    let header = t.lines().nth(1).unwrap();
+    let at = header.split('│').position(|c| c.trim() == "bar").unwrap();
+    let bars: Vec<&str> = t
+        .lines()
+        .skip(3)
+        .filter_map(|l| l.split('│').nth(at))
+        .collect();
+    assert!(bars.iter().any(|b| b.trim().chars().count() == 20), "{t}");
+    let rows = rows(&["turns", "--format", "ndjson", tree.to_str().unwrap()], 0);
+    assert!(rows
+        .iter()
+        .all(|r| !r["status"].as_str().unwrap().contains(' ')));
+}
