@@ -245,8 +245,9 @@ mod tests {
             need(Give::Text, 5, 50, 16),
         ];
         let p = plan(&needs, &[0, 1, 2, 3], Some(60), false);
-        // Rank 1 goes; 10 + 30 + 16 + 13 = 69 > 60: rank 3 goes too; then the text fits.
-        assert_eq!(p, [(0, 10), (3, 40)]);
+        // Rank 1 goes; 10 + 30 + 16 + 13 = 69 > 60: rank 3 goes too; then the text gives
+        // what is left over: 10 + 43 + 7 = 60.
+        assert_eq!(p, [(0, 10), (3, 43)]);
         let total: usize = p.iter().map(|c| c.1).sum::<usize>() + chrome(p.len());
         assert_eq!(total, 60);
     }

@@ -15,6 +15,7 @@ use std::io::IsTerminal;
 use owo_colors::OwoColorize;
 use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Rows};
+use tabled::settings::style::HorizontalLine;
 use tabled::settings::{Alignment, Modify, Style};
 
 use super::fit::{self, Give, Need};
@@ -403,14 +404,24 @@ impl Table {
     pub fn render_at(&self, budget: Option<usize>, unicode: bool) -> String {
         let ellipsis = glyphs::ellipsis(unicode);
         let headers: Vec<String> = (0..self.columns.len()).map(|i| self.header(i)).collect();
-        let cell = |row: &[Cell], i: usize| row.get(i).cloned().unwrap_or_default();
+        // A row shorter than the columns has empty cells at its end. Tables trim their
+        // cells (plain lines keep their indentation).
+        static EMPTY: Cell = Cell {
+            text: String::new(),
+            tone: Tone::Plain,
+            bar: None,
+            clock: None,
+        };
+        fn cell(row: &[Cell], i: usize) -> &Cell {
+            row.get(i).unwrap_or(&EMPTY)
+        }
         // What each column needs; a path column also where its cut goes.
         let mut needs = Vec::with_capacity(self.columns.len());
         for (i, c) in self.columns.iter().enumerate() {
             let body = self.rows.iter().map(|r| cell(r, i));
             let widest = body
                 .chain(self.footer.iter().map(|f| cell(f, i)))
-                .map(|c| fit::width(&c.text))
+                .map(|c| fit::width(c.text.trim()))
                 .max()
                 .unwrap_or(0);
             let natural = match c.give {
@@ -461,14 +472,15 @@ impl Table {
                 .zip(&heads)
                 .map(|(&(i, w), head)| {
                     let c = cell(row, i);
+                    let trimmed = c.text.trim();
                     let text = match (self.columns[i].give, c.bar) {
                         (_, Some(v)) if most[i] > 0.0 => fit::bar(v / most[i], w, unicode),
                         (_, Some(_)) => String::new(),
                         (Give::Path, None) if !footer => match head {
-                            Some(h) => fit::cut_middle(&c.text, w, *h, ellipsis),
-                            None => c.text.clone(),
+                            Some(h) => fit::cut_middle(trimmed, w, *h, ellipsis),
+                            None => trimmed.to_string(),
                         },
-                        _ => fit::cut_end(&c.text, w, ellipsis),
+                        _ => fit::cut_end(trimmed, w, ellipsis),
                     };
                     let styled = c.styled(&text);
                     if footer && !text.is_empty() {
@@ -489,7 +501,12 @@ impl Table {
         if unicode {
             t.with(Style::sharp());
         } else {
-            t.with(Style::ascii());
+            // Sharp's shape in ASCII: a line under the header, none between rows.
+            t.with(
+                Style::ascii()
+                    .remove_horizontal()
+                    .horizontals([(1, HorizontalLine::full('-', '+', '+', '+'))]),
+            );
         }
         for (at, &(i, _)) in plan.iter().enumerate() {
             if self.columns[i].align == Align::Right {
@@ -511,7 +528,7 @@ impl Table {
         self.rows
             .iter()
             .filter_map(|r| r.get(i))
-            .map(|c| c.text.as_str())
+            .map(|c| c.text.trim())
             .collect()
     }
 
@@ -661,8 +678,23 @@ mod tests {
         t
     }
 
+    /// `s` without the styling ANSI (as anstream writes it with color off).
+    fn plain(s: &str) -> String {
+        let mut out = String::new();
+        let mut esc = false;
+        for c in s.chars() {
+            match (esc, c) {
+                (false, '\u{1b}') => esc = true,
+                (true, 'm') => esc = false,
+                (true, _) => {}
+                (false, c) => out.push(c),
+            }
+        }
+        out
+    }
+
     fn widest(s: &str) -> usize {
-        s.lines().map(fit::width).max().unwrap_or(0)
+        plain(s).lines().map(fit::width).max().unwrap_or(0)
     }
 
     #[test]
@@ -680,7 +712,7 @@ mod tests {
     #[test]
     fn chosen_columns_come_in_the_order_given_and_unknown_ones_are_named() {
         let t = table(Width::Auto, &["n", "path"]);
-        let s = t.render_at(None, true);
+        let s = plain(&t.render_at(None, true));
         let header = s.lines().nth(1).unwrap();
         assert!(
             header.find(" n ").unwrap() < header.find("path").unwrap(),
@@ -698,7 +730,7 @@ mod tests {
 
     #[test]
     fn ascii_tables_have_ascii_borders_and_cut_marks() {
-        let s = table(Width::Auto, &[]).render_at(Some(40), false);
+        let s = plain(&table(Width::Auto, &[]).render_at(Some(28), false));
         assert!(s.is_ascii(), "{s}");
         assert!(s.contains("..."), "{s}");
     }
