@@ -9,6 +9,7 @@ mod calls;
 mod check_ordinal;
 mod common;
 mod contract;
+mod docs;
 mod layers;
 mod lint;
 mod lint_config;
