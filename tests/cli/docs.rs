@@ -9,7 +9,9 @@
 //!   a `| field | type | meaning |` table of its page (the convention is in
 //!   `docs/README.md`), and every documented path is seen;
 //! - every ```` ```console ```` example of README.md and docs/*.md runs and prints what it
-//!   shows ([`examples`]; `BLESS=1` rewrites the shown output).
+//!   shows ([`examples`]; `BLESS=1` rewrites the shown output);
+//! - the README says what each turn and call status means, and the pages use no word a
+//!   newcomer cannot place.
 //!
 //! Failures are collected and reported together, each naming the page (and line), the
 //! subcommand and the flag or field, so a renamed flag or a new field is fixed in one pass.
@@ -20,6 +22,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use clap::CommandFactory;
+use rollscope::analysis::calls::CallStatus;
+use rollscope::analysis::turns::TurnStatus;
 use rollscope::cli::Cli;
 use serde_json::Value;
 
@@ -737,4 +741,112 @@ fn every_ndjson_field_is_documented_on_its_page_and_every_documented_field_is_se
         }
     }
     report("NDJSON fields and their docs", failures);
+}
+
+// ---------------------------------------------------------------------------------------
+// The README
+
+/// The statuses a README table documents (`| turn status | meaning |`), with their meanings.
+fn status_table(what: &str) -> Vec<(String, String)> {
+    let readme = page("README.md");
+    table_rows(&readme.text, what)
+        .into_iter()
+        .filter_map(|r| Some((r.key()?, r.cells.get(1).cloned().unwrap_or_default())))
+        .collect()
+}
+
+#[track_caller]
+fn assert_statuses_explained(what: &str, all: &[&str]) {
+    let table = status_table(what);
+    let documented: Vec<&str> = table.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        documented, all,
+        "README.md's `| {what} | meaning |` table must list every status, in `--status` order"
+    );
+    for (status, meaning) in &table {
+        assert!(
+            meaning.split_whitespace().count() >= 5,
+            "README.md: `{status}` needs a meaning a newcomer can act on, not `{meaning}`"
+        );
+    }
+}
+
+#[test]
+fn readme_says_what_every_turn_status_means() {
+    let all: Vec<&str> = TurnStatus::ALL.iter().map(|s| s.as_str()).collect();
+    assert_statuses_explained("turn status", &all);
+}
+
+#[test]
+fn readme_says_what_every_call_status_means() {
+    let all: Vec<&str> = CallStatus::ALL.iter().map(|s| s.as_str()).collect();
+    assert_statuses_explained("call status", &all);
+}
+
+/// The pages a user reads to use rollscope: the README, the index, one per subcommand and
+/// the recipes. (`docs/rules.md` is generated from the registry; `docs/performance.md` is
+/// the benchmark log, where its generator's `--seed` is an option.)
+fn user_pages() -> Vec<Page> {
+    pages()
+        .into_iter()
+        .filter(|p| p.rel != "docs/rules.md" && p.rel != "docs/performance.md")
+        .collect()
+}
+
+#[test]
+fn docs_use_no_word_a_newcomer_cannot_place() {
+    // The project's own vocabulary: the test data's origins and its tracker.
+    const JARGON: [&str; 4] = ["seed", "oracle", "../shared", "research/"];
+    let mut failures = Vec::new();
+    for p in user_pages() {
+        for (i, line) in p.text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            for word in JARGON {
+                if lower.contains(word) {
+                    failures.push(format!("{}:{}: `{word}`: {line}", p.rel, i + 1));
+                }
+            }
+            // An issue number means something only with its repository: `openai/codex#123`.
+            for (j, _) in line.match_indices('#') {
+                let digits = line[j + 1..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .count();
+                if digits >= 2 && !line[..j].ends_with("openai/codex") {
+                    failures.push(format!(
+                        "{}:{}: an issue number without its repository (`openai/codex#N`): {line}",
+                        p.rel,
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    report("jargon in the docs", failures);
+}
+
+#[test]
+fn the_readme_failed_command_example_prints_the_commands_not_their_json() {
+    let mut checked = 0;
+    for rel in ["README.md", "docs/recipes.md"] {
+        for ex in examples::of(&page(rel)) {
+            if !(ex.command.contains("calls") && ex.command.contains("--status error")) {
+                continue;
+            }
+            let Some(printed) = examples::run(&ex.command) else {
+                return; // no jq here: the runner said so
+            };
+            assert!(
+                !printed.trim().is_empty() && !printed.contains("{\""),
+                "{rel}:{}: `{}` must print commands, not the JSON of their arguments:\n{printed}",
+                ex.line,
+                ex.command
+            );
+            checked += usize::from(rel == "README.md");
+        }
+    }
+    assert!(
+        checked > 0,
+        "README.md has no failed-command example (`calls --status error`)"
+    );
 }
