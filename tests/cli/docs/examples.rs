@@ -6,7 +6,11 @@
 //!   `CODEX_HOME` unset and `HOME` a folder that does not exist (so no real sessions are
 //!   read). What it prints on stdout and stderr, as a terminal would show them (one
 //!   stream), must be the lines that follow it up to the next `$ ` line or the end of the
-//!   block, exactly. The exit code is not compared: what a failure prints is.
+//!   block, exactly. The exit code is not compared: what a failure prints is (`; echo
+//!   "exit $?"` shows it where it matters). One stream is deterministic where rollscope's
+//!   stderr comes before what it writes to a pipe (a bad-line note before the rows that
+//!   `jq` prints); a note rollscope writes after its rows, while `jq` still prints them,
+//!   could land either side: use `-q` there, or no pipe.
 //! - A command line ending in `\` continues on the next line.
 //! - ```` ```console,ignore ```` shows a session that is not run (a tool that is not
 //!   installed, a path on the reader's machine); ```` ```sh ```` and every other fence are
