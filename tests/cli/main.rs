@@ -10,6 +10,7 @@ mod check_ordinal;
 mod common;
 mod completion;
 mod contract;
+mod docs;
 mod help;
 mod layers;
 mod lint;
