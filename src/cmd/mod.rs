@@ -20,6 +20,7 @@ use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
+use crate::output::progress::Progress;
 use crate::output::{ColorWhen, Format};
 use crate::parallel;
 use crate::replay::{Options as ReplayOptions, Replayed};
@@ -40,6 +41,8 @@ pub struct Context {
     pub status: ExitStatus,
     /// Files handed on to the subcommand (read, and in the `--since`/`--until` range).
     pub handed: u64,
+    /// `-q` was given: no progress bar (`lint` silences its notes, not the bar).
+    pub quiet: bool,
 }
 
 impl Context {
@@ -104,6 +107,7 @@ impl Context {
             color,
             status,
             handed: 0,
+            quiet: input.quiet,
         })
     }
 
@@ -145,11 +149,13 @@ impl Context {
     ) -> io::Result<()> {
         let sources = std::mem::take(&mut self.sources);
         let read = self.read.clone();
+        let progress = self.progress(&sources);
         let result = parallel::ordered(
             &sources,
             self.jobs,
             |s| analysis::read(s, &read, needs),
             |facts| {
+                progress.file_done();
                 if self.report(&facts) {
                     self.handed += 1;
                     f(self, facts)
@@ -158,6 +164,7 @@ impl Context {
                 }
             },
         );
+        progress.finish();
         self.sources = sources;
         result
     }
@@ -174,11 +181,13 @@ impl Context {
         let resolver = Mutex::new(Resolver::new(&self.sources, self.codex_home()));
         let sources = std::mem::take(&mut self.sources);
         let read = self.read.clone();
+        let progress = self.progress(&sources);
         let result = parallel::ordered(
             &sources,
             self.jobs,
             |s| crate::replay::replay(s, &resolver, &read, opts),
             |r| {
+                progress.file_done();
                 let path = r.facts.source.display();
                 if let Some(e) = &r.error {
                     self.error(&path, e);
@@ -191,8 +200,20 @@ impl Context {
                 f(self, r)
             },
         );
+        progress.finish();
         self.sources = sources;
         result
+    }
+
+    /// The progress bar of a pass over `sources` (several of them; none for one file).
+    fn progress(&self, sources: &[Source]) -> Progress {
+        if sources.len() < 2 || !Progress::wanted(self.quiet) {
+            return Progress::off();
+        }
+        let sources = sources.to_vec();
+        Progress::start(self.quiet, sources.len(), move || {
+            input::disk_sizes(&sources)
+        })
     }
 
     /// Report a file's skipped lines and errors on stderr; remember errors for the exit
