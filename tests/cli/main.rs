@@ -13,6 +13,7 @@ mod layers;
 mod lint;
 mod lint_config;
 mod lint_sarif;
+mod progress;
 mod replay;
 mod shell;
 mod stats;
