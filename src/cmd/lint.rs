@@ -130,6 +130,8 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         columns: Vec::new(),
     };
     let mut cx = Context::with_walk(&input, &out_args, Walk::Everything)?;
+    // The notes are silenced, not the progress bar: that is `-q`'s.
+    cx.quiet = args.input.quiet;
     let format = match args.format {
         LintFormatArg::Json => Format::Json,
         LintFormatArg::Ndjson => Format::Ndjson,

@@ -22,6 +22,7 @@ use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
+use crate::output::progress::Progress;
 use crate::output::{Cell, ColorWhen, Column, Format, Out, Shape};
 use crate::parallel;
 use crate::replay::{Options as ReplayOptions, Replayed};
@@ -64,6 +65,8 @@ pub struct Context {
     pub status: ExitStatus,
     /// Files handed on to the subcommand (read, and in the `--since`/`--until` range).
     pub handed: u64,
+    /// `-q` was given: no progress bar (`lint` silences its notes, not the bar).
+    pub quiet: bool,
 }
 
 impl Context {
@@ -136,6 +139,7 @@ impl Context {
             labels,
             status,
             handed: 0,
+            quiet: input.quiet,
         })
     }
 
@@ -192,11 +196,13 @@ impl Context {
     ) -> io::Result<()> {
         let sources = std::mem::take(&mut self.sources);
         let read = self.read.clone();
+        let progress = self.progress(&sources);
         let result = parallel::ordered(
             &sources,
             self.jobs,
             |s| analysis::read(s, &read, needs),
             |facts| {
+                progress.file_done();
                 if self.report(&facts) {
                     self.handed += 1;
                     f(self, facts)
@@ -205,6 +211,7 @@ impl Context {
                 }
             },
         );
+        progress.finish();
         self.sources = sources;
         result
     }
@@ -221,11 +228,13 @@ impl Context {
         let resolver = Mutex::new(Resolver::new(&self.sources, self.codex_home()));
         let sources = std::mem::take(&mut self.sources);
         let read = self.read.clone();
+        let progress = self.progress(&sources);
         let result = parallel::ordered(
             &sources,
             self.jobs,
             |s| crate::replay::replay(s, &resolver, &read, opts),
             |r| {
+                progress.file_done();
                 let path = r.facts.source.display();
                 if let Some(e) = &r.error {
                     self.error(&path, e);
@@ -238,8 +247,20 @@ impl Context {
                 f(self, r)
             },
         );
+        progress.finish();
         self.sources = sources;
         result
+    }
+
+    /// The progress bar of a pass over `sources` (several of them; none for one file).
+    fn progress(&self, sources: &[Source]) -> Progress {
+        if sources.len() < 2 || !Progress::wanted(self.quiet) {
+            return Progress::off();
+        }
+        let sources = sources.to_vec();
+        Progress::start(self.quiet, sources.len(), move || {
+            input::disk_sizes(&sources)
+        })
     }
 
     /// Report a file's skipped lines and errors on stderr; remember errors for the exit

@@ -186,6 +186,20 @@ pub fn discover_with(paths: &[PathBuf], roots: Option<&DefaultRoots>, walk: Walk
     out
 }
 
+/// Each source's size on disk in bytes, in order (what a progress report counts): a
+/// compressed file's compressed size; 0 for standard input, and for anything that is not a
+/// regular file or cannot be looked at (a FIFO, a file gone since it was found).
+pub fn disk_sizes(sources: &[Source]) -> Vec<u64> {
+    let size = |s: &Source| match s {
+        Source::Stdin => 0,
+        Source::File(p) => std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .map_or(0, |m| m.len()),
+    };
+    sources.iter().map(size).collect()
+}
+
 /// True for `rollout-*.jsonl` and `rollout-*.jsonl.zst`.
 pub fn is_rollout_name(name: &str) -> bool {
     name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
@@ -270,6 +284,20 @@ mod tests {
         assert!(is_rollout_name("rollout-x.jsonl.zst"));
         assert!(!is_rollout_name("notes.jsonl"));
         assert!(!is_rollout_name("rollout-x.json"));
+    }
+
+    #[test]
+    fn disk_sizes_are_the_files_bytes_and_nothing_for_stdin_or_a_missing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("rollout-a.jsonl");
+        std::fs::write(&f, b"{}\n{}\n").unwrap();
+        let sources = [
+            Source::File(f),
+            Source::Stdin,
+            Source::File(dir.path().join("gone.jsonl")),
+            Source::File(dir.path().to_path_buf()),
+        ];
+        assert_eq!(disk_sizes(&sources), [6, 0, 0, 0]);
     }
 
     #[test]

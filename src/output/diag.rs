@@ -38,9 +38,12 @@ impl Diag {
     }
 
     fn write(&self, line: String) {
-        let mut w = anstream::AutoStream::new(io::stderr().lock(), self.color.choice());
-        // stderr failing is not worth dying for.
-        let _ = writeln!(w, "{line}");
+        // Past the progress bar, if one is shown.
+        super::progress::suspend(|| {
+            let mut w = anstream::AutoStream::new(io::stderr().lock(), self.color.choice());
+            // stderr failing is not worth dying for.
+            let _ = writeln!(w, "{line}");
+        });
     }
 
     /// A rejected line.

@@ -16,6 +16,7 @@ pub mod fit;
 pub mod glyphs;
 pub mod json;
 pub mod lint;
+pub mod progress;
 pub mod rules;
 pub mod sanitize;
 pub mod sarif;
@@ -148,6 +149,20 @@ impl Out {
 
     /// One row. `cells` is only called for tables.
     pub fn row<T: Serialize>(
+        &mut self,
+        obj: &T,
+        cells: impl FnOnce() -> Vec<Cell>,
+    ) -> io::Result<()> {
+        // A table is printed at the end, once the progress bar is gone; other rows go out
+        // now, past the bar if it is on the same terminal.
+        match self.sink {
+            Sink::Table { .. } => self.put_row(obj, cells),
+            Sink::Json { .. } => progress::rows(false, || self.put_row(obj, cells)),
+            Sink::Ndjson(_) | Sink::Lines(_) => progress::rows(true, || self.put_row(obj, cells)),
+        }
+    }
+
+    fn put_row<T: Serialize>(
         &mut self,
         obj: &T,
         cells: impl FnOnce() -> Vec<Cell>,

@@ -17,6 +17,7 @@ mod lint;
 mod lint_config;
 mod lint_sarif;
 mod man;
+mod progress;
 mod replay;
 mod shell;
 mod stats;
