@@ -54,7 +54,7 @@ never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Use UTC instead of local time: for --since/--until dates, --by day|month and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s V -l version -d 'Print version'
@@ -79,7 +79,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l width -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
-complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l name -d 'Only calls whose name matches this glob (`*`, `?`, `[...]`, `{a,b}`); a namespaced call also matches as NAMESPACE__NAME. Repeat to match any of several' -r
@@ -110,7 +110,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l width -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
-complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l deny -d 'Treat this warning as an error (exit 1): `gap` (ordinals that never appear)' -r -f -a "gap\t''"
@@ -128,7 +128,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l wi
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l view -d 'What to show: the model history (one row per item), the session state with its diagnostics (one object per file), or the turns and items a client shows' -r -f -a "history\t''
@@ -151,7 +151,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning' -r -f -a "human\t''
@@ -369,7 +369,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-config -
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'

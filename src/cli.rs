@@ -188,7 +188,8 @@ pub struct InputArgs {
     #[arg(long, value_name = "SIZE", default_value = "512MiB", value_parser = parse_size)]
     pub max_line_bytes: usize,
 
-    /// Do not report skipped lines on stderr (errors are still reported)
+    /// Do not report skipped lines on stderr, nor show a progress bar (errors are still
+    /// reported)
     #[arg(short, long)]
     pub quiet: bool,
 }
