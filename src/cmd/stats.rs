@@ -87,7 +87,11 @@ pub fn columns(by: Option<GroupBy>) -> Vec<Column> {
     let mut own = match by {
         Some(g) => {
             let mut v = vec![
-                Column::left(g.name()).field("group").text().rank(9),
+                // A cwd is a path: cut in its middle, keeping the folder's own name.
+                match g {
+                    GroupBy::Cwd => Column::left(g.name()).field("group").path().rank(9),
+                    _ => Column::left(g.name()).field("group").text().rank(9),
+                },
                 Column::right("sessions").rank(6),
             ];
             // A day's or a month's bar: its total tokens against the largest group's.
