@@ -102,7 +102,7 @@ Examples:
 
 const MAN_EXAMPLES: &str = "\
 Examples:
-  # One subcommand's page, to read now
+  # One subcommand's page, saved to read with `man -l rollscope-stats.1`
   $ rollscope man stats > rollscope-stats.1
   # Every page, into a directory man searches (MANPATH)
   $ rollscope man --dir man1";
@@ -211,7 +211,8 @@ pub struct OutputArgs {
     /// Without it, a table on a terminal fits the terminal's width (COLUMNS, when set, wins
     /// over the measured one): the least important columns go first, then long texts and
     /// paths are cut (a path in its middle, never so far that two rows look alike). A table
-    /// piped to a file or a pager is never cut.
+    /// piped to a file or a pager is never cut: a text longer than 100 columns wraps in its
+    /// cell.
     #[arg(long, value_name = "N")]
     pub width: Option<usize>,
 

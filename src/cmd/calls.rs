@@ -202,7 +202,7 @@ const TABLE: [(Column, CellOf); 11] = [
     (Column::right("line").field("call_line").rank(5), |s| {
         Cell::opt(s.call.call_line.or(s.call.output_line))
     }),
-    (Column::left("status").rank(8), |s| {
+    (Column::left("status").text().rank(8), |s| {
         Cell::status(s.call.status.as_str(), s.call.inherited).tone(tone(s.call.status))
     }),
     (Column::left("name").text().rank(8), |s| {
@@ -247,10 +247,7 @@ const TABLE: [(Column, CellOf); 11] = [
 
 /// The table's columns: the file's, then the call's.
 pub fn columns(many_files: bool) -> Vec<Column> {
-    let call = TABLE.map(|(column, _)| column);
-    std::iter::once(Column::file(many_files))
-        .chain(call)
-        .collect()
+    Column::after_file(many_files, TABLE.map(|(column, _)| column))
 }
 
 /// An output as the table shows it: a JSON object's `output` string, else the text after

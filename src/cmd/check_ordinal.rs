@@ -60,6 +60,7 @@ impl Problem {
 }
 
 pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
+    super::no_table(&args.output, "check-ordinal")?;
     let mut cx = Context::new(&args.input, &args.output)?;
     let opts = OrdinalOptions {
         deny_gap: args.deny.contains(&DenyArg::Gap),

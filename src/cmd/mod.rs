@@ -47,6 +47,21 @@ pub fn tables() -> Vec<(&'static str, Vec<Column>)> {
     ]
 }
 
+/// A subcommand (or view) that prints diagnostics, not a table, refuses the table's
+/// options rather than ignoring them.
+pub fn no_table(output: &OutputArgs, what: &str) -> Result<(), Error> {
+    let flag = if !output.columns.is_empty() {
+        "--columns"
+    } else if output.width.is_some() {
+        "--width"
+    } else {
+        return Ok(());
+    };
+    Err(Error::Usage(format!(
+        "{flag}: {what} prints diagnostics, not a table"
+    )))
+}
+
 /// Everything a subcommand needs to read its inputs, resolved from the shared args.
 pub struct Context {
     pub sources: Vec<Source>,

@@ -100,6 +100,9 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         (None, Some(t)) => Some(Cut::Before(turn_ref(t)?)),
         (None, None) => None,
     };
+    if args.view == ViewArg::State {
+        super::no_table(&args.output, "replay --view state")?;
+    }
     let mut cx = Context::new(&args.input, &args.output)?;
     let opts = Options {
         for_prompt: args.for_prompt,

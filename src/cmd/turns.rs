@@ -64,7 +64,7 @@ struct Shown {
 /// The table after its `path` column: each column, and the cell a turn gives it.
 const TABLE: [(Column, CellOf); 11] = [
     (Column::right("index").rank(8), |t, _| Cell::num(t.index)),
-    (Column::left("status").rank(8), |t, s| {
+    (Column::left("status").text().rank(8), |t, s| {
         let status = format!("{} {}", mark(t.status, s.unicode), t.status.as_str());
         Cell::status(&status, t.inherited).tone(tone(t.status))
     }),
@@ -105,10 +105,7 @@ const TABLE: [(Column, CellOf); 11] = [
 
 /// The table's columns: the file's, then the turn's.
 pub fn columns(many_files: bool) -> Vec<Column> {
-    let turn = TABLE.map(|(column, _)| column);
-    std::iter::once(Column::file(many_files))
-        .chain(turn)
-        .collect()
+    Column::after_file(many_files, TABLE.map(|(column, _)| column))
 }
 
 pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
@@ -151,11 +148,11 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
         }
         Ok(())
     })?;
-    let mut footer = vec![Cell::text(""), Cell::text("")];
-    footer.push(Cell::text(&counted(shown_turns, "turn")));
-    footer.extend([Cell::text(""), Cell::text(""), Cell::text("")]);
-    footer.extend([Cell::text(""), Cell::text("")]);
+    // Under tool_calls and tokens, their sums; the count of turns in the first column
+    // the width leaves free.
+    let mut footer = vec![Cell::text(""); 8];
     footer.extend([Cell::num(calls), Cell::num(tokens.total_tokens)]);
+    out.footer_label(&counted(shown_turns, "turn"));
     if shown_turns > 0 {
         out.footer(footer);
     }

@@ -62,42 +62,106 @@ pub fn plan(
 ) -> Vec<(usize, usize)> {
     let mut keep: Vec<usize> = shown.to_vec();
     let Some(budget) = budget else {
-        return keep.iter().map(|&i| (i, needs[i].natural)).collect();
+        // No width to fit: every column whole, a long text wrapped at `WRAP` (not cut).
+        return keep
+            .iter()
+            .map(|&i| {
+                let n = &needs[i];
+                let w = match n.give {
+                    Give::Text => n.natural.min(WRAP.max(n.min)),
+                    _ => n.natural,
+                };
+                (i, w)
+            })
+            .collect();
     };
     let narrowest = |keep: &[usize]| -> usize {
         keep.iter().map(|&i| needs[i].min).sum::<usize>() + chrome(keep.len())
     };
+    let mut dropped = Vec::new();
     while !keep_all && keep.len() > 1 && narrowest(&keep) > budget {
         // The least important column goes; of equals, the rightmost.
-        let (at, _) = keep
+        let Some((at, _)) = keep
             .iter()
             .enumerate()
             .min_by_key(|&(at, &i)| (needs[i].rank, std::cmp::Reverse(at)))
-            .expect("keep has more than one column");
-        keep.remove(at);
+        else {
+            break;
+        };
+        dropped.push(keep.remove(at));
     }
     let mut widths: Vec<usize> = keep.iter().map(|&i| needs[i].natural).collect();
     let total = widths.iter().sum::<usize>() + chrome(keep.len());
     let mut excess = total.saturating_sub(budget);
+    // Paths give first (cut in the middle, a path still names its file), then texts and
+    // bars, the least important first.
     let mut order: Vec<usize> = (0..keep.len())
         .filter(|&at| needs[keep[at]].give != Give::Fixed)
         .collect();
-    order.sort_by_key(|&at| (needs[keep[at]].rank, std::cmp::Reverse(at)));
+    order.sort_by_key(|&at| {
+        let n = &needs[keep[at]];
+        (n.give != Give::Path, n.rank, std::cmp::Reverse(at))
+    });
     for at in order {
         if excess == 0 {
             break;
         }
         let n = &needs[keep[at]];
-        let give = (widths[at] - n.min).min(excess);
+        let give = widths[at].saturating_sub(n.min).min(excess);
         widths[at] -= give;
         excess -= give;
     }
-    keep.into_iter().zip(widths).collect()
+    // A column dropped to make room may fit in what is left over: the most important back
+    // first, in its place.
+    let mut plan: Vec<(usize, usize)> = keep.into_iter().zip(widths).collect();
+    let used =
+        |plan: &[(usize, usize)]| plan.iter().map(|c| c.1).sum::<usize>() + chrome(plan.len());
+    dropped.sort_by_key(|&i| std::cmp::Reverse(needs[i].rank));
+    for i in dropped {
+        let room = budget.saturating_sub(used(&plan) + 3);
+        let n = &needs[i];
+        if n.min > room {
+            continue;
+        }
+        let w = n.natural.min(room);
+        let at = plan
+            .iter()
+            .position(|&(j, _)| {
+                shown.iter().position(|&s| s == j) > shown.iter().position(|&s| s == i)
+            })
+            .unwrap_or(plan.len());
+        plan.insert(at, (i, w));
+    }
+    plan
 }
+
+/// A text column without a width to fit wraps at this many display columns.
+pub const WRAP: usize = 100;
 
 /// The display width of `s`.
 pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
+}
+
+/// The longest start of `chars` that is at most `w` display columns, measured as a whole
+/// (an emoji and its variation selector are two columns together, one apart).
+fn fitting(chars: impl Iterator<Item = char>, w: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in chars {
+        out.push(c);
+        // ASCII adds its own width; anything else may change its neighbour's.
+        used = if c.is_ascii() {
+            used + c.width().unwrap_or(0)
+        } else {
+            width(&out)
+        };
+        if used > w {
+            out.pop();
+            break;
+        }
+    }
+    out
 }
 
 /// `s` cut at its end to `w` display columns, the cut marked with `ellipsis`.
@@ -106,16 +170,7 @@ pub fn cut_end(s: &str, w: usize, ellipsis: &str) -> String {
         return s.to_string();
     }
     let room = w.saturating_sub(width(ellipsis));
-    let mut out = String::with_capacity(w + ellipsis.len());
-    let mut used = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if used + cw > room {
-            break;
-        }
-        used += cw;
-        out.push(c);
-    }
+    let mut out = fitting(s.chars(), room);
     let trimmed = out.trim_end().len();
     out.truncate(trimmed);
     out.push_str(ellipsis);
@@ -130,37 +185,62 @@ pub fn cut_middle(s: &str, w: usize, head: usize, ellipsis: &str) -> String {
     }
     let room = w.saturating_sub(width(ellipsis));
     let head = head.min(room);
-    let tail = room - head;
-    let mut start = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if used + cw > head {
-            break;
-        }
-        used += cw;
-        start.push(c);
-    }
-    let mut end: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in s.chars().rev() {
-        let cw = c.width().unwrap_or(0);
-        if used + cw > tail {
-            break;
-        }
-        used += cw;
-        end.push(c);
-    }
+    let mut start = fitting(s.chars(), head);
+    let end: String = {
+        let rev = fitting(s.chars().rev(), room - width(&start));
+        rev.chars().rev().collect()
+    };
     start.push_str(ellipsis);
-    start.extend(end.into_iter().rev());
+    start.push_str(&end);
     start
+}
+
+/// `s` wrapped into lines of at most `w` display columns, at spaces where it can (a word
+/// longer than a line is split): nothing is lost.
+pub fn wrap(s: &str, w: usize) -> String {
+    if width(s) <= w || w == 0 {
+        return s.to_string();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut line_w = 0;
+    for word in s.split(' ') {
+        let sep = usize::from(!line.is_empty());
+        let word_w = width(word);
+        if line_w + sep + word_w <= w {
+            if sep == 1 {
+                line.push(' ');
+            }
+            line.push_str(word);
+            line_w += sep + word_w;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        let mut rest = word;
+        while width(rest) > w {
+            let part = fitting(rest.chars(), w);
+            if part.is_empty() {
+                break;
+            }
+            rest = &rest[part.len()..];
+            lines.push(part);
+        }
+        line.push_str(rest);
+        line_w = width(rest);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.join("\n")
 }
 
 /// Where a path column of width `w` takes out its middle: the head to keep, so that no two
 /// of the different `paths` look alike once cut; `None` when no cut at this width keeps
 /// them apart. A third of the width is kept from the start when that is enough (a
-/// rollout's name ends in its thread id, which tells most files apart); else the first
-/// head that tells every pair apart.
+/// rollout's name ends in its thread id, which tells most files apart); else the head
+/// nearest to it that tells every pair apart.
 pub fn path_head(paths: &HashSet<&str>, w: usize, ellipsis: &str) -> Option<usize> {
     let room = w.checked_sub(width(ellipsis))?;
     let preferred = room / 3;
@@ -170,13 +250,9 @@ pub fn path_head(paths: &HashSet<&str>, w: usize, ellipsis: &str) -> Option<usiz
             .iter()
             .all(|p| seen.insert(cut_middle(p, w, head, ellipsis)))
     };
-    if apart(preferred) {
-        return Some(preferred);
-    }
-    (0..=room)
-        .filter(|&h| h != preferred)
-        .min_by_key(|&h| (!apart(h), h.abs_diff(preferred)))
-        .filter(|&h| apart(h))
+    let mut heads: Vec<usize> = (0..=room).collect();
+    heads.sort_by_key(|h| h.abs_diff(preferred));
+    heads.into_iter().find(|&h| apart(h))
 }
 
 /// The narrowest width, from [`PATH_MIN`] up to `natural`, at which the column's paths
@@ -299,6 +375,45 @@ mod tests {
             cut_middle(&b, min, head, "…")
         );
         assert!(min < natural, "{min}");
+    }
+
+    #[test]
+    fn an_emoji_with_its_variation_selector_is_measured_as_tabled_measures_it() {
+        let hearts = "❤\u{fe0f}".repeat(30);
+        let cut = cut_end(&hearts, 16, "…");
+        assert!(width(&cut) <= 16, "{}", width(&cut));
+        assert!(width(&cut) >= 14, "{}", width(&cut));
+        let cut = cut_middle(&hearts, 16, 5, "…");
+        assert!(width(&cut) <= 16, "{}", width(&cut));
+    }
+
+    #[test]
+    fn wrapping_keeps_every_character() {
+        let s = "a long user message that goes on and on, with averyveryverylongwordinit too";
+        let w = wrap(s, 12);
+        assert!(w.lines().all(|l| width(l) <= 12), "{w}");
+        assert_eq!(w.replace(['\n', ' '], ""), s.replace(' ', ""));
+        assert_eq!(wrap("short", 12), "short");
+    }
+
+    #[test]
+    fn a_column_dropped_before_a_wider_one_comes_back_when_that_one_goes_too() {
+        // Rank 2 goes first, then rank 3 (30 wide) must go as well: rank 2's 5 columns
+        // now fit in what is left.
+        let needs = [
+            need(Give::Fixed, 9, 10, 10),
+            need(Give::Fixed, 2, 5, 5),
+            need(Give::Fixed, 3, 30, 30),
+        ];
+        let p = plan(&needs, &[0, 1, 2], Some(30), false);
+        assert_eq!(p, [(0, 10), (1, 5)]);
+        assert!(p.iter().map(|c| c.1).sum::<usize>() + chrome(p.len()) <= 30);
+    }
+
+    #[test]
+    fn without_a_budget_texts_wrap_at_wrap_and_nothing_else_narrows() {
+        let needs = [need(Give::Path, 9, 150, 24), need(Give::Text, 5, 5000, 16)];
+        assert_eq!(plan(&needs, &[0, 1], None, false), [(0, 150), (1, WRAP)]);
     }
 
     #[test]

@@ -75,7 +75,11 @@ enum Sink {
 /// `1 file`, `3 files`: a count and its noun (plural with an `s`).
 pub fn counted(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+    format!(
+        "{} {noun}{}",
+        table::thousands(n),
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// Rows to stdout in the chosen format.
@@ -112,10 +116,12 @@ impl Out {
         columns: Vec<Column>,
         shape: &Shape,
     ) -> Result<Out, String> {
-        let mut out = Out::new(format, color, columns);
-        if let Sink::Table { t, .. } = &mut out.sink {
-            t.set_width(shape.width);
-            t.choose(&shape.columns)?;
+        // The names are checked whatever the format, so a typo never passes unseen.
+        let mut t = table::Table::new(columns, shape.width);
+        t.choose(&shape.columns)?;
+        let mut out = Out::new(format, color, Vec::new());
+        if let Sink::Table { t: table, .. } = &mut out.sink {
+            *table = t;
         }
         Ok(out)
     }
@@ -190,6 +196,13 @@ impl Out {
                 }
                 w.flush()
             }
+        }
+    }
+
+    /// The footer's name, shown only in tables, in the first column that has room for it.
+    pub fn footer_label(&mut self, text: &str) {
+        if let Sink::Table { t, .. } = &mut self.sink {
+            t.footer_label(text);
         }
     }
 

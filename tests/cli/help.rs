@@ -100,7 +100,6 @@ fn every_example_in_the_help_runs_against_a_codex_home_and_succeeds() {
     let has_jq = Command::new("jq").arg("--version").output().is_ok();
     let home = tempfile::tempdir().unwrap();
     sample_home(home.path());
-    let work = tempfile::tempdir().unwrap();
     let bin = assert_cmd::cargo::cargo_bin("rollscope");
     let path = format!(
         "{}:{}",
@@ -121,6 +120,8 @@ fn every_example_in_the_help_runs_against_a_codex_home_and_succeeds() {
                 eprintln!("SKIPPED (no jq): {e}");
                 continue;
             }
+            // Each in a directory of its own: what it writes is its own output.
+            let work = tempfile::tempdir().unwrap();
             let out = Command::new("bash")
                 .args(["-o", "pipefail", "-c", &e])
                 .current_dir(work.path())

@@ -3,8 +3,6 @@
 //! util-linux `script`; `ROLLSCOPE_PROGRESS_DELAY=0` shows the bar at once, so no test
 //! waits for it.
 
-use std::process::Command;
-
 use crate::util::*;
 
 /// Every subcommand that reads files, as it is run over a tree.
@@ -25,45 +23,14 @@ fn frames() -> regex::Regex {
 
 /// Is util-linux `script` here? When not, the test says so and does not run.
 fn script_here() -> bool {
-    let version = Command::new("script").arg("--version").output();
-    let ok = version.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux"));
-    if !ok {
-        eprintln!("SKIPPED: util-linux `script` is not installed; no pseudo-terminal test ran");
-    }
-    ok
+    in_pty("true", &[]).is_some()
 }
 
-/// Run the shell command line `line` in a pseudo-terminal (`$ROLLSCOPE` names the binary):
-/// what the terminal received, and the exit code. The environment is `rollscope()`'s (no
-/// color or locale surprises), with `envs` and the bar shown at once.
+/// Run the shell command line `line` in a pseudo-terminal, the bar shown at once.
 fn in_terminal(line: &str, envs: &[(&str, &str)]) -> (String, Option<i32>) {
-    let mut c = Command::new("script");
-    c.args(["-q", "-e", "-c", line, "/dev/null"]);
-    for var in [
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "FORCE_COLOR",
-        "COLUMNS",
-        "CODEX_HOME",
-        "ROLLSCOPE_PROGRESS",
-    ] {
-        c.env_remove(var);
-    }
-    c.env("ROLLSCOPE", env!("CARGO_BIN_EXE_rollscope"))
-        .env("TERM", "xterm")
-        .env("TZ", "UTC")
-        .env("HOME", root().join("testdata/no-such-home"))
-        .env("ROLLSCOPE_PROGRESS_DELAY", "0")
-        .current_dir(root());
-    for (k, v) in envs {
-        c.env(k, v);
-    }
-    let out = c.stdin(std::process::Stdio::null()).output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code(),
-    )
+    let mut all = vec![("ROLLSCOPE_PROGRESS_DELAY", "0")];
+    all.extend_from_slice(envs);
+    in_pty(line, &all).expect("script is here: checked first")
 }
 
 /// `"$ROLLSCOPE" ARGS… testdata/real`, stdout thrown away: what the terminal shows is

@@ -414,3 +414,30 @@ fn files_in_the_codex_home_are_named_from_the_folder_they_are_in() {
         .unwrap()
         .starts_with(home.to_str().unwrap()));
 }
+
+/// Across a daylight-saving change, local times have two offsets: the header says
+/// `(local)` and each time carries its own offset, so no hour reads twice.
+#[test]
+fn local_times_on_both_sides_of_daylight_saving_carry_their_offsets() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = real_file("0.171.0", "shell", "");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::copy(&f, dir.path().join("rollout-november.jsonl")).unwrap();
+    let july = text.replace("2026-11-29T", "2026-07-29T");
+    std::fs::write(dir.path().join("rollout-july.jsonl"), july).unwrap();
+    let mut c = rollscope();
+    // Central European time as a POSIX rule: +01:00, +02:00 from March to October.
+    c.env("TZ", "CET-1CEST,M3.5.0,M10.5.0/3");
+    let out = c
+        .args(["stats", "--color", "never", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let t = text_of(&out.stdout);
+    assert!(t.contains("started_at (local)"), "{t}");
+    assert!(t.contains("2026-07-29 14:00 +02:00"), "{t}");
+    assert!(t.contains("2026-11-29 13:00 +01:00"), "{t}");
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

@@ -3,7 +3,6 @@
 //! rows of files whose paths end alike never look alike.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::util::*;
 
@@ -16,39 +15,18 @@ fn quote(s: &str) -> String {
 /// it; `\r\n` made `\n`); `None`, with a note, when `script` is not installed.
 /// `columns_env`: a `COLUMNS` value to set.
 fn in_terminal(args: &[&str], cols: u16, columns_env: Option<&str>) -> Option<String> {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: util-linux `script` is not installed");
-        return None;
-    }
-    let bin = assert_cmd::cargo::cargo_bin("rollscope");
     // Set after `stty`: the shell sets COLUMNS itself when the size changes.
     let columns = match columns_env {
         Some(v) => format!("COLUMNS={} ", quote(v)),
         None => "unset COLUMNS; ".to_string(),
     };
-    let mut line = format!(
-        "stty cols {cols} rows 50; {columns}exec {}",
-        quote(bin.to_str()?)
-    );
+    let mut line = format!("stty cols {cols} rows 50; {columns}exec \"$ROLLSCOPE\"");
     for a in args {
         line.push(' ');
         line.push_str(&quote(a));
     }
-    let mut c = Command::new("script");
-    c.args(["-qec", &line, "/dev/null"]);
-    for var in [
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "FORCE_COLOR",
-        "CODEX_HOME",
-    ] {
-        c.env_remove(var);
-    }
-    c.env("TZ", "UTC").env("LC_ALL", "C.UTF-8");
-    c.env("HOME", root().join("testdata/no-such-home"));
-    let out = c.output().expect("script runs");
-    Some(String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"))
+    let (out, _) = in_pty(&line, &[])?;
+    Some(out.replace("\r\n", "\n"))
 }
 
 /// Display width, counting each char as one column (the tables here hold no wide ones).

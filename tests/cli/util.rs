@@ -195,3 +195,43 @@ pub fn compress_into(src: &Path, dir: &Path) -> PathBuf {
     std::fs::write(&out, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
     out
 }
+
+/// Run the shell command line `line` in a pseudo-terminal made by util-linux `script`
+/// (`$ROLLSCOPE` names the binary), with `rollscope()`'s clean environment and `envs`: what
+/// the terminal received (`\r\n` kept), and the exit code. `None`, with a note, when
+/// util-linux `script` is not installed.
+pub fn in_pty(line: &str, envs: &[(&str, &str)]) -> Option<(String, Option<i32>)> {
+    use std::process::{Command, Stdio};
+    let version = Command::new("script").arg("--version").output();
+    if !version.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux")) {
+        eprintln!("SKIPPED: util-linux `script` is not installed; no pseudo-terminal test ran");
+        return None;
+    }
+    let mut c = Command::new("script");
+    c.args(["-q", "-e", "-c", line, "/dev/null"]);
+    for var in [
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "FORCE_COLOR",
+        "COLUMNS",
+        "CODEX_HOME",
+        "ROLLSCOPE_PROGRESS",
+    ] {
+        c.env_remove(var);
+    }
+    c.env("ROLLSCOPE", env!("CARGO_BIN_EXE_rollscope"))
+        .env("TERM", "xterm")
+        .env("TZ", "UTC")
+        .env("LC_ALL", "C.UTF-8")
+        .env("HOME", root().join("testdata/no-such-home"))
+        .current_dir(root());
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    let out = c.stdin(Stdio::null()).output().ok()?;
+    Some((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+    ))
+}
