@@ -160,7 +160,7 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Files read in parallel [default: the number of CPUs]')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)')
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
-            [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson; a SARIF log of the rules and no results with --format sarif) and exit')
+            [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'List every rule (a table; {slug, group, severity, summary} objects, as one array with --format json or one a line with ndjson; a SARIF log of the rules and no results with --format sarif) and exit')
             [CompletionResult]::new('--no-archived', '--no-archived', [CompletionResultType]::ParameterName, 'Leave $CODEX_HOME/archived_sessions out when no PATH is given')
             [CompletionResult]::new('--utc', '--utc', [CompletionResultType]::ParameterName, 'Use UTC instead of local time: for --since/--until dates and the times tables show')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)')

@@ -151,7 +151,7 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand --jobs 'Files read in parallel [default: the number of CPUs]'
             cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
             cand --no-config 'Read no config file'
-            cand --list-rules 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
+            cand --list-rules 'List every rule (a table; {slug, group, severity, summary} objects, as one array with --format json or one a line with ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
             cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
             cand --utc 'Use UTC instead of local time: for --since/--until dates and the times tables show'
             cand -q 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'

@@ -366,7 +366,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l until -d 'O
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-config -d 'Read no config file'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; an array of {slug, group, severity, summary} with --format json or ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; {slug, group, severity, summary} objects, as one array with --format json or one a line with ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'

@@ -357,9 +357,9 @@ pub struct LintArgs {
     #[arg(long, value_name = "SLUG", conflicts_with = "list_rules")]
     pub explain: Option<String>,
 
-    /// List every rule (a table; an array of {slug, group, severity, summary} with
-    /// --format json or ndjson; a SARIF log of the rules and no results with --format
-    /// sarif) and exit
+    /// List every rule (a table; {slug, group, severity, summary} objects, as one array
+    /// with --format json or one a line with ndjson; a SARIF log of the rules and no
+    /// results with --format sarif) and exit
     #[arg(long)]
     pub list_rules: bool,
 

@@ -362,7 +362,8 @@ rules! {
     ///
     /// **Example.** A crash in the middle of writing the last line.
     ///
-    /// **Fix.** End the torn line with a newline, or remove it, before resuming.
+    /// **Fix.** Remove the unparseable line before resuming (keep the lines up to the last
+    /// record Codex parses, `head -n N`): a final newline alone does not make it parseable.
     OrdinalTailUnparseable = "ordinal.tail-unparseable", Error, "an unparseable tail line whose ordinal the next resume reuses";
 
     /// **Checks.** A sub-agent file's inherited prefix reaches
