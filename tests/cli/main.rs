@@ -18,6 +18,7 @@ mod lint_config;
 mod lint_sarif;
 mod man;
 mod progress;
+mod properties;
 mod replay;
 mod shell;
 mod stats;
