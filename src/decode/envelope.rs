@@ -447,10 +447,13 @@ struct Plain<'a> {
     type_: Option<&'a str>,
 }
 
-/// Borrow valid JSON text as a [`RawValue`] without parsing it again.
-fn raw_value(json: &str) -> &RawValue {
+/// Borrow valid JSON text as a [`RawValue`] without parsing it again. Only for text the
+/// scanner checked: a decoded line's values (this module's, and the members a [`Record`]
+/// hands out).
+pub(crate) fn raw_value(json: &str) -> &RawValue {
     // SAFETY: `RawValue` is `#[repr(transparent)]` over `str`, and serde_json makes its own
-    // borrowed raw values with this very cast. `json` is valid JSON: the scanner checked it.
+    // borrowed raw values with this very cast. `json` is valid JSON: the scanner checked it
+    // (every caller passes a value of a decoded line).
     unsafe { &*(json as *const str as *const RawValue) }
 }
 

@@ -29,6 +29,7 @@ mod scan;
 pub mod select;
 mod unescape;
 
+pub(crate) use envelope::raw_value;
 pub use envelope::{
     decode_line, fold_alias, is_json, json_string, json_string_len, json_value, Kind, Members,
     Record,

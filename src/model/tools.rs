@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::lenient::{lenient_bool, lenient_opt_i64, lenient_opt_u64, lenient_str, raw_str};
-use crate::decode::{Members, Record};
+use crate::decode::{raw_value, Members, Record};
 
 /// Response item types that are tool calls.
 pub const CALL_TYPES: &[&str] = &[
@@ -102,7 +102,7 @@ impl<'a> ToolItem<'a> {
                 return false;
             }
             seen |= 1 << slot;
-            let raw = (value != "null").then(|| trusted_raw(value));
+            let raw = (value != "null").then(|| raw_value(value));
             let text = || raw.and_then(raw_str);
             match slot {
                 0 => item.type_ = text(),
@@ -122,13 +122,6 @@ impl<'a> ToolItem<'a> {
         })?;
         Some(item)
     }
-}
-
-/// Borrow JSON text a record's payload holds (so already checked) as a [`RawValue`].
-fn trusted_raw(json: &str) -> &RawValue {
-    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str` (serde_json makes its own
-    // borrowed raw values with this cast); the text is a value of a decoded, valid line.
-    unsafe { &*(json as *const str as *const RawValue) }
 }
 
 /// The text of a tool output and, when the writer recorded one, its `success` flag.
@@ -251,7 +244,7 @@ impl<'a> ToolOutcome<'a> {
                 return false;
             }
             seen |= 1 << slot;
-            let raw = (value != "null").then(|| trusted_raw(value));
+            let raw = (value != "null").then(|| raw_value(value));
             let ok = match slot {
                 0 => with_serde!(value, lenient_str).map(|x| v.type_ = x),
                 1 => with_serde!(value, lenient_str).map(|x| v.id = x),
@@ -370,7 +363,7 @@ impl<'a> ItemCompleted<'a> {
             // absent, and does not take the item with it (as `turns` reads the item).
             match slot {
                 0 => v.turn_id = with_serde!(value, lenient_str).flatten(),
-                1 => v.item = (value != "null").then(|| trusted_raw(value)),
+                1 => v.item = (value != "null").then(|| raw_value(value)),
                 2 => v.started_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
                 _ => v.completed_at_ms = with_serde!(value, lenient_opt_u64).flatten(),
             }
