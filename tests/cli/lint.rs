@@ -420,3 +420,25 @@ fn a_findings_byte_offset_is_where_its_line_starts() {
     }
     assert!(checked > 100);
 }
+
+/// The fix `ordinal.tail-unparseable` gives is the one the real Codex bears out: ending
+/// the torn line with a newline leaves it unparseable, and the next resume writes its
+/// ordinal again; removing it leaves nothing to reuse
+/// (`testdata/lint/ordinal.tail-unparseable/verdict-0.171.0-fixes.json`).
+#[test]
+fn the_tail_unparseable_fix_is_the_one_real_codex_bears_out() {
+    let path = testdata("lint/ordinal.tail-unparseable/verdict-0.171.0-fixes.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(
+        v["newline"]["next_on_resume"]["codex_reused_torn_tail_ordinal"],
+        true
+    );
+    assert!(v["cut"]["next_on_resume"]["torn_tail_ordinal"].is_null());
+    assert_eq!(v["cut"]["unparseable_lines"], serde_json::json!([]));
+    let out = output(&["lint", "--explain", "ordinal.tail-unparseable"], 0);
+    let doc = String::from_utf8(out.stdout).unwrap();
+    let fix = doc.split("Fix.").nth(1).expect("a fix paragraph");
+    assert!(fix.contains("Remove the unparseable line"), "{fix}");
+    assert!(!fix.contains("End the torn line with a newline"), "{fix}");
+}

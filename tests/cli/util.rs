@@ -87,18 +87,21 @@ pub fn shared_corpus() -> Option<PathBuf> {
     }
 }
 
+/// What the tests' environment leaves out: color and width choices, the real Codex home.
+const SURPRISES: [&str; 6] = [
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "FORCE_COLOR",
+    "COLUMNS",
+    "CODEX_HOME",
+];
+
 /// `rollscope` with a clean environment: no color or locale surprises, no real CODEX_HOME,
 /// a fixed time zone.
 pub fn rollscope() -> Command {
     let mut c = Command::cargo_bin("rollscope").unwrap();
-    for var in [
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "FORCE_COLOR",
-        "COLUMNS",
-        "CODEX_HOME",
-    ] {
+    for var in SURPRISES {
         c.env_remove(var);
     }
     c.env("TZ", "UTC");
@@ -209,15 +212,7 @@ pub fn in_pty(line: &str, envs: &[(&str, &str)]) -> Option<(String, Option<i32>)
     }
     let mut c = Command::new("script");
     c.args(["-q", "-e", "-c", line, "/dev/null"]);
-    for var in [
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "FORCE_COLOR",
-        "COLUMNS",
-        "CODEX_HOME",
-        "ROLLSCOPE_PROGRESS",
-    ] {
+    for var in SURPRISES.iter().chain(&["ROLLSCOPE_PROGRESS"]) {
         c.env_remove(var);
     }
     c.env("ROLLSCOPE", env!("CARGO_BIN_EXE_rollscope"))
