@@ -68,8 +68,24 @@ pub(crate) struct Parts {
 /// On `Some`, the whole line is valid UTF-8 and valid JSON, and `fields` holds the payload's
 /// top-level members (complete when `Parts::fields_complete`).
 pub(crate) fn scan(line: &[u8], fields: &mut Vec<Field>) -> Option<Parts> {
+    scan_at::<AUTO>(line, fields)
+}
+
+/// [`scan`] with the string scanning of one [`Vector`] path, not the one the CPU picks: for
+/// the differential checks (`crate::fuzz`), which hold the paths to each other. `None` when
+/// this CPU cannot run that path.
+pub(crate) fn scan_with(line: &[u8], fields: &mut Vec<Field>, v: Vector) -> Option<Option<Parts>> {
+    Some(match v {
+        Vector::Scalar => scan_at::<SCALAR>(line, fields),
+        Vector::Sse2 => scan_at::<SSE2>(line, fields),
+        Vector::Avx2 if avx2() => scan_at::<AVX2>(line, fields),
+        Vector::Avx2 => return None,
+    })
+}
+
+fn scan_at<const V: u8>(line: &[u8], fields: &mut Vec<Field>) -> Option<Parts> {
     fields.clear();
-    let mut s: Scanner<'_> = Scanner {
+    let mut s: Scanner<'_, false, V> = Scanner {
         b: line,
         i: 0,
         fields,
@@ -77,6 +93,38 @@ pub(crate) fn scan(line: &[u8], fields: &mut Vec<Field>) -> Option<Parts> {
     let parts = s.envelope()?;
     s.ws();
     (s.i == line.len()).then_some(parts)
+}
+
+/// The ways strings are scanned. Which one runs is the CPU's choice ([`AUTO`]): AVX2 where it
+/// has it, else SSE2 (every x86_64 CPU), else plain Rust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Vector {
+    /// Plain Rust, a byte at a time into the same masks (the path of CPUs other than
+    /// x86_64).
+    Scalar,
+    /// 16-byte vectors (plain Rust where the CPU is not x86_64).
+    Sse2,
+    /// 32-byte vectors, with the one-letter escapes checked a block at a time.
+    Avx2,
+}
+
+/// `V`, the scanner's vector level as a const parameter: the CPU's pick, or one forced.
+const AUTO: u8 = 0;
+const SCALAR: u8 = 1;
+const SSE2: u8 = 2;
+const AVX2: u8 = 3;
+
+/// The CPU has AVX2 (the check is cached by std).
+#[inline(always)]
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// [`scan`] of the line at the start of `buf`, a read buffer that goes on past it: the
@@ -136,8 +184,9 @@ const MAX_DEPTH: usize = 64;
 
 /// `IN_BUFFER`: the text goes on past the line (a read buffer), so a `\n` ends the line
 /// and is not white space; otherwise the text is one line or one value, and JSON's white
-/// space includes `\n`.
-struct Scanner<'a, const IN_BUFFER: bool = false> {
+/// space includes `\n`. `V`: the vector level strings are scanned at ([`AUTO`], or one
+/// forced for the differential checks).
+struct Scanner<'a, const IN_BUFFER: bool = false, const V: u8 = AUTO> {
     b: &'a [u8],
     i: usize,
     fields: &'a mut Vec<Field>,
@@ -148,7 +197,7 @@ fn is_ws<const IN_BUFFER: bool>(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r') || (!IN_BUFFER && c == b'\n')
 }
 
-impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
+impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
     #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
@@ -186,7 +235,7 @@ impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
         // looks settle them. Anything else goes on from where these stopped.
         let mut i = start;
         for _ in 0..4 {
-            let Some((quote, other)) = chunk16(b, i) else {
+            let Some((quote, other)) = chunk16::<V>(b, i) else {
                 break;
             };
             if quote != 0 {
@@ -209,31 +258,36 @@ impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
 
     /// The rest of a string that started at `start`; `start..i` is known to be plain ASCII.
     fn long_string(&mut self, start: usize, i: usize) -> Option<bool> {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
-            return unsafe { self.long_string_avx2(start, i) };
+        match V {
+            SCALAR => self.long_string_with::<SCALAR>(start, i),
+            SSE2 => self.long_string_with::<SSE2>(start, i),
+            // SAFETY: a scanner at `AVX2` is only made where the CPU has it (`scan_with`).
+            AVX2 => unsafe { self.long_string_avx2(start, i) },
+            _ if avx2() => {
+                // SAFETY: the CPU has AVX2.
+                unsafe { self.long_string_avx2(start, i) }
+            }
+            _ => self.long_string_with::<SSE2>(start, i),
         }
-        self.long_string_with::<false>(start, i)
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    /// [`Self::long_string_with`] at `AVX2`, compiled for it. Safety: the CPU must have AVX2.
+    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
     unsafe fn long_string_avx2(&mut self, start: usize, i: usize) -> Option<bool> {
-        self.long_string_with::<true>(start, i)
+        self.long_string_with::<AVX2>(start, i)
     }
 
-    /// [`Self::long_string`], with 32-byte vectors when `AVX2` (only ever set inside a
-    /// function compiled for AVX2).
+    /// [`Self::long_string`] at vector level `W` (`AVX2` only ever inside a function
+    /// compiled for AVX2).
     #[inline(always)]
-    fn long_string_with<const AVX2: bool>(&mut self, start: usize, mut i: usize) -> Option<bool> {
+    fn long_string_with<const W: u8>(&mut self, start: usize, mut i: usize) -> Option<bool> {
         let b = self.b;
         let mut carry = 0u64;
         let mut escaped_any = false;
         let mut non_ascii = false;
         let mut paired_low = usize::MAX;
-        while i + 64 <= b.len() {
-            let m = Masks::at::<AVX2>(b, i);
+        while let Some(block) = b.get(i..i + 64).and_then(|s| <&[u8; 64]>::try_from(s).ok()) {
+            let m = Masks::at::<W>(block);
             let escaped = if m.backslash | carry == 0 {
                 0
             } else {
@@ -253,11 +307,11 @@ impl<const IN_BUFFER: bool> Scanner<'_, IN_BUFFER> {
             if esc != 0 {
                 escaped_any = true;
                 #[cfg(target_arch = "x86_64")]
-                if AVX2 {
+                if W == AVX2 {
                     // The one-letter escapes are checked for the whole block at once; only
                     // `\u` (and wrong ones) are left for one by one. A loop over every escape
                     // mispredicted its exit in most blocks of text full of `\n`.
-                    esc &= !simple_escapes_avx2(b, i);
+                    esc &= !simple_escapes_avx2(block);
                 }
                 while esc != 0 {
                     valid_escape(b, i + esc.trailing_zeros() as usize, &mut paired_low)?;
@@ -637,40 +691,43 @@ struct Masks {
 }
 
 impl Masks {
-    /// The masks of `b[i..i + 64]` (which must be in bounds). `AVX2` may only be set in
-    /// code compiled for AVX2.
+    /// The masks of a block, at vector level `W` (`AVX2` only in code compiled for AVX2;
+    /// `SSE2` is plain Rust off x86_64).
     #[inline(always)]
-    fn at<const AVX2: bool>(b: &[u8], i: usize) -> Masks {
-        assert!(i + 64 <= b.len());
+    fn at<const W: u8>(block: &[u8; 64]) -> Masks {
         #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: the 64 bytes read are in bounds (checked above); SSE2 is part of the
-            // x86_64 baseline, and AVX2 is only asked for where the CPU has it.
-            unsafe {
-                if AVX2 {
-                    masks_avx2(b.as_ptr().add(i))
+        if W != SCALAR {
+            // SAFETY: the 64 bytes read are `block`'s; SSE2 is part of the x86_64 baseline,
+            // and AVX2 is only asked for in code compiled for it, run where the CPU has it.
+            return unsafe {
+                if W == AVX2 {
+                    masks_avx2(block)
                 } else {
-                    masks_sse2(b.as_ptr().add(i))
+                    masks_sse2(block)
                 }
-            }
+            };
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let mut m = Masks::default();
-            for (k, &c) in b[i..i + 64].iter().enumerate() {
-                m.quote |= ((c == b'"') as u64) << k;
-                m.backslash |= ((c == b'\\') as u64) << k;
-                m.control |= ((c < 0x20) as u64) << k;
-                m.high |= ((c >= 0x80) as u64) << k;
-            }
-            m
-        }
+        masks_scalar(block)
     }
+}
+
+/// [`Masks::at`] in plain Rust.
+#[inline(always)]
+fn masks_scalar(block: &[u8; 64]) -> Masks {
+    let mut m = Masks::default();
+    for (k, &c) in block.iter().enumerate() {
+        m.quote |= ((c == b'"') as u64) << k;
+        m.backslash |= ((c == b'\\') as u64) << k;
+        m.control |= ((c < 0x20) as u64) << k;
+        m.high |= ((c >= 0x80) as u64) << k;
+    }
+    m
 }
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn masks_sse2(p: *const u8) -> Masks {
+unsafe fn masks_sse2(block: &[u8; 64]) -> Masks {
+    let p = block.as_ptr();
     use std::arch::x86_64::*;
     let quote = _mm_set1_epi8(b'"' as i8);
     let backslash = _mm_set1_epi8(b'\\' as i8);
@@ -690,7 +747,8 @@ unsafe fn masks_sse2(p: *const u8) -> Masks {
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn masks_avx2(p: *const u8) -> Masks {
+unsafe fn masks_avx2(block: &[u8; 64]) -> Masks {
+    let p = block.as_ptr();
     use std::arch::x86_64::*;
     let quote = _mm256_set1_epi8(b'"' as i8);
     let backslash = _mm256_set1_epi8(b'\\' as i8);
@@ -710,14 +768,13 @@ unsafe fn masks_avx2(p: *const u8) -> Masks {
     m
 }
 
-/// The bytes of `b[i..i + 64]` (which must be in bounds) that are one-letter escape
+/// The bytes of a block that are one-letter escape
 /// letters (`"\\/bfnrt`), one bit per byte; by two nibble lookups, as simdjson classifies.
 /// Only for code compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn simple_escapes_avx2(b: &[u8], i: usize) -> u64 {
+fn simple_escapes_avx2(block: &[u8; 64]) -> u64 {
     use std::arch::x86_64::*;
-    assert!(i + 64 <= b.len());
     // Each letter is one bit set in both the table of its low nibble and the table of its
     // high nibble: bit 0 `"` `/` (0x2_), bit 1 `\\` (0x5_), bit 2 `b` `f` `n` (0x6_), bit 3
     // `r` `t` (0x7_).
@@ -727,15 +784,15 @@ fn simple_escapes_avx2(b: &[u8], i: usize) -> u64 {
     const HIGH: [i8; 16] = [
         0, 0, 0b0001, 0, 0, 0b0010, 0b0100, 0b1000, 0, 0, 0, 0, 0, 0, 0, 0,
     ];
-    // SAFETY: the 64 bytes read are in bounds (checked above); this is only inlined into
-    // functions compiled for AVX2, run where the CPU has it.
+    // SAFETY: the 64 bytes read are `block`'s; this is only inlined into functions compiled
+    // for AVX2, run where the CPU has it.
     unsafe {
         let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(LOW.as_ptr() as *const __m128i));
         let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr() as *const __m128i));
         let nibble = _mm256_set1_epi8(0x0f);
         let mut mask = 0u64;
         for k in 0..2 {
-            let v = _mm256_loadu_si256(b.as_ptr().add(i + 32 * k) as *const __m256i);
+            let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
             let lo = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
             let hi = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
             let none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
@@ -831,44 +888,47 @@ fn surrogate(b: &[u8], at: usize, second: u8, paired_low: &mut usize) -> Option<
 
 /// The quotes, and the other bytes a plain string cannot hold (`\\`, control characters,
 /// non-ASCII bytes), of `b[i..i + 16]`, one bit per byte; `None` when fewer than 16 bytes
-/// are left.
+/// are left. At vector level `V` (SSE2 unless `SCALAR`; plain Rust off x86_64).
 #[inline(always)]
-fn chunk16(b: &[u8], i: usize) -> Option<(u32, u32)> {
+fn chunk16<const V: u8>(b: &[u8], i: usize) -> Option<(u32, u32)> {
     let chunk: &[u8; 16] = b.get(i..i + 16)?.try_into().ok()?;
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline; the 16 bytes are in bounds.
-    unsafe {
-        use std::arch::x86_64::*;
-        let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        // A byte's top bit: set by a match below, or by the byte itself when non-ASCII.
-        let other = _mm_or_si128(
-            _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
-                _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
-            ),
-            v,
-        );
-        Some((
-            _mm_movemask_epi8(quote) as u32,
-            _mm_movemask_epi8(other) as u32,
-        ))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut q = 0u32;
-        let mut o = 0u32;
-        for (k, &c) in chunk.iter().enumerate() {
-            q |= ((c == b'"') as u32) << k;
-            o |= ((c == b'\\' || c < 0x20 || c >= 0x80) as u32) << k;
+    if V != SCALAR {
+        // SAFETY: SSE2 is part of the x86_64 baseline; the 16 bytes read are `chunk`'s.
+        unsafe {
+            use std::arch::x86_64::*;
+            let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            // A byte's top bit: set by a match below, or by the byte itself when non-ASCII.
+            let other = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+                    _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                ),
+                v,
+            );
+            return Some((
+                _mm_movemask_epi8(quote) as u32,
+                _mm_movemask_epi8(other) as u32,
+            ));
         }
-        Some((q, o))
     }
+    let mut q = 0u32;
+    let mut o = 0u32;
+    for (k, &c) in chunk.iter().enumerate() {
+        q |= ((c == b'"') as u32) << k;
+        o |= ((c == b'\\' || !(0x20..0x80).contains(&c)) as u32) << k;
+    }
+    Some((q, o))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How many random cases a test runs: fewer under Miri, which runs each one many
+    /// thousand times slower (checking every load of the vector paths).
+    const CASES: usize = if cfg!(miri) { 200 } else { 30_000 };
 
     /// The scanner without the caller's field list.
     fn scan(line: &[u8]) -> Option<Parts> {
@@ -986,7 +1046,7 @@ mod tests {
             r"\\",
         ];
         let mut next = crate::testkit::xorshift(0x2545_f491_4f6c_dd1du64);
-        for round in 0..60_000 {
+        for round in 0..2 * CASES {
             let len = next(150);
             // Shift the string against the 16-, 32- and 64-byte blocks.
             let mut s = "p".repeat(next(70));
@@ -1015,7 +1075,7 @@ mod tests {
 
     #[test]
     fn the_plain_and_the_vector_string_paths_agree() {
-        // The CPU running the tests takes the AVX2 path; the SSE2 (and plain Rust) one must
+        // The CPU running the tests takes the AVX2 path; the SSE2 and plain Rust ones must
         // say the same about every string, and stop at the same byte.
         let alphabet: &[&str] = &[
             "a",
@@ -1037,34 +1097,38 @@ mod tests {
             "\u{7f}",
         ];
         let mut next = crate::testkit::xorshift(0x9e37_79b9_7f4a_7c15u64);
-        for _ in 0..30_000 {
+        for _ in 0..CASES {
             let mut s = "\"".to_string() + &"p".repeat(next(70));
             for _ in 0..next(200) {
                 s.push_str(alphabet[next(alphabet.len())]);
             }
             s.push_str("\"}");
             let b = s.as_bytes();
-            let (mut f1, mut f2) = (Vec::new(), Vec::new());
-            let mut plain: Scanner<'_> = Scanner {
-                b,
-                i: 1,
-                fields: &mut f1,
-            };
-            let want = plain.long_string_with::<false>(1, 1);
-            #[cfg(target_arch = "x86_64")]
-            if std::is_x86_feature_detected!("avx2") {
-                let mut vector: Scanner<'_> = Scanner {
-                    b,
-                    i: 1,
-                    fields: &mut f2,
-                };
-                // SAFETY: the CPU has AVX2.
-                let got = unsafe { vector.long_string_avx2(1, 1) };
-                assert_eq!((got, vector.i), (want, plain.i), "{s:?}");
+            let mut paths = [Vector::Scalar, Vector::Sse2, Vector::Avx2]
+                .into_iter()
+                .filter_map(|v| {
+                    let mut fields = Vec::new();
+                    let mut sc: Scanner<'_> = Scanner {
+                        b,
+                        i: 1,
+                        fields: &mut fields,
+                    };
+                    let got = match v {
+                        Vector::Scalar => sc.long_string_with::<SCALAR>(1, 1),
+                        Vector::Sse2 => sc.long_string_with::<SSE2>(1, 1),
+                        // SAFETY: only where the CPU has AVX2.
+                        Vector::Avx2 if avx2() => unsafe { sc.long_string_avx2(1, 1) },
+                        Vector::Avx2 => return None,
+                    };
+                    Some((v, got, sc.i))
+                });
+            let (_, want, end) = paths.next().unwrap();
+            for (v, got, at) in paths {
+                assert_eq!((got, at), (want, end), "{v:?} {s:?}");
             }
             // And both as serde reads the string.
             let serde = serde_json::from_slice::<String>(&b[..b.len() - 1]).is_ok();
-            assert_eq!(want.is_some() && plain.i == b.len() - 1, serde, "{s:?}");
+            assert_eq!(want.is_some() && end == b.len() - 1, serde, "{s:?}");
         }
     }
 
@@ -1120,5 +1184,26 @@ mod tests {
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(100), "]".repeat(100));
         assert!(scan(deep.as_bytes()).is_none());
         assert!(serde_ok(&deep));
+    }
+
+    #[test]
+    fn the_vector_paths_agree_on_every_testdata_line() {
+        // Under Miri, the lines up to 4 KiB (most of them; the long ones take minutes each).
+        let max = if cfg!(miri) { 4096 } else { usize::MAX };
+        let lines = crate::testkit::lines("");
+        let mut checked = 0;
+        for line in lines.iter().filter(|l| l.len() <= max) {
+            let mut want_fields = Vec::new();
+            let want = super::scan(line, &mut want_fields);
+            for v in [Vector::Scalar, Vector::Sse2, Vector::Avx2] {
+                let mut fields = Vec::new();
+                if let Some(got) = scan_with(line, &mut fields, v) {
+                    assert_eq!(got, want, "{v:?}: {}", String::from_utf8_lossy(line));
+                    assert_eq!(fields, want_fields, "{v:?}");
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 5000, "{checked} of {} lines", lines.len());
     }
 }
