@@ -21,6 +21,7 @@
 //!          └── budget    a run-wide budget taken in shares (open handles)
 //!
 //!          time: timestamps, days and date bounds; exit: the exit-code contract
+//!          fuzz: the properties the fuzz targets (`fuzz/`) check, run by `cargo test` too
 //! ```
 //!
 //! Only `cli`, `cmd` and [`run`] know clap. The tests' shared kit is `testkit`.
@@ -34,6 +35,7 @@ pub mod content;
 pub mod decode;
 pub mod exit;
 pub mod findings;
+pub mod fuzz;
 pub mod input;
 pub mod lineage;
 pub mod model;

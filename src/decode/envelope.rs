@@ -355,7 +355,7 @@ pub fn is_json(text: &str) -> Option<bool> {
 
 /// The serde path of [`decode_line`]: decides every line the scanner is not sure of, and
 /// locates its error.
-fn decode_line_serde(bytes: &[u8], pos: Pos) -> Result<Record<'_>, DecodeError> {
+pub(crate) fn decode_line_serde(bytes: &[u8], pos: Pos) -> Result<Record<'_>, DecodeError> {
     let text = std::str::from_utf8(bytes).map_err(|e| DecodeError::Utf8 {
         col: e.valid_up_to() + 1,
     })?;
@@ -384,7 +384,7 @@ fn decode_line_serde(bytes: &[u8], pos: Pos) -> Result<Record<'_>, DecodeError> 
 /// builds serde_json with `arbitrary_precision`, so a number beyond f64 is no error there;
 /// ours stops at such a number, so each one is replaced by `0` in a copy and the check goes
 /// on (at most a few dozen times: beyond that the line is given the benefit of the doubt).
-fn codex_value_check(text: &str) -> Result<(), DecodeError> {
+pub(crate) fn codex_value_check(text: &str) -> Result<(), DecodeError> {
     const MAX_RETRIES: usize = 32;
     let mut owned: Option<String> = None;
     // Bytes the replacements took out, all before any later error: columns map back.

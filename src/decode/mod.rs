@@ -25,11 +25,11 @@
 mod envelope;
 mod error;
 mod reader;
-mod scan;
+pub(crate) mod scan;
 pub mod select;
 mod unescape;
 
-pub(crate) use envelope::raw_value;
+pub(crate) use envelope::{codex_value_check, decode_line_serde, raw_value};
 pub use envelope::{
     decode_line, fold_alias, is_json, json_string, json_string_len, json_value, Kind, Members,
     Record,
