@@ -25,6 +25,12 @@
 //! ```
 //!
 //! Only `cli`, `cmd` and [`run`] know clap. The tests' shared kit is `testkit`.
+//!
+//! `unsafe` code lives in two places only, the decoder's scanner and its envelope
+//! (`decode/scan.rs`, `decode/envelope.rs`), each block with a `// SAFETY:` comment; the
+//! lints below keep it so (`docs/robustness.md`, "unsafe").
+#![deny(unsafe_code)]
+#![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
 pub mod analysis;
 pub mod budget;

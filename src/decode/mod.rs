@@ -22,9 +22,12 @@
 //!
 //! This module knows nothing of clap or of output.
 
+// The two modules with `unsafe` code (see the crate's doc).
+#[allow(unsafe_code)]
 mod envelope;
 mod error;
 mod reader;
+#[allow(unsafe_code)]
 pub(crate) mod scan;
 pub mod select;
 mod unescape;

@@ -724,6 +724,8 @@ fn masks_scalar(block: &[u8; 64]) -> Masks {
     m
 }
 
+/// [`Masks::at`] with SSE2. Safety: none beyond the CPU's (SSE2 is x86_64's baseline); the
+/// loads stay within `block`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn masks_sse2(block: &[u8; 64]) -> Masks {
@@ -745,6 +747,8 @@ unsafe fn masks_sse2(block: &[u8; 64]) -> Masks {
     m
 }
 
+/// [`Masks::at`] with AVX2. Safety: only in code compiled for AVX2, run where the CPU has
+/// it; the loads stay within `block`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn masks_avx2(block: &[u8; 64]) -> Masks {
