@@ -26,6 +26,18 @@
 //!
 //! Only `cli`, `cmd` and [`run`] know clap. The tests' shared kit is `testkit`.
 
+// No panic reachable from input: docs/robustness.md, "Panics". Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable
+    )
+)]
+
 pub mod analysis;
 pub mod budget;
 pub mod cli;
