@@ -158,9 +158,9 @@ fn severity(s: &str) -> Option<Severity> {
 
 /// The 1-based line of byte `offset` of `text`.
 fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
+    text.as_bytes()
         .iter()
+        .take(offset)
         .filter(|&&b| b == b'\n')
         .count()
         + 1

@@ -32,6 +32,18 @@
 #![deny(unsafe_code)]
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
+// No panic reachable from input: docs/robustness.md, "Panics". Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable
+    )
+)]
+
 pub mod analysis;
 pub mod budget;
 pub mod cli;

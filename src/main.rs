@@ -1,5 +1,17 @@
 //! The `rollscope` binary: parse, run, map the outcome to an exit code.
 
+// No panic reachable from input: docs/robustness.md, "Panics". Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable
+    )
+)]
+
 use std::process::ExitCode;
 
 use clap::Parser;

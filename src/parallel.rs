@@ -49,13 +49,13 @@ where
         let _guard = StopOnPanic(&|| window.stop(&stop));
         // Items are taken in order, each by the first free worker.
         let i = next_index.fetch_add(1, Ordering::Relaxed);
-        if i >= items.len() || stop.load(Ordering::Relaxed) {
+        let Some(item) = items.get(i) else {
+            return;
+        };
+        if stop.load(Ordering::Relaxed) || !window.wait_for_room(i, &stop) {
             return;
         }
-        if !window.wait_for_room(i, &stop) {
-            return;
-        }
-        let result = work(&items[i]);
+        let result = work(item);
         if !window.put(i, result) {
             // The sink failed (a closed pipe, say): every worker winds down.
             window.stop(&stop);

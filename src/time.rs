@@ -19,25 +19,24 @@ pub fn parse_ms(ts: &str) -> Option<i64> {
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, the shape Codex writes, when every field is in range
 /// (`None` otherwise, chrono then decides).
 fn codex_ms(ts: &str) -> Option<i64> {
-    let b = ts.as_bytes();
-    if b.len() != 24
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-        || b[19] != b'.'
-        || b[23] != b'Z'
-    {
+    // The separators are matched by the pattern, the digits by `num`.
+    let [y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1, b'T', h0, h1, b':', i0, i1, b':', s0, s1, b'.', f0, f1, f2, b'Z'] =
+        *<&[u8; 24]>::try_from(ts.as_bytes()).ok()?
+    else {
         return None;
-    }
-    let num = |from: usize, to: usize| -> Option<i64> {
-        b[from..to].iter().try_fold(0i64, |n, &c| {
+    };
+    let num = |digits: &[u8]| -> Option<i64> {
+        digits.iter().try_fold(0i64, |n, &c| {
             c.is_ascii_digit().then(|| n * 10 + (c - b'0') as i64)
         })
     };
-    let (y, m, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
-    let (h, min, s, ms) = (num(11, 13)?, num(14, 16)?, num(17, 19)?, num(20, 23)?);
+    let (y, m, d) = (num(&[y0, y1, y2, y3])?, num(&[m0, m1])?, num(&[d0, d1])?);
+    let (h, min, s, ms) = (
+        num(&[h0, h1])?,
+        num(&[i0, i1])?,
+        num(&[s0, s1])?,
+        num(&[f0, f1, f2])?,
+    );
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
     let days_in_month = match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,

@@ -143,11 +143,12 @@ impl CensusCount {
         usage: BTreeMap<(Option<NaiveDate>, Option<ModelId>), Tokens>,
         counts: TurnCounts,
     ) -> Census {
-        let name = |m: ModelId| self.models[m.0 as usize].clone();
+        // A `ModelId` is an index into `models`, made where the name was put there.
+        let name = |m: ModelId| self.models.get(m.0 as usize).cloned();
         let usage: BTreeMap<UsageKey, Tokens> = usage
             .into_iter()
             .map(|((day, model), t)| {
-                let model = model.map(name);
+                let model = model.and_then(name);
                 (UsageKey { day, model }, t)
             })
             .collect();
@@ -229,6 +230,10 @@ impl Tally {
             .few
             .iter()
             .position(|(k, _)| k.len() == key.len() && **k == *key);
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "`i` is a position found in `few`, and `i - 1` is taken only when `i > 0`"
+        )]
         match found {
             Some(i) => {
                 self.few[i].1 += 1;
@@ -325,6 +330,10 @@ impl Groups {
             GroupBy::Day => day.map(|d| d.format("%Y-%m-%d").to_string()),
             GroupBy::Month => day.map(|d| d.format("%Y-%m").to_string()),
             GroupBy::Model => k.model.clone(),
+            #[allow(
+                clippy::unreachable,
+                reason = "`add`, the only caller, asks only for the groupings by day, month and model"
+            )]
             GroupBy::Cwd | GroupBy::Total => unreachable!("file-level groupings"),
         }
     }

@@ -110,11 +110,15 @@ pub fn columns(many_files: bool) -> Vec<Column> {
 
 pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     let mut cx = Context::new(&args.input, &args.output)?;
+    // clap takes only these names; the library's callers may not.
     let statuses: Vec<TurnStatus> = args
         .status
         .iter()
-        .map(|s| TurnStatus::from_name(s).expect("clap checks --status"))
-        .collect();
+        .map(|s| {
+            TurnStatus::from_name(s)
+                .ok_or_else(|| Error::Usage(format!("--status: no status `{s}`")))
+        })
+        .collect::<Result<_, _>>()?;
     let many = cx.sources.len() > 1;
     let mut out = cx.out(columns(many))?;
     let shown = Shown {

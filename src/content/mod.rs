@@ -107,6 +107,10 @@ impl Needles {
                 .builder()
                 .extend(&words)
                 .build(),
+            #[allow(
+                clippy::expect_used,
+                reason = "the needles are a few dozen constant strings, far below any limit of the builder; every test that scans builds them"
+            )]
             automaton: AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostFirst)
                 .build(&words)
@@ -137,7 +141,12 @@ impl Needles {
                     .find(aho_corasick::Input::new(text).span(span)),
             }?;
             at = m.start() + 1;
-            Some((m.start(), self.classes[m.pattern().as_usize()]))
+            #[allow(
+                clippy::indexing_slicing,
+                reason = "a pattern's id is its index among the needles, and `classes` has one entry a needle"
+            )]
+            let class = self.classes[m.pattern().as_usize()];
+            Some((m.start(), class))
         })
     }
 }
@@ -162,7 +171,10 @@ impl Seen {
 /// not change this: inside a string that holds JSON (tool arguments), `\\u0041` is the
 /// inner document's escape of `A`.
 fn hides(raw: &[u8], at: usize) -> bool {
-    let Some(slash) = raw[at..].iter().position(|&b| b == b'\\') else {
+    let Some(slash) = raw
+        .get(at..)
+        .and_then(|r| r.iter().position(|&b| b == b'\\'))
+    else {
         return false;
     };
     let at = at + slash;

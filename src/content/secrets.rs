@@ -210,6 +210,10 @@ pub(super) fn anchors() -> impl Iterator<Item = (&'static str, usize)> {
         .flat_map(|(i, p)| p.anchors.iter().map(move |a| (*a, i)))
 }
 
+#[allow(
+    clippy::expect_used,
+    reason = "the patterns are constants; every test that scans compiles them all"
+)]
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| Compiled {
@@ -239,6 +243,10 @@ fn hits(text: &[u8]) -> u32 {
 /// ASCII, each with the backslashes before it, as nested JSON writes them) written out, the
 /// rest as it is: enough to ask for the anchors again without parsing the record. (This
 /// can only add a candidate, never lose one.)
+#[allow(
+    clippy::indexing_slicing,
+    reason = "`i <= raw.len()`: each step moves it past bytes seen (`at + 1` and `at + 5` were read); `run..=at` is the run of backslashes found"
+)]
 fn unhidden(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
@@ -289,7 +297,12 @@ fn confirmed(c: &Compiled, raw: &[u8], anchors: &[(usize, usize)]) -> bool {
         while let Some(&(_, j)) = live.next_if(|&&(a, _)| a < close) {
             set |= 1 << j;
         }
-        let Ok(literal) = std::str::from_utf8(&raw[open..=close]) else {
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "`string_around` returns two quotes found in `raw`, `open < close`"
+        )]
+        let literal = &raw[open..=close];
+        let Ok(literal) = std::str::from_utf8(literal) else {
             return true;
         };
         let mut any = false;
@@ -305,6 +318,10 @@ fn confirmed(c: &Compiled, raw: &[u8], anchors: &[(usize, usize)]) -> bool {
 
 /// Whether pattern `i` may match at its anchor at byte `at` of the raw line, by its
 /// [`After`].
+#[allow(
+    clippy::indexing_slicing,
+    reason = "`i` is a pattern's index (the needles name them so); `at` is where one of its anchors was found, so `at + anchor <= raw.len()`"
+)]
 fn may_follow(c: &Compiled, raw: &[u8], at: usize, i: usize) -> bool {
     let p = &PATTERNS[i];
     let anchor = p
@@ -319,6 +336,10 @@ fn may_follow(c: &Compiled, raw: &[u8], at: usize, i: usize) -> bool {
 
 /// The quotes of the JSON string around byte `at` of a line of JSON: the nearest
 /// unescaped `"` before it and the one at or after it.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "`at` is an anchor's start, inside `raw`; `q` is a quote found in `raw`"
+)]
 fn string_around(raw: &[u8], at: usize) -> Option<(usize, usize)> {
     let unescaped = |q: usize| raw[..q].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0;
     let open = memchr::memrchr_iter(b'"', &raw[..at]).find(|&q| unescaped(q))?;
@@ -389,11 +410,11 @@ fn scan_for<'s>(c: &Compiled, s: &'s str, set: u32, mut f: impl FnMut(&'static P
     if set == 0 {
         return;
     }
-    for (i, p) in PATTERNS.iter().enumerate() {
+    for (i, (p, re)) in PATTERNS.iter().zip(&c.regexes).enumerate() {
         if set & (1 << i) == 0 {
             continue;
         }
-        for m in c.regexes[i].find_iter(s) {
+        for m in re.find_iter(s) {
             let text = m.as_str();
             let keep = match p.show {
                 Show::Url => !placeholder_url(text),

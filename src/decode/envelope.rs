@@ -105,8 +105,8 @@ impl<'a> Record<'a> {
         };
         let mut out = [None; N];
         for (key, value) in members {
-            if let Some(k) = keys.iter().position(|k| *k == key) {
-                out[k] = Some(value);
+            if let Some((_, slot)) = keys.iter().zip(&mut out).find(|(k, _)| **k == key) {
+                *slot = Some(value);
             }
         }
         out
@@ -198,10 +198,10 @@ impl<'de, const N: usize> serde::de::Visitor<'de> for Keys<N> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
         let mut values = [None; N];
         while let Some(key) = m.next_key::<Cow<'de, str>>()? {
-            match self.0.iter().position(|k| *k == key) {
-                Some(i) => {
+            match self.0.iter().zip(&mut values).find(|(k, _)| **k == key) {
+                Some((_, slot)) => {
                     let v: &'de RawValue = m.next_value()?;
-                    values[i] = (v.get() != "null").then_some(v);
+                    *slot = (v.get() != "null").then_some(v);
                 }
                 None => {
                     m.next_value::<serde::de::IgnoredAny>()?;
@@ -347,8 +347,8 @@ pub fn is_json(text: &str) -> Option<bool> {
     let b = text.trim_start_matches([' ', '\t', '\n', '\r']).as_bytes();
     // JSON's white space only (not a form feed, which `is_ascii_whitespace` allows).
     scan::value_len(b).map(|n| {
-        b[n..]
-            .iter()
+        b.iter()
+            .skip(n)
             .all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
     })
 }
@@ -409,11 +409,12 @@ pub(crate) fn codex_value_check(text: &str) -> Result<(), DecodeError> {
         let b = cur.as_bytes();
         let number = |c: &u8| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
         let mut end = e.column().min(cur.len());
-        while end < b.len() && number(&b[end]) {
+        while b.get(end).is_some_and(number) {
             end += 1;
         }
-        let start = b[..end]
+        let start = b
             .iter()
+            .take(end)
             .rposition(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
             .map_or(0, |i| i + 1);
         if start >= end {

@@ -78,18 +78,11 @@ impl fmt::Display for BadLine {
 pub fn ordinal_hint(bytes: &[u8]) -> Option<u64> {
     let key = b"\"ordinal\"";
     let i = memchr::memmem::find(bytes, key)?;
-    let rest = &bytes[i + key.len()..];
-    let rest = trim_ascii_start(rest);
-    let rest = rest.strip_prefix(b":")?;
-    let rest = trim_ascii_start(rest);
+    let rest = bytes.get(i + key.len()..)?.trim_ascii_start();
+    let rest = rest.strip_prefix(b":")?.trim_ascii_start();
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 {
         return None;
     }
-    std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()
-}
-
-fn trim_ascii_start(b: &[u8]) -> &[u8] {
-    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
-    &b[n..]
+    std::str::from_utf8(rest.get(..digits)?).ok()?.parse().ok()
 }

@@ -83,6 +83,10 @@ impl<R: BufRead> Decoder<R> {
 
     /// Read more after `end`: first move the unfinished line to the front, or grow the
     /// buffer when the line fills it. Sets `eof` at the end of the stream.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`start <= end <= buf.len()`, `room <= buf.len() - end`, and a read returns at most `room`"
+    )]
     fn fill(&mut self) -> io::Result<()> {
         // Small streams never grow the buffer; longer ones read in large chunks.
         let chunk = if self.info.bytes + (self.end as u64) < INITIAL_BUF as u64 {
@@ -136,6 +140,10 @@ impl<R: BufRead> Decoder<R> {
 
     /// Skip the rest of a line already longer than `max_line` (its start is in the buffer),
     /// holding no more of it than one read. Returns its length and whether a `\n` ended it.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`n` is what a read into `buf` returned, so at most its length"
+    )]
     fn skip_long_line(&mut self) -> io::Result<(u64, bool)> {
         let mut len = (self.end - self.start) as u64;
         self.start = 0;
@@ -188,10 +196,13 @@ impl<R: BufRead> Decoder<R> {
             // way; only when that fails (a bad or unusual line, or one not all read yet) is
             // its end searched for, and the line checked again once found.
             let fresh = self.scanned == self.start && self.lines_end > self.start;
-            if let Some((p, k)) = fresh
+            // Here and below: `start <= scanned <= end <= buf.len()` (the fields' invariant),
+            // and a line's end is a `\n` found in `buf[start..end]`, so before `end`.
+            #[allow(clippy::indexing_slicing, reason = "`start <= end <= buf.len()`")]
+            let scanned = fresh
                 .then(|| scan::scan_in_buffer(&self.buf[self.start..self.end], &mut self.fields))
-                .flatten()
-            {
+                .flatten();
+            if let Some((p, k)) = scanned {
                 let (from, nl) = (self.start, self.start + k);
                 self.start = nl + 1;
                 self.scanned = nl + 1;
@@ -202,7 +213,9 @@ impl<R: BufRead> Decoder<R> {
                 parts = Some(p);
                 break (from, nl, true);
             }
-            if let Some(k) = memchr::memchr(b'\n', &self.buf[self.scanned..self.end]) {
+            #[allow(clippy::indexing_slicing, reason = "`scanned <= end <= buf.len()`")]
+            let newline = memchr::memchr(b'\n', &self.buf[self.scanned..self.end]);
+            if let Some(k) = newline {
                 let nl = self.scanned + k;
                 let from = self.start;
                 self.start = nl + 1;
@@ -243,8 +256,13 @@ impl<R: BufRead> Decoder<R> {
                 return Some(Err(e));
             }
         };
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "`from..to` is a line of `buf[start..end]`, cut above"
+        )]
+        let line = &self.buf[from..to];
         Some(Ok(line_entry(
-            &self.buf[from..to],
+            line,
             newline,
             offset,
             &mut self.info,
@@ -314,17 +332,17 @@ fn line_entry<'a>(
         line: info.lines,
         offset,
     };
-    let mut start = 0;
-    if pos.line == 1 && line.starts_with(BOM) {
-        info.bom = true;
-        start = BOM.len();
+    let (mut start, mut bytes) = (0, line);
+    if pos.line == 1 {
+        if let Some(rest) = line.strip_prefix(BOM) {
+            info.bom = true;
+            (start, bytes) = (BOM.len(), rest);
+        }
     }
-    let mut end = line.len();
-    if end > start && line[end - 1] == b'\r' {
+    if let Some(rest) = bytes.strip_suffix(b"\r") {
         info.crlf_lines += 1;
-        end -= 1;
+        bytes = rest;
     }
-    let bytes = &line[start..end];
     if bytes.iter().all(|b| b.is_ascii_whitespace()) || is_unicode_blank(bytes) {
         return Entry::Blank(pos);
     }

@@ -353,6 +353,10 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
 
     /// A string from `start` ends at the quote at `end`.
     #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`start..end` is the string's contents: `end` is its closing quote, found in `b`"
+    )]
     fn string_end(
         &mut self,
         start: usize,
@@ -471,7 +475,13 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                         if depth == MAX_DEPTH {
                             return None;
                         }
-                        stack[depth / 64] |= 1 << (depth % 64);
+                        #[allow(
+                            clippy::indexing_slicing,
+                            reason = "`depth < MAX_DEPTH` (above); the stack holds `MAX_DEPTH / 64` words"
+                        )]
+                        {
+                            stack[depth / 64] |= 1 << (depth % 64);
+                        }
                         depth += 1;
                         self.key()?;
                         continue;
@@ -486,7 +496,13 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                         if depth == MAX_DEPTH {
                             return None;
                         }
-                        stack[depth / 64] &= !(1 << (depth % 64));
+                        #[allow(
+                            clippy::indexing_slicing,
+                            reason = "`depth < MAX_DEPTH` (above); the stack holds `MAX_DEPTH / 64` words"
+                        )]
+                        {
+                            stack[depth / 64] &= !(1 << (depth % 64));
+                        }
                         depth += 1;
                         continue;
                     }
@@ -502,6 +518,10 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                 if depth == 0 {
                     return Some(());
                 }
+                #[allow(
+                    clippy::indexing_slicing,
+                    reason = "`1 <= depth <= MAX_DEPTH` here; the stack holds `MAX_DEPTH / 64` words"
+                )]
                 let in_object = stack[(depth - 1) / 64] >> ((depth - 1) % 64) & 1 == 1;
                 self.ws();
                 match self.peek()? {
@@ -550,7 +570,12 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                     key: (ks, ke),
                     value: (start, self.i),
                 });
-                if &self.b[ks..ke] == b"type" {
+                #[allow(
+                    clippy::indexing_slicing,
+                    reason = "a key's span, inside the line like every span the scanner makes"
+                )]
+                let key = &self.b[ks..ke];
+                if key == b"type" {
                     count += 1;
                     found = Some((start, self.i));
                 }
@@ -568,6 +593,10 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                 _ => return None,
             }
         }
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "`found` is a value's span in the line; one starting with a quote is a string, its two quotes included"
+        )]
         let ptype = if slow {
             PayloadType::Slow
         } else if count > 1 {
@@ -605,7 +634,8 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
             plain_timestamp: false,
             plain_type: false,
         };
-        let mut seen = [false; 5];
+        // The known fields seen, one bit each.
+        let mut seen = 0u8;
         if self.peek()? == b'}' {
             self.i += 1;
         } else {
@@ -615,6 +645,10 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                     // serde unescapes keys (and checks their surrogates): let it.
                     return None;
                 }
+                #[allow(
+                    clippy::indexing_slicing,
+                    reason = "a key's span, inside the line like every span the scanner makes"
+                )]
                 let field = match &self.b[ks..ke] {
                     b"timestamp" => Some(0),
                     b"ordinal" => Some(1),
@@ -638,11 +672,15 @@ impl<const IN_BUFFER: bool, const V: u8> Scanner<'_, IN_BUFFER, V> {
                 }
                 let span = (start, self.i);
                 if let Some(f) = field {
-                    if seen[f] {
+                    if seen & (1 << f) != 0 {
                         // A duplicate field is an error for serde.
                         return None;
                     }
-                    seen[f] = true;
+                    seen |= 1 << f;
+                    #[allow(
+                        clippy::indexing_slicing,
+                        reason = "the span of the value just scanned"
+                    )]
                     let v = (&self.b[start..self.i] != b"null").then_some(span);
                     match f {
                         0 => {
@@ -829,7 +867,9 @@ fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
 fn valid_escape(b: &[u8], at: usize, paired_low: &mut usize) -> Option<usize> {
     // A table and one well-predicted branch: a `match` here compiled to a jump table whose
     // indirect jump was mispredicted on every change of escape letter (`\n`, `\"`, `\\`...).
-    if SIMPLE_ESCAPE[*b.get(at)? as usize] {
+    #[allow(clippy::indexing_slicing, reason = "a byte indexes a table of 256")]
+    let simple = SIMPLE_ESCAPE[*b.get(at)? as usize];
+    if simple {
         Some(1)
     } else {
         unicode_escape(b, at, paired_low)
@@ -842,7 +882,13 @@ static SIMPLE_ESCAPE: [bool; 256] = {
     let mut k = 0;
     let letters = *b"\"\\/bfnrt";
     while k < letters.len() {
-        t[letters[k] as usize] = true;
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "evaluated at compile time: an index out of bounds fails the build"
+        )]
+        {
+            t[letters[k] as usize] = true;
+        }
         k += 1;
     }
     t
@@ -851,7 +897,7 @@ static SIMPLE_ESCAPE: [bool; 256] = {
 /// [`valid_escape`] for anything but a one-letter escape: `\\uXXXX`, or an error.
 #[inline(always)]
 fn unicode_escape(b: &[u8], at: usize, paired_low: &mut usize) -> Option<usize> {
-    if b[at] != b'u' {
+    if b.get(at) != Some(&b'u') {
         return None;
     }
     let hex: &[u8; 4] = b.get(at + 1..at + 5)?.try_into().ok()?;

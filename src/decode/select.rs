@@ -35,8 +35,8 @@ fn pick<'a, const N: usize>(
 ) -> Option<([Option<&'a str>; N], usize)> {
     let mut out = [None; N];
     let end = members_at(obj, start, |key, value| {
-        if let Some(k) = keys.iter().position(|k| *k == key) {
-            out[k] = Some(value);
+        if let Some((_, slot)) = keys.iter().zip(&mut out).find(|(k, _)| **k == key) {
+            *slot = Some(value);
         }
         true
     })?;
@@ -48,8 +48,8 @@ fn fields_slow<'a, const N: usize>(obj: &'a str, keys: [&str; N]) -> Option<[Opt
     let map: Vec<(String, &'a RawValue)> = serde_json::from_str::<RawMembers<'a>>(obj).ok()?.0;
     let mut out = [None; N];
     for (key, value) in map {
-        if let Some(k) = keys.iter().position(|k| *k == key) {
-            out[k] = Some(value.get());
+        if let Some((_, slot)) = keys.iter().zip(&mut out).find(|(k, _)| **k == key) {
+            *slot = Some(value.get());
         }
     }
     Some(out)
@@ -164,10 +164,9 @@ fn walk_elements(b: &[u8], mut each: impl FnMut(usize) -> Option<usize>) -> Opti
 
 /// The text of a raw JSON string value (its escapes resolved), `None` for any other value.
 pub fn str_value(raw: &str) -> Option<Cow<'_, str>> {
-    if raw.len() < 2 || !raw.starts_with('"') {
-        return None;
-    }
-    super::unescape(&raw[1..raw.len() - 1])
+    // Both quotes: a cut at `raw.len() - 1` would not be a character boundary in a text
+    // that is no JSON string (`"é`).
+    super::unescape(raw.strip_prefix('"')?.strip_suffix('"')?)
 }
 
 /// An object's members in order, keys unescaped, values raw (the slow path of [`fields`]).
@@ -208,13 +207,19 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 fn string_end(b: &[u8], i: usize) -> Option<usize> {
     let mut at = i + 1;
     loop {
-        let q = at + memchr::memchr(b'"', b.get(at..)?)?;
+        let rest = b.get(at..)?;
+        let k = memchr::memchr(b'"', rest)?;
         // Escaped when an odd run of backslashes precedes it.
-        let run = b[at..q].iter().rev().take_while(|&&c| c == b'\\').count();
+        let run = rest
+            .iter()
+            .take(k)
+            .rev()
+            .take_while(|&&c| c == b'\\')
+            .count();
         if run % 2 == 0 {
-            return Some(q + 1);
+            return Some(at + k + 1);
         }
-        at = q + 1;
+        at += k + 1;
     }
 }
 
@@ -244,7 +249,8 @@ fn value_end(b: &[u8], i: usize) -> Option<usize> {
             }
         }
         _ => {
-            let n = b[i..]
+            let n = b
+                .get(i..)?
                 .iter()
                 .position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))?;
             (n > 0).then_some(i + n)
@@ -255,6 +261,16 @@ fn value_end(b: &[u8], i: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_that_is_no_json_string_has_no_string_value() {
+        // Its callers pass checked JSON strings; cut one byte short of its end, `"é` was
+        // cut inside the `é` and panicked.
+        assert_eq!(str_value("\"é"), None);
+        assert_eq!(str_value("\""), None);
+        assert_eq!(str_value(""), None);
+        assert_eq!(str_value("\"é\"").as_deref(), Some("é"));
+    }
 
     #[test]
     fn picks_the_wanted_fields_and_skips_every_kind_of_value() {

@@ -35,6 +35,7 @@ pub fn unescape(inner: &str) -> Option<Cow<'_, str>> {
             b'r' => '\r',
             b't' => '\t',
             b'u' => {
+                #[allow(clippy::indexing_slicing, reason = "`i` is a backslash found in `b`")]
                 let (c, len) = u_escape(&b[i..])?;
                 at = i + len;
                 c
@@ -42,7 +43,10 @@ pub fn unescape(inner: &str) -> Option<Cow<'_, str>> {
             _ => return None,
         };
         out.push(c);
-        next = memchr::memchr(b'\\', &b[at..]).map(|k| at + k);
+        // `b[i + 1]` was read, and a `\u` escape's length is what `u_escape` read.
+        #[allow(clippy::indexing_slicing, reason = "`at <= b.len()`")]
+        let rest = &b[at..];
+        next = memchr::memchr(b'\\', rest).map(|k| at + k);
     }
     out.push_str(&inner[at..]);
     Some(Cow::Owned(out))

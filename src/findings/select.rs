@@ -54,6 +54,10 @@ pub fn named(name: &str) -> Result<Vec<Rule>, UnknownRule> {
 
 impl Selection {
     /// Every rule of `select` (all when it is empty), less every rule of `ignore`.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`index` gives a position in `Rule::ALL`, and each vector here has one entry a rule of it"
+    )]
     pub fn new(select: &[String], ignore: &[String]) -> Result<Selection, UnknownRule> {
         let mut on = vec![select.is_empty(); Rule::ALL.len()];
         for name in select {
@@ -69,6 +73,10 @@ impl Selection {
         Ok(Selection { on })
     }
 
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`index` gives a position in `Rule::ALL`, and each vector here has one entry a rule of it"
+    )]
     pub fn contains(&self, rule: Rule) -> bool {
         self.on[index(rule)]
     }
@@ -93,6 +101,10 @@ impl Default for Overrides {
 
 impl Overrides {
     /// Give the rules `name` names (a slug or a group) `severity`.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`index` gives a position in `Rule::ALL`, and each vector here has one entry a rule of it"
+    )]
     pub fn set(&mut self, name: &str, severity: Severity) -> Result<(), UnknownRule> {
         let name = name.trim();
         if let Some(r) = Rule::from_slug(name) {
@@ -106,6 +118,10 @@ impl Overrides {
     }
 
     /// The severity a finding of `rule` is given, if any.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`index` gives a position in `Rule::ALL`, and each vector here has one entry a rule of it"
+    )]
     pub fn get(&self, rule: Rule) -> Option<Severity> {
         let i = index(rule);
         self.own[i].or(self.of_group[i])

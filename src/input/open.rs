@@ -146,6 +146,10 @@ impl<R: Read> PooledReader<R> {
     /// The first bytes of the stream, enough to tell zstd (fewer at its end, or when the
     /// source gives fewer at once). Only these few are buffered: the decoder's large reads
     /// then go straight from the source into its own buffer, instead of through this one.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`buf` is `READ_BUF` long, and `pos <= filled <= buf.len()` (see `fill_buf`)"
+    )]
     fn peek_head(&mut self) -> io::Result<&[u8]> {
         if self.pos >= self.filled {
             self.filled = self.inner.read(&mut self.buf[..ZSTD_MAGIC.len()])?;
@@ -159,6 +163,10 @@ impl<R: Read> PooledReader<R> {
 const DIRECT_READ: usize = 16 * 1024;
 
 impl<R: Read> Read for PooledReader<R> {
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`pos <= filled <= buf.len()` (see `fill_buf`); `n` is at most `out.len()`"
+    )]
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         // A large read with nothing buffered goes straight to the source, as BufReader's:
         // the decoder reads 64 KiB and more at a time, and copying every byte through this
@@ -185,6 +193,9 @@ impl<R: Read> Read for PooledReader<R> {
 }
 
 impl<R: Read> BufRead for PooledReader<R> {
+    // `filled` is only ever what a read into `buf` returned (a `Read` returns at most the
+    // length it is given), `pos` only 0 or a value clamped to `filled`.
+    #[allow(clippy::indexing_slicing, reason = "`pos <= filled <= buf.len()`")]
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.pos >= self.filled {
             self.filled = self.inner.read(&mut self.buf)?;
@@ -203,12 +214,15 @@ impl<R: Read> BufRead for PooledReader<R> {
 /// over fewer than four bytes in its first read; a JSON rollout never starts with either
 /// pair of first bytes, so two matching bytes are decisive.
 fn is_zstd(head: &[u8]) -> bool {
-    let n = head.len().min(ZSTD_MAGIC.len());
-    if n < 2 {
+    let head = head.get(..ZSTD_MAGIC.len()).unwrap_or(head);
+    let [first, tail @ ..] = head else {
+        return false;
+    };
+    if tail.is_empty() {
         return false;
     }
-    let frame = head[..n] == ZSTD_MAGIC[..n];
-    let skippable = head[0] & 0xF0 == 0x50 && head[1..n] == SKIPPABLE_MAGIC_TAIL[..n - 1];
+    let frame = ZSTD_MAGIC.starts_with(head);
+    let skippable = first & 0xF0 == 0x50 && SKIPPABLE_MAGIC_TAIL.starts_with(tail);
     frame || skippable
 }
 

@@ -34,8 +34,9 @@ pub fn home_of(path: &Path) -> Option<Home> {
         })
         .collect();
     let at = names.iter().rposition(|n| n == SESSIONS || n == ARCHIVED)?;
-    let dirs = names[at + 1..].to_vec();
-    Some(if names[at] == SESSIONS {
+    let (home, dirs) = names.get(at..)?.split_first()?;
+    let dirs = dirs.to_vec();
+    Some(if home == SESSIONS {
         Home::Sessions { dirs }
     } else {
         Home::Archived { dirs }

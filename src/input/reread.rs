@@ -140,6 +140,10 @@ fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
 }
 
 #[cfg(windows)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a read returns at most the length it is given"
+)]
 fn read_exact_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
     use std::os::windows::fs::FileExt;
     while !buf.is_empty() {

@@ -34,16 +34,19 @@ pub fn is_contextual_fragment(text: &str) -> bool {
 fn ends_are_contextual(head: &str, tail: &str) -> bool {
     // Where the ends are ASCII (nearly always), compare them in place; otherwise lowercase
     // them as Unicode, as Codex does.
+    let (h, t) = (head.as_bytes(), tail.as_bytes());
     let (h, t) = (
-        &head.as_bytes()[..head.len().min(64)],
-        &tail.as_bytes()[tail.len().saturating_sub(64)..],
+        h.get(..64).unwrap_or(h),
+        t.get(t.len().saturating_sub(64)..).unwrap_or(t),
     );
     if h.is_ascii() && t.is_ascii() {
         return CONTEXTUAL_MARKERS.iter().any(|(open, close)| {
-            h.len() >= open.len()
-                && h[..open.len()].eq_ignore_ascii_case(open.as_bytes())
-                && t.len() >= close.len()
-                && t[t.len() - close.len()..].eq_ignore_ascii_case(close.as_bytes())
+            h.get(..open.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(open.as_bytes()))
+                && t.len()
+                    .checked_sub(close.len())
+                    .and_then(|from| t.get(from..))
+                    .is_some_and(|t| t.eq_ignore_ascii_case(close.as_bytes()))
         });
     }
     let h: String = head.chars().take(64).collect::<String>().to_lowercase();
@@ -66,7 +69,9 @@ fn ends_are_contextual(head: &str, tail: &str) -> bool {
 /// only a short one is unescaped whole. (User scaffolding holds an escaped newline every
 /// line: unescaping it whole was a large share of `stats`, `docs/performance.md`.)
 pub(super) fn raw_is_contextual_fragment(raw: &str) -> bool {
-    let inner = &raw[1..raw.len() - 1];
+    let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else {
+        return false;
+    };
     if let Some(is) = raw_ends_are_contextual(inner) {
         return is;
     }
@@ -84,21 +89,30 @@ fn raw_ends_are_contextual(inner: &str) -> Option<bool> {
     // Up to its first (after its last) escape, the raw text trims as the text does.
     let b = inner.trim().as_bytes();
     // At most 64 bytes are looked at at each end: no marker is longer than 58.
-    let first = &b[..b.len().min(64)];
-    let head = &first[..first
-        .iter()
-        .position(|&c| c == b'\\' || !c.is_ascii())
-        .unwrap_or(first.len())];
+    let first = b.get(..64).unwrap_or(b);
+    // Up to the first escape or non-ASCII byte (the whole when there is none).
+    let head = first
+        .split(|&c| c == b'\\' || !c.is_ascii())
+        .next()
+        .unwrap_or(first);
     let all_plain = head.len() == b.len();
     let mut tail = None;
     let mut undecided = false;
     for (open, close) in CONTEXTUAL_MARKERS {
         // Most texts differ from every opener in their first byte: no tail is looked at.
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "`end_matches` cuts no more than a slice holds"
+        )]
         let opens = end_matches(head, open.as_bytes(), all_plain, |s, n| &s[..n]);
         if opens == Some(false) {
             continue;
         }
         let tail = *tail.get_or_insert_with(|| plain_tail(b));
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "`end_matches` cuts no more than a slice holds"
+        )]
         let closes = end_matches(tail, close.as_bytes(), all_plain, |s, n| &s[s.len() - n..]);
         match (opens, closes) {
             (Some(true), Some(true)) => return Some(true),
@@ -123,6 +137,10 @@ fn end_matches(
     let (p, m) = (end(plain, n), end(marker, n));
     // The outermost byte first: where texts and markers differ, they nearly always differ
     // there.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "only called when `n > 0`, on `p` and `m`, which hold `n` bytes"
+    )]
     let outer = |s: &[u8]| end(s, 1)[0].to_ascii_lowercase();
     if n > 0 && (outer(p) != outer(m) || !p.eq_ignore_ascii_case(m)) {
         Some(false)
@@ -140,6 +158,10 @@ fn end_matches(
 /// takes six bytes). Only the last 64 bytes are looked at: an escape from before them may
 /// reach 5 bytes into them, but no marker is longer than 58 bytes, so only plain bytes are
 /// ever compared.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "`from <= b.len()`; `q` is a position found in `b[from..]`; `after` is clamped"
+)]
 fn plain_tail(b: &[u8]) -> &[u8] {
     let from = b.len().saturating_sub(64);
     let Some(k) = b[from..].iter().rposition(|&c| c == b'\\' || !c.is_ascii()) else {
@@ -187,7 +209,8 @@ fn escape_boundary(s: &str, from: usize, at: usize) -> Option<usize> {
     let b = s.as_bytes();
     let mut i = from;
     while i < at {
-        let Some(k) = memchr::memchr(b'\\', &b[i..at]) else {
+        // `i < at <= b.len()`: the loop condition and the callers' windows.
+        let Some(k) = b.get(i..at).and_then(|w| memchr::memchr(b'\\', w)) else {
             i = at;
             break;
         };
@@ -205,6 +228,10 @@ fn escape_boundary(s: &str, from: usize, at: usize) -> Option<usize> {
             b'u' => 6,
             _ => 2,
         };
+    }
+    // Escapes end within a checked string; past its end no boundary would ever be found.
+    if i > b.len() {
+        return None;
     }
     // Past an escape `i` is on ASCII; elsewhere it may be inside a character.
     while !s.is_char_boundary(i) {
@@ -246,6 +273,23 @@ mod tests {
             "<skill>{}</skill>",
             "long body ".repeat(100)
         )));
+    }
+
+    #[test]
+    fn a_text_that_is_no_json_string_is_no_raw_scaffolding() {
+        // The callers pass checked JSON strings: `""` is the shortest. Shorter, the cut
+        // inside the quotes panicked.
+        assert!(!raw_is_contextual_fragment(""));
+        assert!(!raw_is_contextual_fragment("\""));
+        assert!(!raw_is_contextual_fragment("\"\""));
+    }
+
+    #[test]
+    fn a_high_surrogate_escape_at_the_end_of_unchecked_text_gives_no_cut() {
+        // A checked string always pairs it; alone at the end, the cut went past the text
+        // and the search for a character boundary never ended.
+        assert_eq!(escape_boundary(r"\ud83d", 0, 1), None);
+        assert_eq!(escape_boundary(r"\ud83d\ude00x", 0, 1), Some(12));
     }
 
     #[test]

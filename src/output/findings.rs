@@ -514,5 +514,10 @@ fn size(bytes: u64) -> String {
         v /= 1024.0;
         unit += 1;
     }
-    format!("{v:.1} {}", UNITS[unit])
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`unit + 1 < UNITS.len()`: the loop condition"
+    )]
+    let unit = UNITS[unit];
+    format!("{v:.1} {unit}")
 }

@@ -60,13 +60,16 @@ pub fn plan(
     budget: Option<usize>,
     keep_all: bool,
 ) -> Vec<(usize, usize)> {
-    let mut keep: Vec<usize> = shown.to_vec();
+    // The shown columns, each with what it needs (`shown` holds indices into `needs`).
+    let mut keep: Vec<(usize, &Need)> = shown
+        .iter()
+        .filter_map(|&i| Some((i, needs.get(i)?)))
+        .collect();
     let Some(budget) = budget else {
         // No width to fit: every column whole, a long text wrapped at `WRAP` (not cut).
         return keep
             .iter()
-            .map(|&i| {
-                let n = &needs[i];
+            .map(|&(i, n)| {
                 let w = match n.give {
                     Give::Text => n.natural.min(WRAP.max(n.min)),
                     _ => n.natural,
@@ -75,8 +78,8 @@ pub fn plan(
             })
             .collect();
     };
-    let narrowest = |keep: &[usize]| -> usize {
-        keep.iter().map(|&i| needs[i].min).sum::<usize>() + chrome(keep.len())
+    let narrowest = |keep: &[(usize, &Need)]| -> usize {
+        keep.iter().map(|(_, n)| n.min).sum::<usize>() + chrome(keep.len())
     };
     let mut dropped = Vec::new();
     while !keep_all && keep.len() > 1 && narrowest(&keep) > budget {
@@ -84,42 +87,44 @@ pub fn plan(
         let Some((at, _)) = keep
             .iter()
             .enumerate()
-            .min_by_key(|&(at, &i)| (needs[i].rank, std::cmp::Reverse(at)))
+            .min_by_key(|&(at, (_, n))| (n.rank, std::cmp::Reverse(at)))
         else {
             break;
         };
         dropped.push(keep.remove(at));
     }
-    let mut widths: Vec<usize> = keep.iter().map(|&i| needs[i].natural).collect();
+    let mut widths: Vec<usize> = keep.iter().map(|(_, n)| n.natural).collect();
     let total = widths.iter().sum::<usize>() + chrome(keep.len());
     let mut excess = total.saturating_sub(budget);
     // Paths give first (cut in the middle, a path still names its file), then texts and
     // bars, the least important first.
-    let mut order: Vec<usize> = (0..keep.len())
-        .filter(|&at| needs[keep[at]].give != Give::Fixed)
+    let mut order: Vec<(usize, &Need)> = keep
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, n))| n.give != Give::Fixed)
+        .map(|(at, &(_, n))| (at, n))
         .collect();
-    order.sort_by_key(|&at| {
-        let n = &needs[keep[at]];
-        (n.give != Give::Path, n.rank, std::cmp::Reverse(at))
-    });
-    for at in order {
+    order.sort_by_key(|&(at, n)| (n.give != Give::Path, n.rank, std::cmp::Reverse(at)));
+    for (at, n) in order {
         if excess == 0 {
             break;
         }
-        let n = &needs[keep[at]];
-        let give = widths[at].saturating_sub(n.min).min(excess);
-        widths[at] -= give;
+        // `widths` has one entry a kept column.
+        let Some(w) = widths.get_mut(at) else {
+            continue;
+        };
+        let give = w.saturating_sub(n.min).min(excess);
+        *w -= give;
         excess -= give;
     }
     // A column dropped to make room may fit in what is left over: the most important back
     // first, in its place.
-    let mut plan: Vec<(usize, usize)> = keep.into_iter().zip(widths).collect();
+    let mut plan: Vec<(usize, usize)> = keep.into_iter().map(|(i, _)| i).zip(widths).collect();
     let used =
         |plan: &[(usize, usize)]| plan.iter().map(|c| c.1).sum::<usize>() + chrome(plan.len());
-    dropped.sort_by_key(|&i| std::cmp::Reverse(needs[i].rank));
-    for i in dropped {
+    dropped.sort_by_key(|&(_, n)| std::cmp::Reverse(n.rank));
+    for (i, n) in dropped {
         let room = budget.saturating_sub(used(&plan) + 3);
-        let n = &needs[i];
         if n.min > room {
             continue;
         }
@@ -277,6 +282,10 @@ pub fn bar(fraction: f64, w: usize, unicode: bool) -> String {
     let eighths = (f * (w * 8) as f64).round() as usize;
     let mut s = "█".repeat(eighths / 8);
     const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`% 8` is below 8, the table's length"
+    )]
     s.push_str(PARTS[eighths % 8]);
     // Anything above zero shows.
     if s.is_empty() && f > 0.0 {
@@ -296,6 +305,14 @@ mod tests {
             natural,
             min,
         }
+    }
+
+    #[test]
+    fn a_shown_column_with_no_need_is_left_out() {
+        // `Table` shows only its own columns; an index past `needs` used to panic.
+        let needs = [need(Give::Fixed, 5, 10, 10)];
+        assert_eq!(plan(&needs, &[0, 3], Some(80), false), [(0, 10)]);
+        assert_eq!(plan(&needs, &[3, 0], None, false), [(0, 10)]);
     }
 
     #[test]

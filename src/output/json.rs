@@ -95,6 +95,10 @@ fn read_text<'a>(
     if buf.len() < len {
         buf.resize(len, 0);
     }
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`buf` was just made at least `len` long"
+    )]
     let dst = &mut buf[..len];
     file.read_exact_at(offset, dst)
         .map_err(|e| match e.kind() {
@@ -121,9 +125,12 @@ fn canonical_escapes(raw: &[u8]) -> bool {
     }
     for needle in [&b"\\u"[..], &b"\\/"[..]] {
         for i in memchr::memmem::find_iter(raw, needle) {
+            let Some((before, e)) = raw.split_at_checked(i) else {
+                continue;
+            };
             // An escape when an even run of backslashes precedes this one.
-            let run = raw[..i].iter().rev().take_while(|&&c| c == b'\\').count();
-            if run % 2 == 0 && (needle[1] == b'/' || !canonical_u_escape(&raw[i..])) {
+            let run = before.iter().rev().take_while(|&&c| c == b'\\').count();
+            if run % 2 == 0 && (needle == b"\\/" || !canonical_u_escape(e)) {
                 return false;
             }
         }

@@ -39,7 +39,9 @@ pub fn help(rule: Rule) -> &'static str {
             })
             .collect()
     });
-    &all[rule as usize]
+    // `Rule::ALL` lists the rules in the order of their declaration, so of their
+    // discriminants (the `rules!` macro writes both from one list).
+    all.get(rule as usize).map_or("", String::as_str)
 }
 
 /// `path:line:1` (`path` for a finding about the whole file).

@@ -172,6 +172,10 @@ impl Bar {
         let files_done = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
             let _ = write!(w, "{}/{files}", count.load(Ordering::Relaxed));
         };
+        #[allow(
+            clippy::expect_used,
+            reason = "`TEMPLATE` is a constant; `the_template_is_valid` holds it so"
+        )]
         let style = ProgressStyle::with_template(TEMPLATE)
             .expect("the template is valid")
             .with_key("files", files_done)
@@ -212,7 +216,7 @@ impl Bar {
         let done = self.done.load(Ordering::Relaxed);
         let upto = (done as usize).min(self.sizes.len());
         if upto > self.counted {
-            self.bytes += self.sizes[self.counted..upto].iter().sum::<u64>();
+            self.bytes += self.sizes.iter().take(upto).skip(self.counted).sum::<u64>();
             self.counted = upto;
         }
         // Drawn holding the lock; a bar taken down early (see `rows`) is not drawn again.
@@ -294,6 +298,11 @@ fn stdout_is_terminal() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_template_is_valid() {
+        assert!(ProgressStyle::with_template(TEMPLATE).is_ok());
+    }
 
     #[test]
     fn the_delay_is_in_milliseconds_and_defaults_to_a_second() {

@@ -346,7 +346,12 @@ impl Table {
     /// A table of `columns`, as wide as `width` lets it be, showing the columns they show
     /// by default (see [`Table::choose`]).
     pub fn new(columns: Vec<Column>, width: Width) -> Table {
-        let shown = (0..columns.len()).filter(|&i| columns[i].shown).collect();
+        let shown = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.shown)
+            .map(|(i, _)| i)
+            .collect();
         Table {
             columns,
             shown,
@@ -424,7 +429,12 @@ impl Table {
     /// Render within `budget` columns (none: no limit), in Unicode or ASCII.
     pub fn render_at(&self, budget: Option<usize>, unicode: bool) -> String {
         let ellipsis = glyphs::ellipsis(unicode);
-        let headers: Vec<String> = (0..self.columns.len()).map(|i| self.header(i)).collect();
+        let headers: Vec<String> = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| self.header(i, c))
+            .collect();
         // A row shorter than the columns has empty cells at its end. Tables trim their
         // cells (plain lines keep their indentation).
         static EMPTY: Cell = Cell {
@@ -438,9 +448,16 @@ impl Table {
         }
         // A time column on a local clock whose offset changes within the table (daylight
         // saving) shows each time's offset, or an hour could read twice.
-        let mixed: Vec<bool> = (0..self.columns.len())
-            .map(|i| self.columns[i].clock && self.clocks(i).len() > 1)
+        let mixed: Vec<bool> = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.clock && self.clocks(i).len() > 1)
             .collect();
+        // Every index `i` below is a column's: from the loop over the columns, or from the
+        // plan, which holds only shown columns (`new` and `choose` make `shown` of column
+        // indices). `headers`, `mixed` and `most` have one entry a column.
+        #[allow(clippy::indexing_slicing, reason = "a column's index")]
         let text_of = |c: &'_ Cell, i: usize| -> String {
             match c.clock {
                 Some(Clock::Local(off)) if mixed[i] => format!("{} {}", c.text.trim(), offset(off)),
@@ -449,12 +466,13 @@ impl Table {
         };
         // What each column needs; a path column also where its cut goes.
         let mut needs = Vec::with_capacity(self.columns.len());
-        for (i, c) in self.columns.iter().enumerate() {
+        for (((i, c), header), &mixed) in self.columns.iter().enumerate().zip(&headers).zip(&mixed)
+        {
             let body = self.rows.iter().map(|r| cell(r, i));
             let widest = body
                 .chain(self.footer.iter().map(|f| cell(f, i)))
                 .map(|c| match c.clock {
-                    Some(_) if mixed[i] => fit::width(&text_of(c, i)),
+                    Some(_) if mixed => fit::width(&text_of(c, i)),
                     _ => fit::width(c.text.trim()),
                 })
                 .max()
@@ -463,16 +481,16 @@ impl Table {
                 Give::Bar => fit::BAR_WIDTH,
                 _ => widest,
             }
-            .max(fit::width(&headers[i]));
+            .max(fit::width(header));
             let min = match c.give {
                 Give::Fixed => natural,
-                Give::Text => fit::TEXT_MIN.max(fit::width(&headers[i])).min(natural),
-                Give::Bar => fit::BAR_MIN.max(fit::width(&headers[i])).min(natural),
+                Give::Text => fit::TEXT_MIN.max(fit::width(header)).min(natural),
+                Give::Bar => fit::BAR_MIN.max(fit::width(header)).min(natural),
                 // Without a width to fit, nothing is cut: no need to know how far.
                 Give::Path if budget.is_none() => natural,
                 Give::Path => {
                     let paths = self.paths(i);
-                    fit::path_min(&paths, natural, ellipsis).max(fit::width(&headers[i]))
+                    fit::path_min(&paths, natural, ellipsis).max(fit::width(header))
                 }
             };
             needs.push(Need {
@@ -504,14 +522,18 @@ impl Table {
                     if f.len() <= i {
                         f.resize(i + 1, Cell::default());
                     }
-                    f[i] = Cell::text(label);
+                    if let Some(cell) = f.get_mut(i) {
+                        *cell = Cell::text(label);
+                    }
                 }
             }
             f
         });
 
         let mut b = Builder::default();
+        #[allow(clippy::indexing_slicing, reason = "a column's index")]
         b.push_record(plan.iter().map(|&(i, _)| headers[i].bold().to_string()));
+        #[allow(clippy::indexing_slicing, reason = "a column's index")]
         let heads: Vec<Option<usize>> = plan
             .iter()
             .map(|&(i, w)| match self.columns[i].give {
@@ -528,6 +550,7 @@ impl Table {
                     .fold(0.0, f64::max)
             })
             .collect();
+        #[allow(clippy::indexing_slicing, reason = "a column's index")]
         let shown = |row: &[Cell], footer: bool| -> Vec<String> {
             plan.iter()
                 .zip(&heads)
@@ -573,7 +596,7 @@ impl Table {
             );
         }
         for (at, &(i, _)) in plan.iter().enumerate() {
-            if self.columns[i].align == Align::Right {
+            if self.columns.get(i).is_some_and(|c| c.align == Align::Right) {
                 t.with(Modify::new(Columns::single(at)).with(Alignment::right()));
             }
         }
@@ -604,11 +627,10 @@ impl Table {
             .collect()
     }
 
-    /// A column's header: its name, and for times the clock they are on: `(UTC)`, the
+    /// The header of column `c`, at `i`: its name, and for times the clock they are on: `(UTC)`, the
     /// local offset (`(+14:00)`) when every row has the same one, else `(local)` (and each
     /// time then shows its own offset).
-    fn header(&self, i: usize) -> String {
-        let c = &self.columns[i];
+    fn header(&self, i: usize, c: &Column) -> String {
         if !c.clock {
             return c.name.to_string();
         }

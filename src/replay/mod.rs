@@ -140,9 +140,12 @@ impl ReadFile {
                 return Err(e);
             }
         }
+        // Inside the window: checked above, or the window was just read from `offset` on,
+        // past `end`.
         let at = (offset - w.start) as usize;
-        String::from_utf8(w.bytes[at..at + len].to_vec())
-            .map_err(|_| std::io::Error::other("the file changed while it was read"))
+        let changed = || std::io::Error::other("the file changed while it was read");
+        let bytes = w.bytes.get(at..at + len).ok_or_else(changed)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| changed())
     }
 }
 
@@ -219,13 +222,11 @@ impl Replayed {
         let mut buf = [0; 96];
         // A line shorter than that ends the file: read what there is.
         let mut n = buf.len();
-        while n > 0 && f.read_exact_at(at.offset, &mut buf[..n]).is_err() {
+        while n > 0 && f.read_exact_at(at.offset, buf.get_mut(..n)?).is_err() {
             n /= 2;
         }
-        let head = match std::str::from_utf8(&buf[..n]) {
-            Ok(h) => h,
-            Err(e) => std::str::from_utf8(&buf[..e.valid_up_to()]).ok()?,
-        };
+        // Up to the first byte that is not UTF-8 (a character cut by the read's end).
+        let head = buf.get(..n)?.utf8_chunks().next().map_or("", |c| c.valid());
         let rest = head.split_once("\"timestamp\":\"")?.1;
         Some(rest.split_once('"')?.0.to_string())
     }
@@ -238,14 +239,12 @@ impl Replayed {
         let len = (f.size.checked_sub(pos.offset)? as usize).min(max);
         let mut buf = vec![0; len];
         reader.read_exact_at(pos.offset, &mut buf).ok()?;
-        let end = buf.iter().position(|&b| b == b'\n').unwrap_or(buf.len());
-        let line = &buf[..end];
-        let text = match std::str::from_utf8(line) {
-            Ok(t) => t.to_string(),
-            Err(e) if e.valid_up_to() > 0 => {
-                String::from_utf8_lossy(&line[..e.valid_up_to()]).into_owned()
-            }
-            Err(_) => String::from_utf8_lossy(line).into_owned(),
+        let line = buf.split(|&b| b == b'\n').next().unwrap_or_default();
+        // Up to the first byte that is not UTF-8 (`max` may cut a character), unless the
+        // line starts with one.
+        let text = match line.utf8_chunks().next() {
+            Some(c) if !c.valid().is_empty() => c.valid().to_string(),
+            _ => String::from_utf8_lossy(line).into_owned(),
         };
         // A byte order mark is not part of the line (the decoder strips it too).
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -329,7 +328,9 @@ impl Run<'_> {
                 .insert((at.file, at.line), rec.timestamp.as_ref().into());
         }
         self.state.record(rec, at, rereadable, effect);
-        self.files[at.file].records += 1;
+        if let Some(f) = self.files.get_mut(at.file) {
+            f.records += 1;
+        }
     }
 
     /// Read the lineage source of `child` (whose `session_meta` at `at` holds `base`) into
@@ -445,10 +446,13 @@ impl Run<'_> {
                 }
             }
         }
-        self.files[file].size = dec.info().bytes;
+        // `file` is the entry pushed above (`follow` only pushes more after it).
+        if let Some(f) = self.files.get_mut(file) {
+            f.size = dec.info().bytes;
+        }
         if read_error {
             (self.history, self.state) = saved;
-            for f in &mut self.files[file..] {
+            for f in self.files.iter_mut().skip(file) {
                 f.records = 0;
             }
         } else {
@@ -636,8 +640,11 @@ pub fn replay(
     if error.is_none() {
         error = facts.io_error.clone();
     }
-    run.files[0].reread = facts.file.take();
-    run.files[0].size = facts.stream.bytes;
+    // The file replayed is the run's first.
+    if let Some(f) = run.files.first_mut() {
+        f.reread = facts.file.take();
+        f.size = facts.stream.bytes;
+    }
     let Run {
         history,
         state,
@@ -655,7 +662,9 @@ pub fn replay(
     let pairing = prompt::pair(&rebuilt.items);
     let copied = |line: u64| {
         let k = inherited.partition_point(|&(start, _)| start <= line);
-        k > 0 && line <= inherited[k - 1].1
+        k.checked_sub(1)
+            .and_then(|k| inherited.get(k))
+            .is_some_and(|&(_, end)| line <= end)
     };
     findings.extend(prompt::findings(
         &rebuilt.items,
@@ -722,8 +731,7 @@ pub fn replay(
             };
             findings.push(Finding::new(cause, Some(pos)));
         }
-        for &i in &t.without_context {
-            let turn = &t.turns[i];
+        for turn in t.without_context.iter().filter_map(|&i| t.turns.get(i)) {
             let cause = Cause::TurnNoContext { index: turn.index };
             let pos = Pos {
                 line: turn.line_start,

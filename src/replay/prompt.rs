@@ -31,6 +31,13 @@ pub struct Pairing {
     pub unanswered: Vec<usize>,
 }
 
+impl Pairing {
+    /// Whether the prompt drops item `n` of the items paired.
+    fn drops(&self, n: usize) -> bool {
+        self.dropped.get(n).is_some_and(|&d| d)
+    }
+}
+
 /// The output type that answers a call type, and the prefix of a synthetic output's id.
 fn answer_of(call_type: &str) -> Option<(&'static str, &'static str)> {
     match call_type {
@@ -78,9 +85,9 @@ pub fn pair(items: &[Item]) -> Pairing {
         dropped: vec![false; items.len()],
         unanswered: Vec::new(),
     };
-    for (n, i) in items.iter().enumerate() {
+    for ((n, i), dropped) in items.iter().enumerate().zip(&mut p.dropped) {
         match &i.meta.kind {
-            Kind::Message { role } if *role == Some("system") => p.dropped[n] = true,
+            Kind::Message { role } if *role == Some("system") => *dropped = true,
             Kind::Call { type_, call_id, .. } => {
                 let Some((answer, _)) = answer_of(type_) else {
                     continue;
@@ -100,7 +107,7 @@ pub fn pair(items: &[Item]) -> Pairing {
                     *type_ == "tool_search_output" && execution.as_deref() == Some("server");
                 let has_call = calls_of(type_).iter().any(|c| calls.contains(&(*c, id)));
                 if !has_call && !server {
-                    p.dropped[n] = true;
+                    *dropped = true;
                 }
             }
             _ => {}
@@ -120,8 +127,7 @@ pub fn findings(
 ) -> Vec<Finding> {
     let at = |i: &Item| i.at.and_then(super::history::pos);
     let mut out = Vec::new();
-    for &n in &p.unanswered {
-        let i = &items[n];
+    for i in p.unanswered.iter().filter_map(|&n| items.get(n)) {
         let in_open_turn =
             matches!((i.at, open_from), (Some(a), Some(o)) if a.file == 0 && a.line >= o);
         // A call a fork or sub-agent copied from its parent is answered in the parent's
@@ -137,7 +143,7 @@ pub fn findings(
     // Outputs answered again: the first of each call's outputs, by type and call id.
     let mut first: HashMap<(&str, &str), Option<u64>> = HashMap::new();
     for (n, i) in items.iter().enumerate() {
-        if p.dropped[n] && matches!(i.meta.kind, Kind::Output { .. }) {
+        if p.drops(n) && matches!(i.meta.kind, Kind::Output { .. }) {
             let call_id = i.meta.call_id().unwrap_or_default().to_string();
             out.push(Finding::new(Cause::OutputWithoutCall { call_id }, at(i)));
             continue;
@@ -207,7 +213,7 @@ pub fn build(
     // N2: the first output of each shell or apply_patch call id, once its call was seen.
     let mut shell_calls: HashMap<String, bool> = HashMap::new();
     for (n, item) in items.into_iter().enumerate() {
-        if p.dropped[n] {
+        if p.drops(n) {
             continue;
         }
         let extra = unanswered.contains(&n).then(|| synthetic(&item)).flatten();
@@ -290,7 +296,7 @@ fn reserialized(item_json: &str) -> Option<String> {
     }
     sections.push("Output:".into());
     sections.push(body.to_string());
-    item["output"] = Value::String(sections.join("\n"));
+    *item.get_mut("output")? = Value::String(sections.join("\n"));
     Some(item.to_string())
 }
 

@@ -189,7 +189,7 @@ pub fn meta_fields(rec: &Record<'_>) -> Option<Cause> {
     const REQUIRED: [&str; 5] = ["id", "timestamp", "cwd", "originator", "cli_version"];
     let values = rec.payload_fields(REQUIRED);
     REQUIRED.iter().zip(values).find_map(|(&field, v)| {
-        let found = match v.map(|v| v.as_bytes()[0]) {
+        let found = match v.and_then(|v| v.as_bytes().first().copied()) {
             Some(b'"') => return None,
             None => None,
             Some(b'{') => Some("an object"),

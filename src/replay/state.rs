@@ -83,11 +83,14 @@ impl StateLog {
             Effect::User(index) => {
                 // Without task_started, each real user message begins a turn.
                 let f = self.frame();
-                if self.frames[f].boundary.is_some() && !self.task_started_seen {
+                let bounded = self.frames.get(f).is_some_and(|f| f.boundary.is_some());
+                if bounded && !self.task_started_seen {
                     self.frames.push(Frame::default());
                 }
                 let f = self.frame();
-                self.frames[f].boundary.get_or_insert(index);
+                if let Some(f) = self.frames.get_mut(f) {
+                    f.boundary.get_or_insert(index);
+                }
             }
             Effect::RolledBack(len) => {
                 for f in &mut self.frames {
@@ -174,7 +177,7 @@ impl StateLog {
             frames.get(frame).is_some_and(|f| f.dropped)
                 || at.file == 0
                     && turns
-                        .and_then(|t| t.turn_of(at.line).map(|i| &t.turns[i]))
+                        .and_then(|t| t.turns.get(t.turn_of(at.line)?))
                         .is_some_and(|t| t.status == TurnStatus::RolledBack)
         };
         let mut parse =
@@ -226,7 +229,7 @@ impl StateLog {
             }
         }
         let mut baseline: Option<Value> = None;
-        for &(at, ev) in from.map_or(&world[..0], |i| &world[i..]) {
+        for &(at, ev) in from.and_then(|i| world.get(i..)).unwrap_or_default() {
             let at = &at;
             match ev {
                 World::Reset => {}

@@ -111,7 +111,7 @@ impl UiLog {
                 named
                     .copied()
                     .or_else(|| t.turn_of(item.line))
-                    .map(|i| &t.turns[i])
+                    .and_then(|i| t.turns.get(i))
             });
             if turn.is_some_and(|t| t.status == TurnStatus::RolledBack) {
                 continue;
@@ -222,8 +222,10 @@ const ITEM_KEYS: [&str; 11] = [
 fn completed(rec: &Record<'_>) -> Option<UiItem> {
     let raw = rec.payload_field("item")?;
     let f = select::fields(raw, ITEM_KEYS)?;
-    let value = |k: usize| f[k].and_then(|r| serde_json::from_str::<Value>(r).ok());
-    let string = |k: usize| f[k].and_then(select::str_value).map(|s| s.into_owned());
+    // `k` is a literal index of `ITEM_KEYS`.
+    let field = |k: usize| f.get(k).copied().flatten();
+    let value = |k: usize| field(k).and_then(|r| serde_json::from_str::<Value>(r).ok());
+    let string = |k: usize| field(k).and_then(select::str_value).map(|s| s.into_owned());
     let type_ = string(0)?;
     let mut fields = Map::new();
     let (kind, text) = match type_.as_str() {

@@ -173,7 +173,9 @@ impl OutputFacts {
         fn unescape(inner: &str) -> std::borrow::Cow<'_, str> {
             crate::decode::unescape(inner).unwrap_or_default()
         }
-        let inner = &raw[1..raw.len() - 1];
+        let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else {
+            return OutputFacts::of(raw);
+        };
         if let Some(facts) = OutputFacts::of_raw_header(inner) {
             return facts;
         }
@@ -202,10 +204,10 @@ impl OutputFacts {
         let mut lines = [""; 12];
         let mut n = 0;
         let mut rest = t;
-        while n < lines.len() {
+        for slot in &mut lines {
             let Some(i) = memchr::memchr(b'\\', rest.as_bytes()) else {
                 if !rest.is_empty() {
-                    lines[n] = rest;
+                    *slot = rest;
                     n += 1;
                 }
                 break;
@@ -213,8 +215,9 @@ impl OutputFacts {
             if rest.as_bytes().get(i + 1) != Some(&b'n') {
                 return None;
             }
+            // `i` is a backslash and `i + 1` an `n`: both cuts are character boundaries.
             let line = &rest[..i];
-            lines[n] = line;
+            *slot = line;
             n += 1;
             rest = &rest[i + 2..];
             if line.trim_end() == "Output:" {
@@ -222,7 +225,7 @@ impl OutputFacts {
             }
         }
         Some(OutputFacts {
-            meta: header_meta(lines[..n].iter().copied()),
+            meta: header_meta(lines.into_iter().take(n)),
             verification_failed: t.starts_with("apply_patch verification failed"),
             error_prefix: t.starts_with("error:"),
         })
@@ -262,7 +265,8 @@ fn escape_safe_cut(inner: &str, max: usize) -> usize {
     let b = inner.as_bytes();
     let mut cut = max.min(b.len());
     let mut at = 0;
-    while let Some(k) = memchr::memchr(b'\\', &b[at..cut]) {
+    // `at <= cut <= b.len()`: `at` only moves to the end of an escape that ends by `cut`.
+    while let Some(k) = b.get(at..cut).and_then(|s| memchr::memchr(b'\\', s)) {
         let i = at + k;
         let len = if b.get(i + 1) == Some(&b'u') { 6 } else { 2 };
         if i + len > cut {

@@ -70,7 +70,11 @@ fn pair(
         let key = out.call_id.as_deref().zip(fit);
         let hit = key.and_then(|k| waiting.get_mut(&k)?.pop_front());
         match hit {
-            Some(ci) => answer[ci] = Some(o),
+            Some(ci) => {
+                if let Some(slot) = answer.get_mut(ci) {
+                    *slot = Some(o);
+                }
+            }
             // A duplicate output of an answered call: ignored (Codex keeps the first).
             None if key.is_some_and(|k| known.contains(&k)) => {}
             // A server-side tool search with no call: a call of its own.
@@ -89,8 +93,9 @@ fn pair(
     let mut rows: Vec<(u64, Call)> =
         Vec::with_capacity(calls.len() + orphans.len() + servers.len());
     let mut outputs: Vec<Option<OutputItem>> = outputs.into_iter().map(Some).collect();
-    for (ci, c) in calls.into_iter().enumerate() {
-        let out = answer[ci].and_then(|o| outputs[o].take());
+    // `answer` has one entry a call, each an index into `outputs`.
+    for (c, answered) in calls.into_iter().zip(answer) {
+        let out = answered.and_then(|o| outputs.get_mut(o)?.take());
         let ev = c.call_id.as_deref().and_then(|id| evidence.get(id));
         let row = settle(c, out, ev, &place);
         rows.push(row);
@@ -99,7 +104,7 @@ fn pair(
     let lone = [(servers, CallStatus::Ok), (orphans, CallStatus::Orphan)];
     for (indexes, status) in lone {
         for o in indexes {
-            let Some(out) = outputs[o].take() else {
+            let Some(out) = outputs.get_mut(o).and_then(Option::take) else {
                 continue;
             };
             rows.push((out.line, output_only_row(out, status, &place)));

@@ -73,8 +73,10 @@ impl Boundaries {
         let k = usize::try_from(num)
             .unwrap_or(usize::MAX)
             .min(self.users.len());
-        let cut = self.users[self.users.len() - k];
-        self.users.truncate(self.users.len() - k);
+        // 1 <= k <= users.len(): the boundary `k` from the end.
+        let at = self.users.len() - k;
+        let cut = *self.users.get(at)?;
+        self.users.truncate(at);
         self.len = cut;
         Some(cut)
     }
@@ -94,14 +96,17 @@ pub fn dropped(spans: &[Span], markers: &[(u64, u32)]) -> Vec<bool> {
     let mut bounds = Boundaries::default();
     let mut next = 0;
     for &(line, num) in markers {
-        while next < spans.len() && spans[next].line < line {
-            bounds.push(spans[next].user);
+        while let Some(span) = spans.get(next).filter(|s| s.line < line) {
+            bounds.push(span.user);
             standing.push(next);
             next += 1;
         }
         if let Some(cut) = bounds.roll_back(num) {
-            for &i in &standing[cut..] {
-                out[i] = true;
+            // `standing` holds indices of `spans`; `out` has one entry a span.
+            for &i in standing.iter().skip(cut) {
+                if let Some(d) = out.get_mut(i) {
+                    *d = true;
+                }
             }
             standing.truncate(cut);
         }

@@ -87,7 +87,7 @@ impl TurnLog {
                     .early_usage
                     .binary_search_by_key(&line, |m| m.line)
                     .ok()?;
-                Some(&self.early_usage[i])
+                self.early_usage.get(i)
             });
         let first = first.unwrap_or(u64::MAX);
         let m = [self.first_activity.as_ref(), first_usage]
@@ -201,11 +201,11 @@ impl TurnLog {
                     .map(|t| (t.turn_id.as_deref(), t.line)),
             );
         for (id, line) in named {
-            let (Some(id), Some(i)) = (id, turn_of(line)) else {
+            let (Some(id), Some(turn)) = (id, turn_of(line).and_then(|i| turns.get_mut(i))) else {
                 continue;
             };
-            if turns[i].turn_id.is_none() && !started.contains(id) {
-                turns[i].turn_id = Some(id.to_string());
+            if turn.turn_id.is_none() && !started.contains(id) {
+                turn.turn_id = Some(id.to_string());
             }
         }
         let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -225,10 +225,12 @@ impl TurnLog {
             };
             match by_id.get(id) {
                 Some(ids) => {
-                    let k = ids.partition_point(|&i| starts[i].line <= line);
-                    Some(ids[k.saturating_sub(1)])
+                    let k = ids.partition_point(|&i| bounds.get(i).is_some_and(|&b| b <= line));
+                    ids.get(k.saturating_sub(1)).copied()
                 }
-                None => turn_of(line).filter(|&i| turns[i].turn_id.is_none()),
+                None => {
+                    turn_of(line).filter(|&i| turns.get(i).is_some_and(|t| t.turn_id.is_none()))
+                }
             }
         };
         // A turn_context or terminal event inside a turn whose id it does not name.
@@ -248,7 +250,8 @@ impl TurnLog {
             let (Some(id), Some(i)) = (id, turn_of(line)) else {
                 continue;
             };
-            if let Some(own) = turns[i].turn_id.as_deref().filter(|&own| own != id) {
+            let own = turns.get(i).and_then(|t| t.turn_id.as_deref());
+            if let Some(own) = own.filter(|&own| own != id) {
                 mismatches.push(IdMismatch {
                     line,
                     offset,
@@ -273,37 +276,44 @@ impl TurnLog {
         }
         drop(by_id);
         let mut with_context = vec![false; turns.len()];
+        // Every index below is a turn's (`turn_of` and `target` give no other): `get_mut`
+        // only spares the proof.
         for (i, s) in settings {
-            with_context[i] = true;
-            turns[i].settings = Some(s);
+            if let (Some(turn), Some(ctx)) = (turns.get_mut(i), with_context.get_mut(i)) {
+                turn.settings = Some(s);
+                *ctx = true;
+            }
         }
         for (i, t) in terminals {
+            let Some(turn) = turns.get_mut(i) else {
+                continue;
+            };
             match t.outcome {
-                Outcome::Complete { .. } => turns[i].complete = Some(t),
-                Outcome::Aborted { .. } => turns[i].aborted = Some(t),
+                Outcome::Complete { .. } => turn.complete = Some(t),
+                Outcome::Aborted { .. } => turn.aborted = Some(t),
             }
         }
         for u in &self.users {
-            if let Some(i) = turn_of(u.line) {
-                turns[i].user = true;
-                if turns[i].user_message.is_none() {
-                    turns[i].user_message = u.text.clone();
+            if let Some(turn) = turn_of(u.line).and_then(|i| turns.get_mut(i)) {
+                turn.user = true;
+                if turn.user_message.is_none() {
+                    turn.user_message = u.text.clone();
                 }
             }
         }
         for a in self.agents {
-            if let Some(i) = turn_of(a.line) {
-                turns[i].last_agent = a.text;
+            if let Some(turn) = turn_of(a.line).and_then(|i| turns.get_mut(i)) {
+                turn.last_agent = a.text;
             }
         }
         for line in call_lines {
-            if let Some(i) = turn_of(line) {
-                turns[i].tool_calls += 1;
+            if let Some(turn) = turn_of(line).and_then(|i| turns.get_mut(i)) {
+                turn.tool_calls += 1;
             }
         }
         for &(line, t) in usage {
-            if let Some(i) = turn_of(line) {
-                turns[i].tokens += t;
+            if let Some(turn) = turn_of(line).and_then(|i| turns.get_mut(i)) {
+                turn.tokens += t;
             }
         }
         let spans: Vec<rollback::Span> = turns
