@@ -35,9 +35,14 @@ for f in files:
         shape = (kind, tuple(sorted(p)))
         if shape in seen or per_type.get(kind, 0) >= 4:
             continue
+        try:
+            # No NaN or Infinity (a number beyond f64 reads as one): not JSON.
+            text = json.dumps(cut(o), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except ValueError:
+            continue
         seen.add(shape)
         per_type[kind] = per_type.get(kind, 0) + 1
-        out.append(json.dumps(cut(o), ensure_ascii=False, separators=(",", ":")))
+        out.append(text)
 
 with open(os.path.join(root, "fuzz/templates.jsonl"), "w", encoding="utf-8") as w:
     w.write("\n".join(out) + "\n")
