@@ -31,7 +31,6 @@
 //! lints below keep it so (`docs/robustness.md`, "unsafe").
 #![deny(unsafe_code)]
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
-
 // No panic reachable from input: docs/robustness.md, "Panics". Tests may unwrap.
 #![cfg_attr(
     not(test),

@@ -408,7 +408,7 @@ pub(crate) fn codex_value_check(text: &str) -> Result<(), DecodeError> {
         // overflowed): walk back to its start and on to its end.
         let b = cur.as_bytes();
         let number = |c: &u8| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
-        let mut end = e.column().min(cur.len());
+        let mut end = error_offset(cur, &e);
         while b.get(end).is_some_and(number) {
             end += 1;
         }
@@ -428,6 +428,22 @@ pub(crate) fn codex_value_check(text: &str) -> Result<(), DecodeError> {
         owned = Some(next);
     }
     Ok(())
+}
+
+/// Where in `text` serde's error points: just past the byte at its line and column (both
+/// 1-based, the column counted in bytes). A line of a rollout holds no raw `\n`, but a value
+/// may: white space between its tokens can be one, and serde counts columns from it.
+fn error_offset(text: &str, e: &serde_json::Error) -> usize {
+    let line_start = match e.line() {
+        0 | 1 => 0,
+        n => text
+            .bytes()
+            .enumerate()
+            .filter(|&(_, c)| c == b'\n')
+            .nth(n - 2)
+            .map_or(text.len(), |(i, _)| i + 1),
+    };
+    (line_start + e.column()).min(text.len())
 }
 
 /// What is known of the payload's `type` before serde is asked.
@@ -641,6 +657,23 @@ mod tests {
         // Codex's serde_json keeps numbers as text (`arbitrary_precision`): 1e400 is fine.
         let big = "{\"timestamp\":\"t\",\"type\":\"a\",\"payload\":{\"n\":1e400}}\n";
         assert_eq!(entries(big.as_bytes()), ["1@0 rec a None None"]);
+    }
+
+    #[test]
+    fn a_number_beyond_f64_after_a_raw_newline_is_found_by_its_line_and_column() {
+        // Found by the scanner fuzzer: serde counts the column from the last `\n`, so the
+        // number was looked for near the text's start, and a value Codex reads was refused.
+        // A line holds no raw `\n`; a value read back may, as white space.
+        assert_eq!(codex_value_check("{\"a\":\n\r\n 1E400}"), Ok(()));
+        assert_eq!(
+            codex_value_check("{\"k\":\"x44\"\n,\"a\":\n-1e999,\"b\":[2e400]}"),
+            Ok(())
+        );
+        let Err(DecodeError::Json { msg, .. }) = codex_value_check("{\"a\":\n1E400,\"b\":tru}")
+        else {
+            panic!("a later defect is still found");
+        };
+        assert!(msg.contains("expected ident"), "{msg}");
     }
 
     #[test]
