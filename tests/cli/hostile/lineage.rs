@@ -138,7 +138,12 @@ fn a_history_base_cycle_is_refused_with_a_finding() {
 #[test]
 fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
     const FORKS: usize = 10_000;
-    const DEPTH: usize = 64;
+    const DEPTH: usize = rollscope::replay::MAX_LINEAGE_DEPTH;
+    // The depth is the documented one.
+    let replay_md = std::fs::read_to_string(root().join("docs/replay.md")).unwrap();
+    assert!(replay_md.contains(&format!("followed up to {DEPTH} deep")));
+    let rules_md = std::fs::read_to_string(root().join("docs/rules.md")).unwrap();
+    assert!(rules_md.contains(&format!("at most {DEPTH} rollouts deep")));
     let home = tempfile::tempdir().unwrap();
     let day = home.path().join("sessions/2026/11/29");
     std::fs::create_dir_all(&day).unwrap();
@@ -179,7 +184,9 @@ fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
         "history_base.resolve",
         "error",
         null,
-        "the lineage (history_base) is more than 64 rollouts deep: not followed further"
+        format!(
+            "the lineage (history_base) is more than {DEPTH} rollouts deep: not followed further"
+        )
     ]);
     let lint = of(&runs, "lint").said(1, &[]);
     let mut want = vec![too_deep];
