@@ -55,12 +55,19 @@ pub struct Ran {
 
 impl Ran {
     fn of(cmd: &'static str, out: Output) -> Ran {
+        let mut r = Ran::of_table(cmd, &out);
+        r.rows = ndjson(&out.stdout);
+        r
+    }
+
+    /// A run whose stdout is a table (no rows kept).
+    fn of_table(cmd: &'static str, out: &Output) -> Ran {
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(!stderr.contains("panicked"), "{cmd} panicked:\n{stderr}");
         Ran {
             cmd,
             code: out.status.code(),
-            rows: ndjson(&out.stdout),
+            rows: Vec::new(),
             stderr,
             rss_kib: None,
             wall: std::time::Duration::ZERO,
@@ -355,7 +362,16 @@ impl Running {
 
     /// Its run, killed (and the test failed) if it runs past `limit`: what a hang looks
     /// like.
-    pub fn finish(mut self, cmd: &'static str, limit: std::time::Duration) -> Ran {
+    pub fn finish(self, cmd: &'static str, limit: std::time::Duration) -> Ran {
+        Ran::of(cmd, self.output(cmd, limit))
+    }
+
+    /// [`Running::finish`] for a run that prints a table.
+    pub fn finish_table(self, cmd: &'static str, limit: std::time::Duration) -> Ran {
+        Ran::of_table(cmd, &self.output(cmd, limit))
+    }
+
+    fn output(mut self, cmd: &'static str, limit: std::time::Duration) -> Output {
         let start = std::time::Instant::now();
         let status = loop {
             if let Some(s) = self.child.try_wait().unwrap() {
@@ -368,11 +384,10 @@ impl Running {
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         };
-        let out = Output {
+        Output {
             status,
             stdout: self.out.join().unwrap(),
             stderr: self.err.join().unwrap(),
-        };
-        Ran::of(cmd, out)
+        }
     }
 }
