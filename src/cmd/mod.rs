@@ -251,7 +251,14 @@ impl Context {
             |r| {
                 progress.file_done();
                 let path = r.facts.source.display();
-                if let Some(e) = &r.error {
+                // A read error of the file is the pass's too, which `report` says: said
+                // here as well, it came out twice (`tests/cli/hostile/streams.rs`,
+                // `a_truncated_and_a_corrupt_zstd_are_one_line_each_and_the_good_file_is_read`).
+                if let Some(e) = r
+                    .error
+                    .as_ref()
+                    .filter(|e| r.facts.io_error.as_ref() != Some(*e))
+                {
                     self.error(&path, e);
                 }
                 let cut_failed = opts.cut.is_some() && r.cut.is_none() && r.error.is_some();

@@ -402,7 +402,8 @@ rules! {
 
     /// **Checks.** The `history_base` source rollout can be found (the inputs, the file's
     /// folder, its Codex home, `$CODEX_HOME`), read, is paginated and reaches the cutoff; the
-    /// lineage does not loop.
+    /// lineage does not loop, and is at most 64 rollouts deep (rollscope follows it no
+    /// further).
     ///
     /// **Why it matters.** Codex cannot rebuild the inherited prefix ("missing source
     /// rollout", "cutoff is outside resolved source rollout") and refuses the resume. A

@@ -241,6 +241,32 @@ mod tests {
     }
 
     #[test]
+    fn a_file_cut_since_its_pass_is_an_error_when_read_back() {
+        // As a file truncated between `calls`' pass and the writing of its rows (issue #15,
+        // `tests/cli/hostile/files.rs`): the held handle, and one opened again by its path
+        // past the budget, both meet the new end; nothing half-read is kept.
+        let (_dir, path) = written(NAME, b"0123456789\n");
+        let held = SourceFile::new(reopen_of(&path).unwrap(), &Handles::default());
+        let by_path = SourceFile::new(reopen_of(&path).unwrap(), &Handles::new(0));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(5)
+            .unwrap();
+        for file in [&held, &by_path] {
+            let mut buf = b"kept".to_vec();
+            for (offset, len) in [(3, 4), (5, 1), (100, 1)] {
+                let err = file.read_at(offset, len, &mut buf).unwrap_err();
+                assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{offset}+{len}");
+                assert_eq!(buf, b"kept");
+            }
+            file.read_at(1, 4, &mut buf).unwrap();
+            assert_eq!(buf, b"kept1234");
+        }
+    }
+
+    #[test]
     fn past_the_budget_a_file_is_opened_again_by_its_path_and_handles_come_back() {
         let (_dir, path) = written(NAME, b"0123456789\n");
         let handles = Handles::new(1);

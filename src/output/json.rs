@@ -201,6 +201,42 @@ mod tests {
     }
 
     #[test]
+    fn a_text_in_a_file_cut_since_its_pass_is_a_changed_file() {
+        // `calls` reads an output back by its offset when its row is written: the file may
+        // have been truncated since the pass (issue #15, `tests/cli/hostile/files.rs`).
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-x.jsonl");
+        std::fs::write(&path, b"{\"output\":\"a long text\"}\n").unwrap();
+        let source = crate::input::Source::File(path.clone());
+        let reopen = crate::input::open_rereadable(&source).unwrap().1.unwrap();
+        let file = SourceFile::new(reopen, &crate::input::Handles::default());
+        let text = Text::InFile {
+            offset: 10,
+            len: 13,
+        };
+        let mut buf = Vec::new();
+        assert!(text_json(Some(&text), Some(&file), &mut buf).is_ok());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(12)
+            .unwrap();
+        let err = text_json(Some(&text), Some(&file), &mut buf).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the file changed while it was read"),
+            "{err}"
+        );
+        let err = text_plain(Some(&text), Some(&file)).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the file changed while it was read"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_text_that_is_no_json_string_is_a_changed_file() {
         let text = Text::InFile { offset: 0, len: 4 };
         let mut buf = Vec::new();

@@ -12,6 +12,7 @@ mod completion;
 mod contract;
 mod docs;
 mod help;
+mod hostile;
 mod hostile_text;
 mod layers;
 mod lint;

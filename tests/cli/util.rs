@@ -110,6 +110,20 @@ pub fn rollscope() -> Command {
     c
 }
 
+/// `WRAPPER... rollscope` (GNU time, setpriv, strace), with [`rollscope`]'s clean
+/// environment: the arguments that follow are rollscope's.
+pub fn rollscope_under(wrapper: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(wrapper[0]);
+    c.args(&wrapper[1..]).arg(env!("CARGO_BIN_EXE_rollscope"));
+    for var in SURPRISES.iter().chain(&["ROLLSCOPE_PROGRESS"]) {
+        c.env_remove(var);
+    }
+    c.env("TZ", "UTC")
+        .env("LC_ALL", "C.UTF-8")
+        .env("HOME", root().join("testdata/no-such-home"));
+    c
+}
+
 /// Parse NDJSON stdout into values (every line must be JSON).
 pub fn ndjson(stdout: &[u8]) -> Vec<Value> {
     std::str::from_utf8(stdout)
