@@ -82,7 +82,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
             rep.add(checked.finding);
         }
         findings |= !rep.ok();
-        emit(&mut out, &path, &rep)
+        // A file whose read failed part-way (its error is on stderr, the exit is 2) was not
+        // checked to its end: it is never called ok.
+        emit(&mut out, &path, &rep, r.io_error.is_none())
     })?;
     let rows = out.rows();
     out.finish()?;
@@ -93,11 +95,11 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
-fn emit(out: &mut Out, path: &str, rep: &OrdinalReport) -> std::io::Result<()> {
+fn emit(out: &mut Out, path: &str, rep: &OrdinalReport, whole: bool) -> std::io::Result<()> {
     let row = Row {
         path,
         history_mode: &rep.history_mode,
-        ok: rep.ok(),
+        ok: rep.ok() && whole,
         records: rep.records,
         first: rep.first,
         last: rep.last,
@@ -115,13 +117,13 @@ fn emit(out: &mut Out, path: &str, rep: &OrdinalReport) -> std::io::Result<()> {
             .iter()
             .map(|f| located(path, f, ProblemKind::of(&f.cause).as_str()))
             .collect();
-        lines.push(summary(path, rep));
+        lines.push(summary(path, rep, whole));
         lines
     })
 }
 
 /// `path: paginated, 41 records, ordinals 0..=40, next resume at 41: ok`.
-fn summary(path: &str, rep: &OrdinalReport) -> Cell {
+fn summary(path: &str, rep: &OrdinalReport, whole: bool) -> Cell {
     let plural = |n: usize, what: &str| {
         if n == 1 {
             format!("1 {what}")
@@ -157,6 +159,7 @@ fn summary(path: &str, rep: &OrdinalReport) -> Cell {
     let errors = rep.findings.iter().filter(|f| f.is_error()).count();
     let warnings = rep.findings.len() - errors;
     let (verdict, tone) = match (errors, warnings) {
+        _ if !whole => ("not read to its end".to_string(), Tone::Bad),
         (0, 0) => ("ok".to_string(), Tone::Good),
         (0, w) => (format!("ok, {}", plural(w, "warning")), Tone::Warn),
         (e, 0) => (plural(e, "error"), Tone::Bad),

@@ -626,3 +626,28 @@ fn revert_pair_copied_anywhere_still_checks_clean() {
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|r| problems(r).is_empty()), "{rows:#?}");
 }
+
+#[test]
+fn a_file_whose_read_fails_part_way_is_never_called_ok() {
+    // A real paginated rollout, compressed, its second half gone: the records before the
+    // cut decode, then zstd fails. What the rest held is unknown, so the file is not ok
+    // (its error is on stderr, and the exit is 2) in either format.
+    let work = tempfile::tempdir().unwrap();
+    let plain = std::fs::read(real_file("0.171.0", "revert", REVERT_OLD)).unwrap();
+    let packed = zstd::encode_all(&plain[..], 3).unwrap();
+    let cut = work.path().join(format!("{REVERT_OLD}.zst"));
+    std::fs::write(&cut, &packed[..packed.len() / 2]).unwrap();
+    let out = rollscope()
+        .args(["check-ordinal", "--format", "ndjson"])
+        .arg(&cut)
+        .assert()
+        .code(2);
+    let rows = ndjson(&out.get_output().stdout);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["ok"], false, "{:#}", rows[0]);
+    let human = rollscope().arg("check-ordinal").arg(&cut).assert().code(2);
+    let text = String::from_utf8_lossy(&human.get_output().stdout).into_owned();
+    assert!(text.trim_end().ends_with(": not read to its end"), "{text}");
+    let err = String::from_utf8_lossy(&human.get_output().stderr).into_owned();
+    assert!(err.contains("incomplete frame"), "{err}");
+}

@@ -495,6 +495,10 @@ fn a_truncated_and_a_corrupt_zstd_are_one_line_each_and_the_good_file_is_read() 
                 assert_eq!(others.len(), 2, "{}", r.cmd);
                 for o in others {
                     assert_eq!(o[if r.cmd == "stats" { "lines" } else { "records" }], 0);
+                    if r.cmd == "check-ordinal" {
+                        // Not read to its end, so never called ok.
+                        assert_eq!(o["ok"], false, "{o}");
+                    }
                 }
             }
             // Nothing read, nothing to list, and no finding about what was never seen.
