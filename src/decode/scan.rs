@@ -1238,7 +1238,7 @@ mod tests {
 
     #[test]
     fn the_vector_paths_agree_on_every_testdata_line() {
-        // Under Miri, which checks every load and runs some ten thousand times slower, every
+        // Under Miri, which checks every load and runs far slower than a debug build, every
         // 8th line up to 2 KiB of the hand-made broken files; else every line.
         let (under, max, stride) = if cfg!(miri) {
             ("broken", 2048, 8)
