@@ -14,7 +14,7 @@ use crate::analysis::boundary::Cutoff;
 use crate::analysis::ordinal::OrdinalOptions;
 use crate::analysis::turns::Detail;
 use crate::analysis::{self, Needs, ReadOptions};
-use crate::decode::{self, scan, DecodeError, Decoder, Entry, Pos, Record, StreamInfo};
+use crate::decode::{self, outcome, scan, Decoder, Entry, Pos, StreamInfo};
 use crate::input::Source;
 use crate::time::Zone;
 
@@ -113,24 +113,6 @@ fn in_buffer(line: &[u8]) {
         let mut alone = Vec::new();
         assert_eq!(scan::scan(&buf[..nl], &mut alone), Some(p), "in a buffer");
         assert_eq!(alone, fields, "in a buffer: the payload's members");
-    }
-}
-
-/// Everything a decoded line says, comparable between the two paths and across reads.
-fn outcome(r: &Result<Record<'_>, DecodeError>) -> String {
-    match r {
-        Ok(r) => format!(
-            "{} {} {:?} {} {:?} {} {:?} {:?}",
-            r.raw,
-            r.timestamp,
-            r.ordinal,
-            r.type_name,
-            r.kind,
-            r.payload.get(),
-            r.metadata.map(|m| m.get()),
-            r.payload_type()
-        ),
-        Err(e) => format!("{e:?}"),
     }
 }
 

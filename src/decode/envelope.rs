@@ -593,7 +593,8 @@ fn strip_position(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::tests::{entries, outcome, testdata_lines, GOOD};
+    use crate::decode::outcome;
+    use crate::decode::tests::{entries, testdata_lines, GOOD};
     use crate::decode::{Decoder, Entry};
 
     #[test]
@@ -750,8 +751,8 @@ mod tests {
         let lines = testdata_lines();
         assert!(lines.len() > 900);
         let check = |l: &[u8]| {
-            let fast = outcome(decode_line(l, Pos::default()));
-            let slow = outcome(decode_line_serde(l, Pos::default()));
+            let fast = outcome(&decode_line(l, Pos::default()));
+            let slow = outcome(&decode_line_serde(l, Pos::default()));
             assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(l));
         };
         let mut rnd = crate::testkit::xorshift(0x243f_6a88_85a3_08d3u64);

@@ -71,6 +71,26 @@ impl Entry<'_> {
     }
 }
 
+/// Everything a decoded line says (or why it was refused), as one comparable text: for the
+/// checks that hold two ways of decoding to each other (the scanner and serde, a line
+/// where it lies and alone), in the tests and in `crate::fuzz`.
+pub(crate) fn outcome(r: &Result<Record<'_>, DecodeError>) -> String {
+    match r {
+        Ok(r) => format!(
+            "{} {} {:?} {} {:?} {} {:?} {:?}",
+            r.raw,
+            r.timestamp,
+            r.ordinal,
+            r.type_name,
+            r.kind,
+            r.payload.get(),
+            r.metadata.map(|m| m.get()),
+            r.payload_type()
+        ),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
 /// Facts about the stream as a whole, filled in while reading.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StreamInfo {
@@ -122,24 +142,6 @@ mod tests {
 
     pub(super) const GOOD: &str =
         r#"{"timestamp":"t","type":"event_msg","payload":{"type":"turn_started"}}"#;
-
-    /// Every field of a decoded line, for comparing the two paths.
-    pub(super) fn outcome(r: Result<Record<'_>, DecodeError>) -> String {
-        match r {
-            Ok(r) => format!(
-                "{} {} {:?} {} {:?} {} {:?} {:?}",
-                r.raw,
-                r.timestamp,
-                r.ordinal,
-                r.type_name,
-                r.kind,
-                r.payload.get(),
-                r.metadata.map(|m| m.get()),
-                r.payload_type()
-            ),
-            Err(e) => format!("{e:?}"),
-        }
-    }
 
     /// The lines of every file in `testdata/`, real and broken.
     pub(super) fn testdata_lines() -> Vec<Vec<u8>> {

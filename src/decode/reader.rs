@@ -373,7 +373,8 @@ fn is_unicode_blank(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::tests::{entries, outcome, testdata_lines, GOOD};
+    use crate::decode::outcome;
+    use crate::decode::tests::{entries, testdata_lines, GOOD};
 
     #[test]
     fn offsets_count_decoded_bytes_including_crlf_and_bom() {
@@ -686,7 +687,7 @@ mod tests {
                                 r.raw_offset,
                                 r.payload_fields(["type", "role", "content"])
                             );
-                            format!("{place} {}", outcome(Ok(r)))
+                            format!("{place} {}", outcome(&Ok(r)))
                         }
                         other => format!("{other:?}"),
                     });
