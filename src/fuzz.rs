@@ -14,7 +14,7 @@ use crate::analysis::boundary::Cutoff;
 use crate::analysis::ordinal::OrdinalOptions;
 use crate::analysis::turns::Detail;
 use crate::analysis::{self, Needs, ReadOptions};
-use crate::decode::{self, outcome, scan, Decoder, Entry, Pos, StreamInfo};
+use crate::decode::{self, outcome, scan, Decoder, Entry, Line, Pos, StreamInfo};
 use crate::input::Source;
 use crate::time::Zone;
 
@@ -157,8 +157,9 @@ struct Lines {
     info: StreamInfo,
 }
 
-/// One line as [`decoder`] saw it: where, what, a record's text (offset, length), torn.
-type Seen = (Pos, String, Option<(u64, usize)>, bool);
+/// One line as [`decoder`] saw it: where and how long, what, a record's text (offset,
+/// length), torn.
+type Seen = (Line, String, Option<(u64, usize)>, bool);
 
 fn read_all<'a>(
     stream: &'a [u8],
@@ -177,13 +178,21 @@ fn read_all<'a>(
                 let at = r
                     .stream_offset_of(r.raw)
                     .expect("a record's text is its own");
+                let line = r.line();
+                assert_eq!(
+                    r.line_uncounted(),
+                    Line {
+                        chars: None,
+                        ..line
+                    }
+                );
                 let alone = decode::decode_line(r.raw.as_bytes(), r.pos);
                 let (o, a) = (outcome(&Ok(r)), outcome(&alone));
                 assert_eq!(o, a, "a record decoded where it lies and on its own");
-                (alone.as_ref().unwrap().pos, o, Some((at, a.len())), false)
+                (line, o, Some((at, a.len())), false)
             }
-            Entry::Blank(p) => (p, "blank".into(), None, false),
-            Entry::Bad(b) => (b.pos, format!("{:?}", b.error), None, b.torn),
+            Entry::Blank(l) => (l, "blank".into(), None, false),
+            Entry::Bad(b) => (b.line(), format!("{:?}", b.error), None, b.torn),
         });
     }
     Lines {
@@ -199,11 +208,33 @@ fn accounted(stream: &[u8], got: &Lines) {
     let records = got.lines.iter().filter(|l| l.2.is_some()).count();
     assert_eq!(got.info.records, records as u64, "records");
     let mut next = 0u64;
-    for (k, (pos, _, record, torn)) in got.lines.iter().enumerate() {
+    for (k, (whole, _, record, torn)) in got.lines.iter().enumerate() {
+        let pos = whole.pos;
         assert_eq!(pos.line, k as u64 + 1, "line numbers");
         assert_eq!(pos.offset, next, "line {}'s offset", pos.line);
         let rest = &stream[next as usize..];
         let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1);
+        // Its length before its ending, the ending, and its characters (a BOM is one).
+        let physical = &rest[..len];
+        let unended = physical.strip_suffix(b"\n").unwrap_or(physical);
+        let content = unended.strip_suffix(b"\r").unwrap_or(unended);
+        assert_eq!(
+            whole.len,
+            content.len() as u64,
+            "line {}'s length",
+            pos.line
+        );
+        assert_eq!(whole.next(), next + len as u64, "line {}'s end", pos.line);
+        let chars = match std::str::from_utf8(content) {
+            Ok(t) => t.chars().count(),
+            Err(_) => content.iter().filter(|&&b| (b as i8) >= -0x40).count(),
+        };
+        assert_eq!(
+            whole.chars,
+            Some(chars as u64),
+            "line {}'s characters",
+            pos.line
+        );
         next += len as u64;
         if let Some((at, _)) = record {
             // A record's text starts where its line does, past a BOM on line 1.

@@ -117,7 +117,7 @@ pub fn feed<F: Fold>(fold: &mut F, text: &str) -> (SessionTracker, StreamInfo) {
                 session.observe(&rec);
                 fold.record(&rec, &session);
             }
-            Entry::Blank(pos) => fold.blank(pos),
+            Entry::Blank(line) => fold.blank(line),
             Entry::Bad(b) => fold.bad(&b),
         }
     }

@@ -7,7 +7,7 @@
 
 use crate::analysis::session::SessionTracker;
 use crate::analysis::Fold;
-use crate::decode::{BadLine, Pos, Record, StreamInfo};
+use crate::decode::{BadLine, Line, Pos, Record, StreamInfo};
 
 /// A cutoff to look for: `history_base.end_ordinal_exclusive` and `end_byte_offset`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,7 +100,8 @@ impl Fold for BoundaryProbe {
         self.line(bad.pos, bad.ordinal_hint);
     }
 
-    fn blank(&mut self, pos: Pos) {
+    fn blank(&mut self, line: Line) {
+        let pos = line.pos;
         self.line(pos, None);
     }
 }

@@ -17,7 +17,7 @@ use crate::analysis::session::{SessionInfo, SessionTracker};
 use crate::analysis::tokens::{self, Tokens};
 use crate::analysis::turns::TurnCounts;
 use crate::analysis::Fold;
-use crate::decode::{select, BadLine, Kind, Pos, Record, StreamInfo};
+use crate::decode::{select, BadLine, Kind, Line, Record, StreamInfo};
 use crate::time::{self, Zone};
 
 /// Where one increment of usage is attributed.
@@ -207,7 +207,7 @@ impl Fold for CensusCount {
         }
     }
 
-    fn blank(&mut self, _pos: Pos) {
+    fn blank(&mut self, _line: Line) {
         self.blank_lines += 1;
     }
 }

@@ -32,7 +32,7 @@ pub use pass::{
     read, read_observed, read_stream, read_stream_observed, FileFacts, Needs, Observer, ReadOptions,
 };
 
-use crate::decode::{BadLine, Pos, Record};
+use crate::decode::{BadLine, Line, Record};
 use session::SessionTracker;
 
 /// A per-file fold the pass feeds: every entry of the file in order, each record after the
@@ -44,5 +44,5 @@ pub trait Fold {
     /// A line the decoder rejected.
     fn bad(&mut self, _bad: &BadLine) {}
     /// A blank line.
-    fn blank(&mut self, _pos: Pos) {}
+    fn blank(&mut self, _line: Line) {}
 }

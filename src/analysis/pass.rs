@@ -13,7 +13,7 @@ use crate::analysis::session::{SessionInfo, SessionTracker};
 use crate::analysis::tokens::{carries_usage, Tokens, UsageAccount};
 use crate::analysis::turns::{Detail, TurnCounts, TurnLog, Turns};
 use crate::analysis::Fold;
-use crate::decode::{BadLine, Decoder, Entry, Pos, Record, StreamInfo};
+use crate::decode::{BadLine, Decoder, Entry, Line, Record, StreamInfo};
 use crate::input::{self, Handles, Source, SourceFile};
 use crate::time::Zone;
 
@@ -205,7 +205,7 @@ fn run(
     while let Some(next) = dec.next() {
         let line = match &next {
             Ok(Entry::Record(rec)) => rec.pos.line,
-            Ok(Entry::Blank(pos)) => pos.line,
+            Ok(Entry::Blank(l)) => l.pos.line,
             Ok(Entry::Bad(b)) => b.pos.line,
             Err(_) => 0,
         };
@@ -217,7 +217,7 @@ fn run(
                 pass.record(&rec);
                 observe(&rec, &pass.session, rereadable);
             }
-            Ok(Entry::Blank(pos)) => pass.blank(pos),
+            Ok(Entry::Blank(l)) => pass.blank(l),
             Ok(Entry::Bad(b)) => pass.bad(b),
             Err(e) => io_error = Some(format!("read error: {}", input::io_cause(&e))),
         }
@@ -317,12 +317,12 @@ impl Pass {
         self.bad.push(bad);
     }
 
-    fn blank(&mut self, pos: Pos) {
+    fn blank(&mut self, line: Line) {
         if let Some(c) = &mut self.census {
-            c.blank(pos);
+            c.blank(line);
         }
         if let Some(b) = &mut self.boundary {
-            b.blank(pos);
+            b.blank(line);
         }
     }
 

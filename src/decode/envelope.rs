@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::select::str_value;
-use super::{scan, select, DecodeError, Pos};
+use super::{chars_in, scan, select, DecodeError, Line, Pos};
 
 /// The record types Codex writes. Anything else is [`Kind::Other`] and passes through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,6 +57,8 @@ pub struct Record<'a> {
     fields: Option<&'a [scan::Field]>,
     /// Where `raw` starts in the decoded stream (`pos.offset`, past a BOM on line 1).
     pub(super) raw_offset: u64,
+    /// The length of the line's ending (see [`Line::eol`]).
+    pub(super) eol: u8,
     /// The payload re-serialized without repeated keys, made only when a view needs it.
     deduplicated: std::cell::OnceCell<Box<str>>,
     /// Whether the record is a message the user typed, once a reader judged it
@@ -147,6 +149,27 @@ impl<'a> Record<'a> {
         let at = part.as_ptr() as usize;
         (at >= base && at + part.len() <= base + self.raw.len())
             .then(|| self.raw_offset + (at - base) as u64)
+    }
+
+    /// The whole line, its characters counted (a pass over the line: for a fact about this
+    /// record, not for every record).
+    pub fn line(&self) -> Line {
+        let bom = self.raw_offset - self.pos.offset;
+        Line {
+            chars: Some(u64::from(bom > 0) + chars_in(self.raw.as_bytes())),
+            ..self.line_uncounted()
+        }
+    }
+
+    /// The whole line, its characters left to count ([`Line`]).
+    pub fn line_uncounted(&self) -> Line {
+        let bom = self.raw_offset - self.pos.offset;
+        Line {
+            pos: self.pos,
+            len: bom + self.raw.len() as u64,
+            eol: self.eol,
+            chars: None,
+        }
     }
 
     /// The line length in bytes, without line ending.
@@ -550,6 +573,7 @@ fn envelope_record<'a>(
         payload_type,
         fields,
         raw_offset: pos.offset,
+        eol: 1,
         deduplicated: std::cell::OnceCell::new(),
         user_message: std::cell::OnceCell::new(),
     })

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::Pos;
+use super::{Line, Pos};
 
 /// Why a line was rejected. Each variant is a line Codex's own reader would reject too.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -55,12 +55,28 @@ impl DecodeError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLine {
     pub pos: Pos,
+    /// Its bytes before its line ending, the ending's length, its characters ([`Line`]).
+    pub len: u64,
+    pub eol: u8,
+    pub chars: u64,
     pub error: DecodeError,
     /// The line was the last one, had no final newline, and failed to decode: a torn write.
     pub torn: bool,
     /// The line carried an `"ordinal"` that a raw scan could read, though the line failed.
     /// `check-ordinal` needs it: Codex's next resume reuses such ordinals.
     pub ordinal_hint: Option<u64>,
+}
+
+impl BadLine {
+    /// The whole line.
+    pub fn line(&self) -> Line {
+        Line {
+            pos: self.pos,
+            len: self.len,
+            eol: self.eol,
+            chars: Some(self.chars),
+        }
+    }
 }
 
 impl fmt::Display for BadLine {

@@ -53,11 +53,47 @@ pub struct Pos {
     pub offset: u64,
 }
 
+/// A whole line of the stream: where it starts, how many bytes it holds before its line
+/// ending (a BOM included), how long that ending is, and how many Unicode scalar values it
+/// holds (a BOM is one; for a line that is not UTF-8, its bytes that do not continue a
+/// character), when they were counted.
+///
+/// The decoder hands out a record's [`Pos`] only; [`Record::line`] makes its `Line`, counting
+/// its characters, and [`Record::line_uncounted`] without: a fact kept for every record of a
+/// file (each turn's start, each history item) leaves the count to whoever makes a span of
+/// it, so that the pass pays for it only where a finding needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Line {
+    pub pos: Pos,
+    pub len: u64,
+    /// Bytes of the line ending: 1 (`\n`), 2 (`\r\n`), 0 (the last line, unterminated).
+    pub eol: u8,
+    pub chars: Option<u64>,
+}
+
+impl Line {
+    /// The byte offset just past the line and its ending: where the next line starts.
+    pub fn next(&self) -> u64 {
+        self.pos.offset + self.len + u64::from(self.eol)
+    }
+
+    /// The line's bytes before its ending, as offsets in the stream.
+    pub fn range(&self) -> std::ops::Range<u64> {
+        self.pos.offset..self.pos.offset + self.len
+    }
+}
+
+/// How many Unicode scalar values `bytes` hold (for bytes that are not UTF-8: those that do
+/// not continue a character). Written so that it vectorises.
+pub fn chars_in(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
+}
+
 /// What the decoder yields per line.
 #[derive(Debug)]
 pub enum Entry<'a> {
     Record(Record<'a>),
-    Blank(Pos),
+    Blank(Line),
     Bad(BadLine),
 }
 
@@ -65,7 +101,7 @@ impl Entry<'_> {
     pub fn pos(&self) -> Pos {
         match self {
             Entry::Record(r) => r.pos,
-            Entry::Blank(p) => *p,
+            Entry::Blank(l) => l.pos,
             Entry::Bad(b) => b.pos,
         }
     }
@@ -127,7 +163,7 @@ mod tests {
                     r.payload_type(),
                     r.ordinal
                 ),
-                Entry::Blank(p) => format!("{}@{} blank", p.line, p.offset),
+                Entry::Blank(l) => format!("{}@{} blank", l.pos.line, l.pos.offset),
                 Entry::Bad(b) => format!(
                     "{}@{} bad {}{}",
                     b.pos.line,

@@ -5,7 +5,8 @@ use std::io::{self, BufRead};
 
 use super::envelope::decode_indexed;
 use super::{
-    ordinal_hint, scan, BadLine, DecodeError, Entry, Pos, StreamInfo, DEFAULT_MAX_LINE_BYTES,
+    chars_in, ordinal_hint, scan, BadLine, DecodeError, Entry, Line, Pos, StreamInfo,
+    DEFAULT_MAX_LINE_BYTES,
 };
 
 /// The UTF-8 byte order mark. Codex's reader fails on it (openai/codex#28139).
@@ -139,13 +140,15 @@ impl<R: BufRead> Decoder<R> {
     }
 
     /// Skip the rest of a line already longer than `max_line` (its start is in the buffer),
-    /// holding no more of it than one read. Returns its length and whether a `\n` ended it.
+    /// holding no more of it than one read. Returns what is known of it.
     #[allow(
         clippy::indexing_slicing,
-        reason = "`n` is what a read into `buf` returned, so at most its length"
+        reason = "`n` is what a read into `buf` returned, so at most its length; `start <= end`"
     )]
-    fn skip_long_line(&mut self) -> io::Result<(u64, bool)> {
+    fn skip_long_line(&mut self) -> io::Result<Skipped> {
         let mut len = (self.end - self.start) as u64;
+        let mut chars = chars_in(&self.buf[self.start..self.end]);
+        let mut last = self.buf[self.start..self.end].last().copied();
         self.start = 0;
         self.end = 0;
         self.scanned = 0;
@@ -166,15 +169,28 @@ impl<R: BufRead> Decoder<R> {
             };
             if n == 0 {
                 self.eof = true;
-                return Ok((len, false));
+                return Ok(Skipped {
+                    len,
+                    newline: false,
+                    cr: last == Some(b'\r'),
+                    chars,
+                });
             }
             if let Some(k) = memchr::memchr(b'\n', &self.buf[..n]) {
                 self.start = k + 1;
                 self.scanned = k + 1;
                 self.end = n;
                 self.lines_end = memchr::memrchr(b'\n', &self.buf[..n]).map_or(0, |j| j + 1);
-                return Ok((len + k as u64, true));
+                let rest = &self.buf[..k];
+                return Ok(Skipped {
+                    len: len + k as u64,
+                    newline: true,
+                    cr: rest.last().or(last.as_ref()) == Some(&b'\r'),
+                    chars: chars + chars_in(rest),
+                });
             }
+            chars += chars_in(&self.buf[..n]);
+            last = self.buf[..n].last().copied();
             len += n as u64;
         }
     }
@@ -208,7 +224,9 @@ impl<R: BufRead> Decoder<R> {
                 self.scanned = nl + 1;
                 self.info.bytes += k as u64 + 1;
                 if k > self.max_line {
-                    return Some(Ok(self.too_long(k as u64, offset)));
+                    #[allow(clippy::indexing_slicing, reason = "`from..nl` is in `buf`")]
+                    let line = Skipped::of(&self.buf[from..nl], true);
+                    return Some(Ok(self.too_long(line, offset)));
                 }
                 parts = Some(p);
                 break (from, nl, true);
@@ -222,7 +240,9 @@ impl<R: BufRead> Decoder<R> {
                 self.scanned = nl + 1;
                 self.info.bytes += (nl - from) as u64 + 1;
                 if nl - from > self.max_line {
-                    return Some(Ok(self.too_long((nl - from) as u64, offset)));
+                    #[allow(clippy::indexing_slicing, reason = "`from..nl` is in `buf`")]
+                    let line = Skipped::of(&self.buf[from..nl], true);
+                    return Some(Ok(self.too_long(line, offset)));
                 }
                 break (from, nl, true);
             }
@@ -236,20 +256,22 @@ impl<R: BufRead> Decoder<R> {
                 self.start = to;
                 self.info.bytes += (to - from) as u64;
                 if to - from > self.max_line {
-                    return Some(Ok(self.too_long((to - from) as u64, offset)));
+                    #[allow(clippy::indexing_slicing, reason = "`from..to` is in `buf`")]
+                    let line = Skipped::of(&self.buf[from..to], false);
+                    return Some(Ok(self.too_long(line, offset)));
                 }
                 break (from, to, false);
             }
             if self.end - self.start > self.max_line {
-                let (len, newline) = match self.skip_long_line() {
+                let line = match self.skip_long_line() {
                     Ok(r) => r,
                     Err(e) => {
                         self.done = true;
                         return Some(Err(e));
                     }
                 };
-                self.info.bytes += len + newline as u64;
-                return Some(Ok(self.too_long(len, offset)));
+                self.info.bytes += line.len + line.newline as u64;
+                return Some(Ok(self.too_long(line, offset)));
             }
             if let Err(e) = self.fill() {
                 self.done = true;
@@ -272,20 +294,47 @@ impl<R: BufRead> Decoder<R> {
     }
 
     /// A line longer than `max_line` (already skipped and counted in `info.bytes`).
-    fn too_long(&mut self, len: u64, offset: u64) -> Entry<'static> {
+    fn too_long(&mut self, line: Skipped, offset: u64) -> Entry<'static> {
         self.info.lines += 1;
+        if !line.newline {
+            self.info.no_final_newline = true;
+        }
         Entry::Bad(BadLine {
             pos: Pos {
                 line: self.info.lines,
                 offset,
             },
+            len: line.len - u64::from(line.cr),
+            eol: u8::from(line.cr) + u8::from(line.newline),
+            chars: line.chars - u64::from(line.cr),
             error: DecodeError::TooLong {
-                len,
+                len: line.len,
                 limit: self.max_line,
             },
             torn: false,
             ordinal_hint: None,
         })
+    }
+}
+
+/// What is known of a line skipped unread: its length (without its `\n`), whether a `\n`
+/// ended it and a `\r` came before that, and its characters (the `\r` among them).
+struct Skipped {
+    len: u64,
+    newline: bool,
+    cr: bool,
+    chars: u64,
+}
+
+impl Skipped {
+    /// A line that lies whole in the buffer.
+    fn of(line: &[u8], newline: bool) -> Skipped {
+        Skipped {
+            len: line.len() as u64,
+            newline,
+            cr: line.last() == Some(&b'\r'),
+            chars: chars_in(line),
+        }
     }
 }
 
@@ -339,26 +388,43 @@ fn line_entry<'a>(
             (start, bytes) = (BOM.len(), rest);
         }
     }
+    let mut cr = false;
     if let Some(rest) = bytes.strip_suffix(b"\r") {
         info.crlf_lines += 1;
         bytes = rest;
+        cr = true;
     }
+    let eol = u8::from(cr) + u8::from(newline);
+    // The whole line, counted (for a blank or a bad line: few, and short or reported).
+    let whole = || Line {
+        pos,
+        len: (start + bytes.len()) as u64,
+        eol,
+        chars: Some(u64::from(start > 0) + chars_in(bytes)),
+    };
     if bytes.iter().all(|b| b.is_ascii_whitespace()) || is_unicode_blank(bytes) {
-        return Entry::Blank(pos);
+        return Entry::Blank(whole());
     }
     let torn = !newline;
     match decode_indexed(bytes, pos, Some(fields), scanned) {
         Ok(mut rec) => {
             rec.raw_offset += start as u64;
+            rec.eol = eol;
             info.records += 1;
             Entry::Record(rec)
         }
-        Err(error) => Entry::Bad(BadLine {
-            pos,
-            ordinal_hint: ordinal_hint(bytes),
-            error,
-            torn,
-        }),
+        Err(error) => {
+            let line = whole();
+            Entry::Bad(BadLine {
+                pos,
+                len: line.len,
+                eol,
+                chars: line.chars.unwrap_or_default(),
+                ordinal_hint: ordinal_hint(bytes),
+                error,
+                torn,
+            })
+        }
     }
 }
 
@@ -386,6 +452,40 @@ mod tests {
                 "1@0 rec event_msg Some(\"task_started\") None".to_string(),
                 format!("2@{first} blank"),
                 format!("3@{} rec event_msg Some(\"task_started\") None", first + 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_says_its_length_ending_and_characters() {
+        let long = format!(
+            r#"{{"timestamp":"t","type":"x","payload":{{"s":"{}"}}}}"#,
+            "é".repeat(40)
+        );
+        let input = format!("\u{feff}{GOOD}\r\n  \n{{\"bad\": \"ü\"\n{long}\n{GOOD}");
+        let mut d = Decoder::new(input.as_bytes()).max_line_bytes(100);
+        let mut got = Vec::new();
+        while let Some(e) = d.next() {
+            let l = match e.unwrap() {
+                Entry::Record(r) => r.line(),
+                Entry::Blank(l) => l,
+                Entry::Bad(b) => b.line(),
+            };
+            got.push((l.pos.line, l.len, l.eol, l.chars));
+        }
+        let good = GOOD.len() as u64;
+        assert_eq!(
+            got,
+            [
+                // The BOM is three bytes and one character; `\r\n` ends the line.
+                (1, good + 3, 2, Some(good + 1)),
+                (2, 2, 1, Some(2)),
+                // A bad line counts its characters too.
+                (3, 12, 1, Some(11)),
+                // A line skipped as too long, `é` two bytes each.
+                (4, long.len() as u64, 1, Some(long.len() as u64 - 40)),
+                // The last line, unterminated.
+                (5, good, 0, Some(good)),
             ]
         );
     }
@@ -606,7 +706,7 @@ mod tests {
             got.push(match e.unwrap() {
                 Entry::Record(r) => format!("{}@{} rec", r.pos.line, r.pos.offset),
                 Entry::Bad(b) => format!("{}@{} {}", b.pos.line, b.pos.offset, b.error),
-                Entry::Blank(p) => format!("{}@{} blank", p.line, p.offset),
+                Entry::Blank(l) => format!("{}@{} blank", l.pos.line, l.pos.offset),
             });
             assert!(d.buf.len() <= 2 * READ_CHUNK + 100_000, "{}", d.buf.len());
         }

@@ -418,7 +418,7 @@ impl Run<'_> {
         self.state.new_file();
         while let Some(next) = dec.next() {
             match next {
-                Ok(Entry::Blank(pos)) => probe.blank(pos),
+                Ok(Entry::Blank(l)) => probe.blank(l),
                 Ok(Entry::Bad(b)) => probe.bad(&b),
                 Ok(Entry::Record(rec)) => {
                     session.observe(&rec);
