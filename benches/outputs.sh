@@ -196,8 +196,8 @@ while IFS=$'\t' read -r name _; do
         echo "DIFF $name"
         {
             echo "=== $name"
-            diff <(cat "$a.code" "$a.err") <(cat "$b.code" "$b.err") | sed 's/^/  err /' | head -20
-            diff "$a.out" "$b.out" | sed 's/^/  out /' | head -40
+            diff <(cat "$a.code" "$a.err") <(cat "$b.code" "$b.err") | sed 's/^/  err /' | head -20 || true
+            diff "$a.out" "$b.out" | sed 's/^/  out /' | head -40 || true
         } >>"$DIFF"
     fi
 done <"$CASES"

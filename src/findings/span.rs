@@ -1,0 +1,92 @@
+//! Where a finding is in its file.
+
+use crate::decode::Line;
+
+/// A stretch of a file's text: its bytes, and the line and column where it starts and where
+/// it ends. Offsets count in the decoded stream (the text of a `.zst`, not its compressed
+/// bytes; a BOM included); lines from 1; columns from 1, in Unicode scalar values (a BOM is
+/// one, a `\t` one). The end is exclusive: the position just past the last character, as
+/// SARIF's `endColumn` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The bytes, `start..end`.
+    pub start: u64,
+    pub end: u64,
+    pub start_line: u64,
+    pub start_column: u64,
+    pub end_line: u64,
+    pub end_column: u64,
+    /// Where the start line begins (the byte offset rows report).
+    pub line_offset: u64,
+}
+
+impl Span {
+    /// The whole of `line` before its ending; `None` when its characters were not counted.
+    pub fn of_line(line: &Line) -> Option<Span> {
+        Some(Span::whole(line, line.chars?))
+    }
+
+    /// The whole of `line` before its ending, `chars` characters long.
+    pub fn whole(line: &Line, chars: u64) -> Span {
+        Span {
+            start: line.pos.offset,
+            end: line.pos.offset + line.len,
+            start_line: line.pos.line,
+            start_column: 1,
+            end_line: line.pos.line,
+            end_column: chars + 1,
+            line_offset: line.pos.offset,
+        }
+    }
+
+    /// The bytes `from..to` of `line` (offsets in the stream), the characters `first..past`
+    /// of it (0-based).
+    pub fn within(line: &Line, bytes: std::ops::Range<u64>, chars: std::ops::Range<u64>) -> Span {
+        Span {
+            start: bytes.start,
+            end: bytes.end,
+            start_line: line.pos.line,
+            start_column: chars.start + 1,
+            end_line: line.pos.line,
+            end_column: chars.end + 1,
+            line_offset: line.pos.offset,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::Pos;
+
+    #[test]
+    fn a_lines_span_ends_past_its_last_character() {
+        let line = Line {
+            pos: Pos {
+                line: 4,
+                offset: 100,
+            },
+            len: 12,
+            eol: 1,
+            chars: Some(10),
+        };
+        let s = Span::of_line(&line).unwrap();
+        assert_eq!((s.start, s.end), (100, 112));
+        assert_eq!(
+            (s.start_line, s.start_column, s.end_line, s.end_column),
+            (4, 1, 4, 11)
+        );
+        assert_eq!(
+            Span::of_line(&Line {
+                chars: None,
+                ..line
+            }),
+            None
+        );
+        let bom = Span::within(&line, 100..103, 0..1);
+        assert_eq!(
+            (bom.start_column, bom.end_column, bom.line_offset),
+            (1, 2, 100)
+        );
+    }
+}

@@ -1,0 +1,3 @@
+//! What a rollout's strings hold: inline media where Codex strips it, credentials.
+
+group![inline_media, secret];

@@ -1,0 +1,136 @@
+//! What a rule's check reads: the facts of a whole file ([`Facts`]), or one record as the
+//! pass reads it, with its context ([`RecordCx`]).
+
+use std::cell::OnceCell;
+
+use crate::analysis::ordinal::{self, Fault, Head, OrdinalReport};
+use crate::analysis::session::SessionInfo;
+use crate::analysis::FileFacts;
+use crate::content::Seen;
+use crate::decode::{Kind, Line, Record};
+use crate::input::placement::Placement;
+use crate::input::Source;
+use crate::lineage;
+use crate::replay::item::At;
+use crate::replay::Replayed;
+
+/// The facts of one file, once it is read.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts<'a> {
+    /// The one pass over the file.
+    pub file: &'a FileFacts,
+    /// What a resume rebuilds from it (`lint`, `replay`; not `check-ordinal`).
+    pub replay: Option<&'a Replayed>,
+    /// What is wrong with its lineage.
+    pub lineage: &'a [lineage::Problem],
+    /// Its name and place (`lint`).
+    pub placement: Option<&'a Placement>,
+}
+
+impl<'a> Facts<'a> {
+    /// The facts of a file replayed.
+    pub fn of_replay(r: &'a Replayed, placement: Option<&'a Placement>) -> Facts<'a> {
+        Facts {
+            file: &r.facts,
+            replay: Some(r),
+            lineage: &r.lineage,
+            placement,
+        }
+    }
+
+    pub fn source(&self) -> &'a Source {
+        &self.file.source
+    }
+
+    pub fn ordinals(&self) -> Option<&'a OrdinalReport> {
+        self.file.ordinals.as_ref()
+    }
+
+    /// The last line a cut keeps (`replay --through-turn`, `--before-turn`).
+    pub fn cut_line(&self) -> Option<u64> {
+        self.replay?.cut.as_ref().map(|c| c.last_line)
+    }
+
+    /// The ordinal sequence's problems (with a paginated file's head), each with its place
+    /// in the list: the rules that read them find in that order on one line.
+    pub fn sequence(&self) -> impl Iterator<Item = (usize, &'a ordinal::Problem)> {
+        self.ordinals()
+            .into_iter()
+            .flat_map(|o| o.problems.iter().enumerate())
+    }
+
+    /// The head of a file that is not paginated, when Codex cannot read it.
+    pub fn legacy_head(&self) -> Option<&'a ordinal::Problem> {
+        self.ordinals()?.legacy_head.as_ref()
+    }
+
+    /// The head Codex cannot read the file's `session_meta` from, in a file of any mode.
+    pub fn head(&self) -> Option<&'a Head> {
+        let rep = self.ordinals()?;
+        let head = |p: &'a crate::analysis::ordinal::Problem| match &p.fault {
+            Fault::Head(h) => Some(h),
+            _ => None,
+        };
+        rep.problems
+            .iter()
+            .find_map(head)
+            .or_else(|| rep.legacy_head.as_ref().and_then(head))
+    }
+
+    /// No line holds anything: opened and read whole, no record, no bad line.
+    pub fn empty(&self) -> bool {
+        let f = self.file;
+        let records = self.ordinals().map_or(0, |o| o.records);
+        f.opened && records == 0 && f.bad.is_empty() && f.io_error.is_none()
+    }
+
+    /// The line of a place of the replay when it is in the file replayed (a lineage
+    /// source's lines are not this file's: a finding there is about the whole file).
+    pub fn own_line(at: &At) -> Option<Line> {
+        (at.file == 0).then_some(at.whole)
+    }
+
+    /// The file was not read to its end: what it lacks is not known.
+    pub fn partial(&self) -> bool {
+        self.file.io_error.is_some()
+    }
+}
+
+/// One record's context: the session so far, and what the file's name declares.
+#[derive(Debug)]
+pub struct RecordCx<'a> {
+    pub session: &'a SessionInfo,
+    /// The thread id of the file's name (lowercase), when it is a rollout name.
+    pub file_id: Option<&'a str>,
+    /// The content prefilter's pass over the record, made once for the checks that ask.
+    seen: OnceCell<Seen>,
+}
+
+impl<'a> RecordCx<'a> {
+    pub fn new(session: &'a SessionInfo, file_id: Option<&'a str>) -> RecordCx<'a> {
+        RecordCx {
+            session,
+            file_id,
+            seen: OnceCell::new(),
+        }
+    }
+
+    /// `legacy`, `paginated`, or what the file wrote.
+    pub fn mode(&self) -> &'a str {
+        self.session.mode()
+    }
+
+    pub fn paginated(&self) -> bool {
+        self.mode() == "paginated"
+    }
+
+    /// `rec` is the first `session_meta`: the one the session is read from.
+    pub fn is_first_meta(&self, rec: &Record<'_>) -> bool {
+        rec.kind == Kind::SessionMeta && self.session.meta_line == Some(rec.pos.line)
+    }
+
+    /// What the content prefilter finds in `rec`'s line (one pass, shared by the checks).
+    pub fn seen(&self, rec: &Record<'_>) -> &Seen {
+        self.seen.get_or_init(|| Seen::of(rec.raw.as_bytes()))
+    }
+}

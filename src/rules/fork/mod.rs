@@ -1,0 +1,3 @@
+//! A fork's own record of where it forked.
+
+group![boundary];

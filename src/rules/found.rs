@@ -1,0 +1,119 @@
+//! Where a check's findings go: each made at its rule's default severity and located at the
+//! line it points at; in the end sorted by line, then by the [`Stage`] of the facts they
+//! rest on, then in the order found.
+
+use crate::decode::Line;
+use crate::findings::{Finding, Rule, Span};
+use crate::input::Source;
+
+use super::stage::Stage;
+
+/// Counts a line's characters by reading it back, for a fact that kept its line uncounted.
+pub type Counter<'a> = &'a dyn Fn(&Line) -> Option<u64>;
+
+/// The findings of one file, as the checks make them.
+#[derive(Debug)]
+pub struct Findings {
+    file: Source,
+    items: Vec<Keyed>,
+    /// The lineage was checked after the file's own sequence (`check-ordinal`).
+    late_lineage: bool,
+}
+
+#[derive(Debug)]
+struct Keyed {
+    line: u64,
+    stage: Stage,
+    nth: usize,
+    finding: Finding,
+}
+
+impl Findings {
+    pub fn new(file: Source) -> Findings {
+        Findings {
+            file,
+            items: Vec::new(),
+            late_lineage: false,
+        }
+    }
+
+    /// Findings whose lineage is checked after the file's own ordinal sequence: on one line,
+    /// its findings come after the sequence's ([`Stage::LateLineage`]).
+    pub fn lineage_late(mut self) -> Findings {
+        self.late_lineage = true;
+        self
+    }
+
+    /// Where the findings of `rule`'s check at `stage` go.
+    pub fn of<'a>(&'a mut self, rule: Rule, stage: Stage, count: Option<Counter<'a>>) -> Found<'a> {
+        let stage = match stage {
+            Stage::Lineage if self.late_lineage => Stage::LateLineage,
+            s => s,
+        };
+        Found {
+            sink: self,
+            rule,
+            stage,
+            count,
+        }
+    }
+
+    /// Every finding, in order.
+    pub fn finish(mut self) -> Vec<Finding> {
+        self.items.sort_by_key(|k| (k.line, k.stage, k.nth));
+        self.items.into_iter().map(|k| k.finding).collect()
+    }
+}
+
+/// Where one rule's findings go.
+pub struct Found<'a> {
+    sink: &'a mut Findings,
+    rule: Rule,
+    stage: Stage,
+    count: Option<Counter<'a>>,
+}
+
+impl Found<'_> {
+    /// A finding at `at` (`None`: about the whole file), worded `message`.
+    pub fn push(&mut self, at: Option<Line>, message: String) -> &mut Finding {
+        self.push_nth(0, at, message)
+    }
+
+    /// [`Found::push`], for the `nth` fact of a list several rules read: on one line, their
+    /// findings come in the list's order.
+    pub fn push_nth(&mut self, nth: usize, at: Option<Line>, message: String) -> &mut Finding {
+        let span = at.map(|l| self.span(&l));
+        self.push_span(nth, span, message)
+    }
+
+    /// [`Found::push_nth`], at a span of the rule's own making (a part of a line).
+    pub fn push_span(&mut self, nth: usize, span: Option<Span>, message: String) -> &mut Finding {
+        let finding = Finding::new(self.rule, self.sink.file.clone(), span, message);
+        self.sink.items.push(Keyed {
+            line: span.map_or(0, |s| s.start_line),
+            stage: self.stage,
+            nth,
+            finding,
+        });
+        let last = self.sink.items.len() - 1;
+        #[allow(clippy::indexing_slicing, reason = "the entry pushed just above")]
+        &mut self.sink.items[last].finding
+    }
+
+    /// The span of the whole of `line`, its characters counted from the file when the fact
+    /// did not count them.
+    pub fn span(&self, line: &Line) -> Span {
+        let chars = line
+            .chars
+            .or_else(|| self.count.and_then(|count| count(line)))
+            // A fact keeps its line uncounted only where the file can be read again; if it
+            // changed since, its bytes stand in.
+            .unwrap_or(line.len);
+        Span::whole(line, chars)
+    }
+
+    /// The file the findings are about.
+    pub fn file(&self) -> &Source {
+        &self.sink.file
+    }
+}

@@ -1,0 +1,28 @@
+//! `line.json`: a line that is not JSON, or not UTF-8.
+
+use crate::decode::DecodeError;
+use crate::rules::{Facts, Found, Hook, Stage, Unit};
+
+rule! {
+    /// **Checks.** Every line is valid UTF-8 JSON.
+    ///
+    /// **Why it matters.** Codex skips an invalid JSON line: its record is lost on resume.
+    /// Invalid UTF-8 anywhere makes Codex 0.147 refuse the whole file. A torn last line (a
+    /// crash mid-write) is one too.
+    ///
+    /// **Example.** A line cut in half; a Latin-1 byte in a message.
+    ///
+    /// **Fix.** Write each record as one line of UTF-8 JSON.
+    "line.json", Error, "a line that is not valid JSON or UTF-8",
+}
+
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
+
+/// Each line the decoder rejected for this.
+fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
+    for (nth, bad) in super::rejected(facts) {
+        if matches!(bad.error, DecodeError::Utf8 { .. } | DecodeError::Json { .. }) {
+            out.push_nth(nth, Some(bad.line()), super::message(bad));
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! `line.ordinal`: an ordinal that is not an unsigned integer.
+
+use crate::decode::DecodeError;
+use crate::rules::{Facts, Found, Hook, Stage, Unit};
+
+rule! {
+    /// **Checks.** An `ordinal`, when written, is an unsigned integer.
+    ///
+    /// **Why it matters.** Codex rejects the line; in a paginated file the record and its
+    /// place in the sequence are lost.
+    ///
+    /// **Example.** `"ordinal": "12"` or `-1`.
+    ///
+    /// **Fix.** Write the ordinal as a number.
+    "line.ordinal", Error, "an ordinal that is not an unsigned integer",
+}
+
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
+
+/// Each line the decoder rejected for this.
+fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
+    for (nth, bad) in super::rejected(facts) {
+        if matches!(bad.error, DecodeError::OrdinalInvalid) {
+            out.push_nth(nth, Some(bad.line()), super::message(bad));
+        }
+    }
+}

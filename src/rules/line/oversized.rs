@@ -1,0 +1,77 @@
+//! `line.oversized`: a record over Codex's record limits.
+
+use crate::decode::{DecodeError, Record};
+use crate::findings::Severity;
+use crate::rules::words::size;
+use crate::rules::{Facts, Found, Hook, Kinds, RecordCx, Stage, Unit};
+
+rule! {
+    /// **Checks.** No record is longer than 16 MiB (a warning) or 24 MiB (an error). A line
+    /// longer than `--max-line-bytes` (512 MiB by default) is skipped unread and reported
+    /// here too.
+    ///
+    /// **Why it matters.** Codex's compression validation refuses a record over 16 MiB, and
+    /// `codex migrate-rollouts` one over 24 MiB (`oversized_rollout_record`): the file cannot
+    /// be compressed or migrated to paginated history. Such records also slow every resume.
+    ///
+    /// **Example.** A tool output of 30 MB written inline; an old inline compaction
+    /// checkpoint.
+    ///
+    /// **Fix.** Truncate large outputs before writing them.
+    "line.oversized", Warning, "a record over 16 MiB (24 MiB: error)",
+}
+
+pub const UNIT: Unit = Unit::new(
+    RULE,
+    &[
+        Hook::file(Stage::Decoder, too_long),
+        Hook::record(Stage::RecordSize, Kinds::ALL, record),
+    ],
+);
+
+/// Codex's compression validation refuses a record over this (`inspect_rollout`).
+pub const RECORD_WARN: u64 = 16 << 20;
+/// `codex migrate-rollouts` refuses a record over this (`MAX_ROLLOUT_LINE_BYTES`).
+pub const RECORD_ERROR: u64 = 24 << 20;
+
+/// The severity of a record of `bytes` bytes, if it is one this rule reports.
+pub fn oversized(bytes: u64) -> Option<Severity> {
+    if bytes > RECORD_ERROR {
+        Some(Severity::Error)
+    } else if bytes > RECORD_WARN {
+        Some(Severity::Warning)
+    } else {
+        None
+    }
+}
+
+/// A line longer than `--max-line-bytes`, skipped unread: judged by Codex's limits; one
+/// within them (a low `--max-line-bytes`) is still a line nothing here checked.
+fn too_long(facts: &Facts<'_>, out: &mut Found<'_>) {
+    for (nth, bad) in super::rejected(facts) {
+        if let DecodeError::TooLong { len, .. } = bad.error {
+            let f = out.push_nth(nth, Some(bad.line()), super::message(bad));
+            f.severity = oversized(len).unwrap_or(Severity::Warning);
+        }
+    }
+}
+
+fn record(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
+    let bytes = rec.raw.len() as u64;
+    let Some(severity) = oversized(bytes) else {
+        return;
+    };
+    let f = out.push(
+        Some(rec.line()),
+        format!(
+            "a record of {}: Codex's compression refuses records over 16 MiB{}",
+            size(bytes),
+            if bytes > RECORD_ERROR {
+                ", and `codex migrate-rollouts` over 24 MiB"
+            } else {
+                ""
+            }
+        ),
+    );
+    f.severity = severity;
+}

@@ -1,0 +1,52 @@
+//! `line.payload`: a payload Codex cannot decode into its record.
+
+use crate::decode::DecodeError;
+use crate::rules::{Facts, Found, Hook, Stage, Unit};
+use crate::replay::history::Fault;
+use crate::rules::words::short;
+
+rule! {
+    /// **Checks.** Every record has an object `payload` of the shape its type requires (a
+    /// `compacted` as `CompactedItemWire`, a `thread_rolled_back` with a `u32` `num_turns`).
+    ///
+    /// **Why it matters.** Codex skips the whole line: what it carried is lost on resume (a
+    /// rollback marker that does not decode rolls nothing back, verified with 0.147).
+    ///
+    /// **Example.** `"num_turns": "2"`; a `replacement_history` entry that is a number.
+    ///
+    /// **Fix.** Write the payload with the types Codex writes.
+    "line.payload", Error, "a payload Codex cannot decode into its record type",
+}
+
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check),
+        Hook::file(Stage::History, in_history),]);
+
+/// Each line the decoder rejected for this.
+fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
+    for (nth, bad) in super::rejected(facts) {
+        if matches!(bad.error, DecodeError::PayloadMissing | DecodeError::PayloadNotObject) {
+            out.push_nth(nth, Some(bad.line()), super::message(bad));
+        }
+    }
+}
+
+/// A record that decodes, whose payload Codex cannot decode into its type (a compaction, a
+/// rollback marker): the history rebuild finds it.
+fn in_history(facts: &Facts<'_>, out: &mut Found<'_>) {
+    let Some(r) = facts.replay else { return };
+    for (nth, p) in r.history_problems.iter().enumerate() {
+        let message = match &p.fault {
+            Fault::RollbackUndecodable => "thread_rolled_back.num_turns is not an unsigned \
+                                           32-bit integer: Codex cannot decode the line, so \
+                                           nothing is rolled back"
+                .to_string(),
+            Fault::CompactionUndecodable { error } => format!(
+                "Codex cannot decode this compacted record ({}): it skips the line and the \
+                 checkpoint is lost",
+                short(error)
+            ),
+            _ => continue,
+        };
+        out.push_nth(nth, Facts::own_line(&p.at), message);
+    }
+}

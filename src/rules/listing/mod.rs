@@ -1,0 +1,3 @@
+//! What Codex's resume picker shows of a thread.
+
+group![no_preview];

@@ -1,0 +1,98 @@
+//! `meta.first`: a first record Codex cannot read as the session metadata.
+
+use crate::analysis::ordinal::{Fault, Head, Problem};
+use crate::decode::{Kind, Record};
+use crate::rules::words::short;
+use crate::rules::{Facts, Found, Hook, Kinds, RecordCx, Stage, Unit};
+
+rule! {
+    /// **Checks.** The first non-blank line is a decodable `session_meta`: a `session_meta`
+    /// record whose `id`, `timestamp`, `cwd`, `originator` and `cli_version` are strings.
+    ///
+    /// **Why it matters.** Codex's resume and append paths require it: another first record
+    /// is refused ("does not start with session metadata"), a mistyped field too ("failed to
+    /// read session metadata", verified with 0.171 on a numeric `cli_version`), and the
+    /// listing hides the thread.
+    ///
+    /// **Example.** An `event_msg` written before the `session_meta`; `"cli_version": 171`.
+    ///
+    /// **Fix.** Write `session_meta` first, with the fields Codex writes, as strings.
+    "meta.first", Error, "the first record is not a decodable session_meta",
+}
+
+pub const UNIT: Unit = Unit::new(
+    RULE,
+    &[
+        Hook::file(Stage::Ordinals, in_sequence),
+        Hook::file(Stage::Head, in_head),
+        Hook::record(Stage::MetaFields, Kinds::of(&[Kind::SessionMeta]), fields),
+    ],
+);
+
+/// A paginated file's head, among its ordinal problems.
+fn in_sequence(facts: &Facts<'_>, out: &mut Found<'_>) {
+    for (nth, p) in facts.sequence() {
+        found(nth, p, out);
+    }
+}
+
+/// The head of a file of another mode.
+fn in_head(facts: &Facts<'_>, out: &mut Found<'_>) {
+    if let Some(p) = facts.legacy_head() {
+        found(0, p, out);
+    }
+}
+
+fn found(nth: usize, p: &Problem, out: &mut Found<'_>) {
+    let message = match &p.fault {
+        Fault::Head(Head::FirstLineUnreadable(bad)) => format!(
+            "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse \
+             first rollout record\")"
+        ),
+        Fault::Head(Head::FirstRecordNotMeta { type_name }) => format!(
+            "the first record is `{}`, not session_meta: Codex's resume fails (\"does not \
+             start with session metadata\")",
+            short(type_name)
+        ),
+        _ => return,
+    };
+    out.push_nth(nth, Some(p.at), message);
+}
+
+/// The fields every Codex version writes in `session_meta` and requires as strings (the
+/// oldest files hold exactly these): one absent or mistyped makes Codex refuse the file
+/// ("failed to read session metadata", verified with 0.171 on a `cli_version` written as a
+/// number).
+const REQUIRED: [&str; 5] = ["id", "timestamp", "cwd", "originator", "cli_version"];
+
+/// The first `session_meta`'s fields.
+fn fields(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
+    if !cx.is_first_meta(rec) {
+        return;
+    }
+    let values = rec.payload_fields(REQUIRED);
+    let wrong = REQUIRED.iter().zip(values).find_map(|(&field, v)| {
+        let found = match v.and_then(|v| v.as_bytes().first().copied()) {
+            Some(b'"') => return None,
+            None => None,
+            Some(b'{') => Some("an object"),
+            Some(b'[') => Some("an array"),
+            Some(b'n') => Some("null"),
+            Some(b't' | b'f') => Some("a boolean"),
+            Some(_) => Some("a number"),
+        };
+        Some((field, found))
+    });
+    let Some((field, found)) = wrong else { return };
+    let what = match found {
+        Some(kind) => format!("session_meta.{field} is {kind}, not a string"),
+        None => format!("session_meta has no {field}"),
+    };
+    out.push(
+        Some(rec.line()),
+        format!(
+            "{what}: Codex cannot read the session metadata and refuses the file (\"failed to \
+             read session metadata\")"
+        ),
+    );
+}

@@ -1,0 +1,145 @@
+//! The lint rules, one unit a rule.
+//!
+//! A unit (`src/rules/<group>/<name>.rs`) holds everything about its rule: the descriptor
+//! (slug, default severity, summary, documentation with its **Checks.**, **Why it matters.**,
+//! **Example.** and **Fix.** sections, which fixes it gives; the [`rule!`] macro makes it
+//! from a doc comment), the check that turns the facts the analyses and the replay establish
+//! into findings (through [`Hook`]s: one record at a time as the pass reads it, or the facts
+//! of the whole file), each finding's message built from its facts, and its fix where the
+//! cure is mechanical. A group's `mod.rs` lists its units ([`group!`]); the registry is those
+//! lists, in [`GROUPS`] order, never a second copy. `docs/contributing.md` walks through
+//! adding one.
+//!
+//! Severity follows what the real Codex does with such a file: **error** when it refuses
+//! the file or loses records or history on resume, or a format rule readers rely on is
+//! broken; **warning** when it copes but something is wrong or lossy for some consumer;
+//! **info** for facts worth knowing.
+
+#[macro_use]
+mod unit;
+mod check;
+mod facts;
+mod found;
+pub mod select;
+mod stage;
+mod words;
+
+pub mod compact;
+pub mod content;
+pub mod file;
+pub mod fork;
+pub mod history_base;
+pub mod line;
+pub mod listing;
+pub mod meta;
+pub mod ordinal;
+pub mod pair;
+pub mod policy;
+pub mod rollback;
+pub mod size;
+pub mod tokens;
+pub mod turn;
+pub mod world_state;
+
+use std::sync::LazyLock;
+
+use crate::findings::Rule;
+
+pub use check::{ordinals, replay, Checked, Checker};
+pub use facts::{Facts, RecordCx};
+pub use found::{Findings, Found};
+pub use stage::Stage;
+pub use unit::{FileCheck, Hook, Kinds, RecordCheck, Unit};
+
+/// The groups, in registry order.
+const GROUPS: &[&[&Unit]] = &[
+    file::UNITS,
+    meta::UNITS,
+    line::UNITS,
+    ordinal::UNITS,
+    history_base::UNITS,
+    fork::UNITS,
+    policy::UNITS,
+    compact::UNITS,
+    world_state::UNITS,
+    pair::UNITS,
+    rollback::UNITS,
+    tokens::UNITS,
+    turn::UNITS,
+    content::UNITS,
+    size::UNITS,
+    listing::UNITS,
+];
+
+/// The sections of every rule's documentation, in order.
+pub const SECTIONS: [&str; 4] = [
+    "**Checks.**",
+    "**Why it matters.**",
+    "**Example.**",
+    "**Fix.**",
+];
+
+/// Every unit, in registry order.
+pub fn units() -> impl Iterator<Item = &'static Unit> {
+    GROUPS.iter().flat_map(|g| g.iter().copied())
+}
+
+/// Every rule, in registry order.
+pub fn all() -> &'static [Rule] {
+    static ALL: LazyLock<Vec<Rule>> = LazyLock::new(|| units().map(|u| u.rule).collect());
+    &ALL
+}
+
+/// A rule's place in the registry.
+pub fn index(rule: Rule) -> usize {
+    all().iter().position(|&r| r == rule).unwrap_or(0)
+}
+
+/// The rule of a slug.
+pub fn from_slug(slug: &str) -> Option<Rule> {
+    all().iter().copied().find(|r| r.slug() == slug)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_unique_lowercase_and_name_their_group() {
+        let mut seen = std::collections::HashSet::new();
+        for &r in all() {
+            let slug = r.slug();
+            assert!(seen.insert(slug), "{slug} twice");
+            assert!(
+                slug.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b"._-".contains(&b)),
+                "{slug}"
+            );
+            assert!(slug.starts_with(&format!("{}.", r.group())), "{slug}");
+            assert_eq!(from_slug(slug), Some(r));
+            assert!(!r.summary().is_empty() && r.doc().ends_with('\n'));
+            // The documentation's fixed sections, in order.
+            let doc = r.doc();
+            let at: Vec<Option<usize>> = SECTIONS.iter().map(|s| doc.find(s)).collect();
+            assert!(at.iter().all(Option::is_some), "{slug}: {doc}");
+            assert!(
+                at.windows(2).all(|w| w[0] < w[1]),
+                "{slug}: sections out of order"
+            );
+        }
+        assert_eq!(from_slug("ordinal"), None);
+    }
+
+    #[test]
+    fn each_group_is_one_stretch_of_the_registry_and_each_unit_its_own_files_group() {
+        let mut groups: Vec<&str> = all().iter().map(|r| r.group()).collect();
+        groups.dedup();
+        let mut unique = groups.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(groups.len(), unique.len(), "{groups:?}");
+        for unit in units() {
+            assert!(!unit.hooks.is_empty(), "{}: no check", unit.rule.slug());
+        }
+    }
+}

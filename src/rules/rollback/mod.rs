@@ -1,0 +1,3 @@
+//! Rollback markers (`thread_rolled_back`).
+
+group![overflow];

@@ -1,0 +1,3 @@
+//! Sizes worth knowing.
+
+group![large];

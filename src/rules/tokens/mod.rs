@@ -1,0 +1,3 @@
+//! The session's token usage, as a resume restores it.
+
+group![none];

@@ -1,0 +1,43 @@
+//! `turn.unterminated`: a turn that never ended.
+
+use crate::analysis::turns::TurnStatus;
+use crate::rules::words::short;
+use crate::rules::{Facts, Found, Hook, Stage, Unit};
+
+rule! {
+    /// **Checks.** Every turn but the last ends (`task_complete` or `turn_aborted`) before the
+    /// next begins.
+    ///
+    /// **Why it matters.** Codex resumes (verified with 0.147); its app-server shows the turn
+    /// as interrupted, and nothing proves what the turn's calls did. The open last turn
+    /// (still running, or killed last) is not flagged.
+    ///
+    /// **Example.** A writer that died mid-turn and was restarted.
+    ///
+    /// **Fix.** Write `turn_aborted` for a turn given up.
+    "turn.unterminated", Warning, "a turn that never ended",
+}
+
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Turns, check)]);
+
+/// Turns that never ended before the next began (the open last turn is not one).
+fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
+    let cut = facts.cut_line();
+    for t in facts.file.turns.iter().flat_map(|t| &t.turns) {
+        if t.status == TurnStatus::Stale && cut.is_none_or(|c| t.line_start <= c) {
+            let id = t
+                .turn_id
+                .as_deref()
+                .map(|t| format!(" ({})", short(t)))
+                .unwrap_or_default();
+            out.push(
+                Some(t.start),
+                format!(
+                    "turn {}{id} never ended (no task_complete or turn_aborted) before the next \
+                     began: the writer died or lost the event",
+                    t.index
+                ),
+            );
+        }
+    }
+}

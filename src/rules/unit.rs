@@ -1,0 +1,143 @@
+//! What a rule unit is: its descriptor (made by [`rule!`]), and the hooks through which its
+//! check reads facts ([`Hook`]); a group's list of units ([`group!`]).
+
+use crate::decode::{Kind, Record};
+use crate::findings::Rule;
+
+use super::facts::{Facts, RecordCx};
+use super::found::Found;
+use super::stage::Stage;
+
+/// Declares a unit's rule from its doc comment (the rule's documentation: **Checks.**, **Why
+/// it matters.**, **Example.**, **Fix.**), its slug, default severity and summary, and the
+/// fixes its findings carry (`fix: Always [Safe]`, `fix: Sometimes [Safe, Unsafe]`; none
+/// when left out): `INFO`, the descriptor, and `RULE`, the handle findings name.
+macro_rules! rule {
+    (
+        $(#[doc = $doc:literal])+
+        $slug:literal, $severity:ident, $summary:literal
+        $(, fix: $when:ident [$($applicability:ident),+])? $(,)?
+    ) => {
+        /// This unit's rule.
+        pub static INFO: $crate::findings::RuleInfo = $crate::findings::RuleInfo {
+            slug: $slug,
+            severity: $crate::findings::Severity::$severity,
+            summary: $summary,
+            doc: concat!($($doc, "\n"),+),
+            fixes: rule!(@fixes $($when [$($applicability),+])?),
+        };
+        /// This unit's rule, as findings name it.
+        pub const RULE: $crate::findings::Rule = $crate::findings::Rule::new(&INFO);
+    };
+    (@fixes) => {
+        $crate::findings::Fixes::NONE
+    };
+    (@fixes $when:ident [$($applicability:ident),+]) => {
+        $crate::findings::Fixes {
+            when: $crate::findings::FixWhen::$when,
+            applicabilities: &[$($crate::findings::Applicability::$applicability),+],
+        }
+    };
+}
+
+/// A group's units, one module each, in registry order: declares the modules and the
+/// group's list `UNITS`. Adding a rule to a group is one line here.
+macro_rules! group {
+    ($($unit:ident),+ $(,)?) => {
+        $(pub mod $unit;)+
+
+        /// This group's units, in registry order.
+        pub const UNITS: &[&$crate::rules::Unit] = &[$(&$unit::UNIT),+];
+    };
+}
+
+/// A rule unit: its rule, and how its check reads facts.
+#[derive(Debug)]
+pub struct Unit {
+    pub rule: Rule,
+    pub hooks: &'static [Hook],
+    /// Its facts are a file's name and place, or its content: `lint` reports it, `replay
+    /// --view state` (which reads records for what a resume rebuilds) does not.
+    pub lint_only: bool,
+}
+
+impl Unit {
+    pub const fn new(rule: Rule, hooks: &'static [Hook]) -> Unit {
+        Unit {
+            rule,
+            hooks,
+            lint_only: false,
+        }
+    }
+
+    /// A unit of `lint` alone.
+    pub const fn lint_only(self) -> Unit {
+        Unit {
+            lint_only: true,
+            ..self
+        }
+    }
+}
+
+/// A check that reads one record as the pass reads it.
+pub type RecordCheck = fn(&Record<'_>, &RecordCx<'_>, &mut Found<'_>);
+
+/// A check that reads the facts of the whole file, once it is read.
+pub type FileCheck = fn(&Facts<'_>, &mut Found<'_>);
+
+/// How a unit's check reads facts, and where its findings come on a line.
+#[derive(Debug, Clone, Copy)]
+pub enum Hook {
+    /// Each record of one of these kinds, as the pass reads it.
+    Record {
+        stage: Stage,
+        kinds: Kinds,
+        check: RecordCheck,
+    },
+    /// The facts of the whole file.
+    File { stage: Stage, check: FileCheck },
+}
+
+impl Hook {
+    pub const fn record(stage: Stage, kinds: Kinds, check: RecordCheck) -> Hook {
+        Hook::Record {
+            stage,
+            kinds,
+            check,
+        }
+    }
+
+    pub const fn file(stage: Stage, check: FileCheck) -> Hook {
+        Hook::File { stage, check }
+    }
+
+    pub fn stage(&self) -> Stage {
+        match self {
+            Hook::Record { stage, .. } | Hook::File { stage, .. } => *stage,
+        }
+    }
+}
+
+/// Record kinds, as a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kinds(u16);
+
+impl Kinds {
+    /// Every record.
+    pub const ALL: Kinds = Kinds(u16::MAX);
+
+    /// The records of these kinds.
+    pub const fn of(kinds: &[Kind]) -> Kinds {
+        let mut bits = 0u16;
+        let mut rest = kinds;
+        while let [kind, tail @ ..] = rest {
+            bits |= 1 << *kind as u16;
+            rest = tail;
+        }
+        Kinds(bits)
+    }
+
+    pub fn contains(self, kind: Kind) -> bool {
+        self.0 & (1 << kind as u16) != 0
+    }
+}

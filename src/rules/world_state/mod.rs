@@ -1,0 +1,3 @@
+//! The world state a resume restores beside the history.
+
+group![patch_before_full];
