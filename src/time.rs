@@ -16,27 +16,49 @@ pub fn parse_ms(ts: &str) -> Option<i64> {
         .map(|d| d.timestamp_millis())
 }
 
+/// Whether `ts` is an RFC 3339 time in UTC (`…Z`), as [`parse_ms`] reads one: the check of
+/// every record's timestamp, which needs no instant.
+pub fn is_utc(ts: &str) -> bool {
+    codex_fields(ts).is_some() || (ts.ends_with('Z') && parse_ms(ts).is_some())
+}
+
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, the shape Codex writes, when every field is in range
 /// (`None` otherwise, chrono then decides).
 fn codex_ms(ts: &str) -> Option<i64> {
-    // The separators are matched by the pattern, the digits by `num`.
+    let [y, m, d, h, min, s, ms] = codex_fields(ts)?;
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + h) * 60 + min) * 60_000 + s * 1000 + ms)
+}
+
+/// The fields of a timestamp of Codex's shape (`YYYY-MM-DDTHH:MM:SS.mmmZ`) when every one is
+/// in range: year, month, day, hour, minute, second, millisecond. Every record carries one:
+/// the seventeen digits are checked in one pass, then read with plain arithmetic.
+fn codex_fields(ts: &str) -> Option<[i64; 7]> {
+    let b = <&[u8; 24]>::try_from(ts.as_bytes()).ok()?;
     let [y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1, b'T', h0, h1, b':', i0, i1, b':', s0, s1, b'.', f0, f1, f2, b'Z'] =
-        *<&[u8; 24]>::try_from(ts.as_bytes()).ok()?
+        *b
     else {
         return None;
     };
-    let num = |digits: &[u8]| -> Option<i64> {
-        digits.iter().try_fold(0i64, |n, &c| {
-            c.is_ascii_digit().then(|| n * 10 + (c - b'0') as i64)
-        })
-    };
-    let (y, m, d) = (num(&[y0, y1, y2, y3])?, num(&[m0, m1])?, num(&[d0, d1])?);
-    let (h, min, s, ms) = (
-        num(&[h0, h1])?,
-        num(&[i0, i1])?,
-        num(&[s0, s1])?,
-        num(&[f0, f1, f2])?,
-    );
+    let digits = [
+        y0, y1, y2, y3, m0, m1, d0, d1, h0, h1, i0, i1, s0, s1, f0, f1, f2,
+    ]
+    .map(|c| c.wrapping_sub(b'0'));
+    // One test for them all: no value past 9.
+    if digits.iter().fold(0u8, |any, &v| any | u8::from(v > 9)) != 0 {
+        return None;
+    }
+    let [y0, y1, y2, y3, m0, m1, d0, d1, h0, h1, i0, i1, s0, s1, f0, f1, f2] =
+        digits.map(i64::from);
+    let y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+    let (m, d, h) = (m0 * 10 + m1, d0 * 10 + d1, h0 * 10 + h1);
+    let (min, s, ms) = (i0 * 10 + i1, s0 * 10 + s1, f0 * 100 + f1 * 10 + f2);
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
     let days_in_month = match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
@@ -49,14 +71,7 @@ fn codex_ms(ts: &str) -> Option<i64> {
     if d < 1 || d > days_in_month || h > 23 || min > 59 || s > 59 {
         return None;
     }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * m + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(((days * 24 + h) * 60 + min) * 60_000 + s * 1000 + ms)
+    Some([y, m, d, h, min, s, ms])
 }
 
 /// Which clock day and month buckets use.
@@ -241,6 +256,31 @@ mod tests {
             "2026-11-29T12:00:30.628z",
         ] {
             assert_eq!(parse_ms(ts), chrono_ms(ts), "{ts}");
+        }
+        // Any byte anywhere: the digits and separators are checked as chrono checks them,
+        // and a time is UTC RFC 3339 when it parses and ends in `Z`.
+        let base = *b"2026-11-29T12:00:30.628Z";
+        for at in 0..base.len() {
+            for byte in 0..=255u8 {
+                let mut t = base;
+                t[at] = byte;
+                if let Ok(ts) = std::str::from_utf8(&t) {
+                    assert_eq!(parse_ms(ts), chrono_ms(ts), "{ts:?}");
+                    let utc = ts.ends_with('Z') && chrono_ms(ts).is_some();
+                    assert_eq!(is_utc(ts), utc, "{ts:?}");
+                }
+            }
+        }
+        for ts in [
+            "2026-11-29T12:00:30Z",
+            "2026-11-29T13:00:30+01:00",
+            "2026-11-29 12:00:30",
+        ] {
+            assert_eq!(
+                is_utc(ts),
+                ts.ends_with('Z') && chrono_ms(ts).is_some(),
+                "{ts}"
+            );
         }
     }
 
