@@ -184,7 +184,7 @@ _rollscope() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table ndjson json human concise github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -483,7 +483,7 @@ _rollscope() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table ndjson json human concise github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

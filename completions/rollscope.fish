@@ -120,7 +120,11 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s j 
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
 ndjson\t''
-json\t''"
+json\t''
+human\t''
+concise\t''
+github\t''
+sarif\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -142,7 +146,11 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s j -l jobs
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
 ndjson\t''
-json\t''"
+json\t''
+human\t''
+concise\t''
+github\t''
+sarif\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -9,8 +9,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::calls::CallStatus;
 use crate::analysis::turns::TurnStatus;
-use crate::findings::Rule;
 use crate::model::{CALL_TYPES, OUTPUT_TYPES};
+use crate::output::diagnostics::Style;
 use crate::output::{ColorWhen, Format, Shape, Width};
 
 /// A fast inspector and linter for OpenAI Codex session rollouts.
@@ -194,13 +194,20 @@ pub struct InputArgs {
     pub quiet: bool,
 }
 
-/// How results are printed (shared by every subcommand).
+/// A `--format` value set: [`FormatArg`] for the commands that print tables and rows,
+/// [`FindingFormatArg`] for those that report findings.
+pub trait FormatValue:
+    ValueEnum + Clone + Copy + Send + Sync + Default + std::fmt::Display + Into<Format> + 'static
+{
+}
+
+/// How results are printed (shared by every subcommand; `F` its `--format` values).
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Output")]
-pub struct OutputArgs {
+pub struct OutputArgs<F: FormatValue = FormatArg> {
     /// Output format; the default is a table whatever stdout is
-    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
+    #[arg(long, value_enum, default_value_t = F::default())]
+    pub format: F,
 
     /// When to color tables and diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -225,7 +232,7 @@ pub struct OutputArgs {
     pub columns: Vec<String>,
 }
 
-impl OutputArgs {
+impl<F: FormatValue> OutputArgs<F> {
     /// The table's shape as asked.
     pub fn shape(&self) -> Shape {
         Shape {
@@ -239,12 +246,15 @@ impl OutputArgs {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum FormatArg {
+    #[default]
     Table,
     Ndjson,
     Json,
 }
+
+impl FormatValue for FormatArg {}
 
 impl From<FormatArg> for Format {
     fn from(f: FormatArg) -> Format {
@@ -255,6 +265,62 @@ impl From<FormatArg> for Format {
         }
     }
 }
+
+/// `--format` of `check-ordinal` and `replay`: the command's own lines (`table`) and rows,
+/// and the findings' formats `lint` has (`replay` takes them with `--view state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum FindingFormatArg {
+    #[default]
+    Table,
+    Ndjson,
+    Json,
+    Human,
+    Concise,
+    Github,
+    Sarif,
+}
+
+impl FormatValue for FindingFormatArg {}
+
+impl From<FindingFormatArg> for Format {
+    /// Rows for `ndjson` and `json`; lines of text otherwise.
+    fn from(f: FindingFormatArg) -> Format {
+        match f {
+            FindingFormatArg::Ndjson => Format::Ndjson,
+            FindingFormatArg::Json => Format::Json,
+            _ => Format::Table,
+        }
+    }
+}
+
+impl FindingFormatArg {
+    /// How its findings are written, given the style of the command's own lines (`table`);
+    /// `None` for the command's own rows.
+    pub fn style(self, table: Style) -> Option<Style> {
+        Some(match self {
+            FindingFormatArg::Table => table,
+            FindingFormatArg::Human => Style::Human,
+            FindingFormatArg::Concise => Style::Concise,
+            FindingFormatArg::Github => Style::Github,
+            FindingFormatArg::Sarif => Style::Sarif,
+            FindingFormatArg::Ndjson | FindingFormatArg::Json => return None,
+        })
+    }
+}
+
+/// A value's name as `--format` takes it (clap shows the default this way).
+macro_rules! display_as_value {
+    ($($t:ty),+) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let v = self.to_possible_value();
+                f.write_str(v.as_ref().map_or("", |v| v.get_name()))
+            }
+        }
+    )+};
+}
+
+display_as_value!(FormatArg, FindingFormatArg);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorArg {
@@ -320,7 +386,7 @@ pub struct ReplayArgs {
     pub input: InputArgs,
 
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub output: OutputArgs<FindingFormatArg>,
 }
 
 #[derive(Debug, Args)]
@@ -382,6 +448,20 @@ pub enum LintFormatArg {
     Sarif,
 }
 
+impl LintFormatArg {
+    /// How its findings are written.
+    pub fn style(self) -> Style {
+        match self {
+            LintFormatArg::Human => Style::Human,
+            LintFormatArg::Concise => Style::Concise,
+            LintFormatArg::Ndjson => Style::Rows(Format::Ndjson),
+            LintFormatArg::Json => Style::Rows(Format::Json),
+            LintFormatArg::Github => Style::Github,
+            LintFormatArg::Sarif => Style::Sarif,
+        }
+    }
+}
+
 /// `lint --fail-on`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SeverityArg {
@@ -408,7 +488,7 @@ pub struct CheckOrdinalArgs {
     pub input: InputArgs,
 
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub output: OutputArgs<FindingFormatArg>,
 }
 
 /// Warnings `check-ordinal --deny` can turn into errors.
@@ -551,7 +631,7 @@ pub fn for_completions() -> clap::Command {
 /// before its first rule.
 fn rule_names(groups: bool) -> PossibleValuesParser {
     let mut values: Vec<PossibleValue> = Vec::new();
-    for rule in Rule::ALL {
+    for rule in crate::rules::all() {
         let group = rule.group();
         let new_group = !values.iter().any(|v| v.get_name() == group);
         if groups && new_group && group != rule.slug() {
@@ -609,7 +689,7 @@ mod tests {
         for (id, groups) in [("select", true), ("ignore", true), ("explain", false)] {
             let arg = lint.get_arguments().find(|a| a.get_id() == id).unwrap();
             let offered = names(arg);
-            for rule in Rule::ALL {
+            for rule in crate::rules::all() {
                 assert!(offered.iter().any(|n| n == rule.slug()), "{id}: {rule:?}");
                 assert_eq!(offered.iter().any(|n| n == rule.group()), groups, "{id}");
             }

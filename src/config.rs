@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::findings::select::{self, Overrides, UnknownRule};
 use crate::findings::Severity;
+use crate::rules::select::{self, Overrides, UnknownRule};
 
 /// The names a config file may have, in a directory.
 pub const NAMES: [&str; 2] = ["rollscope.toml", ".rollscope.toml"];
@@ -185,7 +185,6 @@ struct LintTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::Rule;
 
     fn parsed(text: &str) -> Result<Config, String> {
         parse(Path::new("r.toml"), text).map_err(|e| e.to_string())
@@ -203,9 +202,13 @@ mod tests {
         assert_eq!(lint.select.unwrap(), ["ordinal", "pair.duplicate"]);
         assert_eq!(lint.ignore.unwrap(), ["tokens.none"]);
         assert_eq!(lint.fail_on, Some(Severity::Warning));
-        assert_eq!(lint.severity.get(Rule::OrdinalGap), Some(Severity::Error));
         assert_eq!(
-            lint.severity.get(Rule::PolicyTransientEvent),
+            lint.severity.get(crate::rules::ordinal::gap::RULE),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            lint.severity
+                .get(crate::rules::policy::transient_event::RULE),
             Some(Severity::Info)
         );
         assert_eq!(parsed("").unwrap(), Config::default());

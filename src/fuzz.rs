@@ -11,7 +11,6 @@
 use std::io::{self, BufRead, BufReader, Read};
 
 use crate::analysis::boundary::Cutoff;
-use crate::analysis::ordinal::OrdinalOptions;
 use crate::analysis::turns::Detail;
 use crate::analysis::{self, Needs, ReadOptions};
 use crate::decode::{self, outcome, scan, Decoder, Entry, Line, Pos, StreamInfo};
@@ -287,7 +286,7 @@ pub fn analyses(stream: &[u8]) {
         .census(Zone::Utc)
         .turns(Detail::Full)
         .calls()
-        .ordinals(OrdinalOptions::default())
+        .ordinals()
         .boundary(Cutoff {
             end_ordinal: 3,
             end_byte_offset: 600,

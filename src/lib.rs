@@ -59,6 +59,7 @@ pub mod model;
 pub mod output;
 pub mod parallel;
 pub mod replay;
+pub mod rules;
 pub mod time;
 
 #[cfg(test)]

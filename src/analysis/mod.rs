@@ -17,11 +17,13 @@
 //! command that needs a new answer adds a field to [`Needs`] and [`FileFacts`], not a loop.
 //!
 //! Analyses are pure: no I/O beyond reading their input, no printing, nothing from clap.
-//! Findings are data ([`crate::findings`]); the output layer words them.
+//! They establish facts, with no severity and no wording: the rules (`crate::rules`) judge
+//! them.
 
 pub mod boundary;
 pub mod calls;
 pub mod census;
+pub mod listing;
 pub mod ordinal;
 mod pass;
 pub mod session;
@@ -29,7 +31,8 @@ pub mod tokens;
 pub mod turns;
 
 pub use pass::{
-    read, read_observed, read_stream, read_stream_observed, FileFacts, Needs, Observer, ReadOptions,
+    read, read_observed, read_stream, read_stream_observed, FileFacts, HeldLines, Needs, Observer,
+    ReadOptions,
 };
 
 use crate::decode::{BadLine, Line, Record};

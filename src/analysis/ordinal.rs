@@ -1,23 +1,25 @@
 //! The ordinal sequence of one file: are a rollout's ordinals sound, and which ones will
 //! Codex's next resume break?
 //!
-//! The rules are Codex's own (`research/upstream.md` §2, §4, §8) and `check-ordinal`'s:
+//! What it establishes are facts ([`Fault`]s, each at the line that shows it): the rules
+//! `ordinal.*` and those about a file's head (`file.bom`, `meta.first`, `meta.missing`,
+//! `meta.history-mode`) turn them into findings. What is checked is Codex's own reading
+//! (`research/upstream.md` §2, §4, §8):
 //! - The mode comes from the first `session_meta` (`history_mode`; absent means legacy).
-//! - Legacy: Codex never writes ordinals, so every record that carries one is
-//!   `ordinal.in-legacy` (a foreign writer; harmless to Codex, hence a warning).
-//! - Paginated: every record carries one (`ordinal.missing`). The first is
+//! - Legacy: Codex never writes ordinals, so every record that carries one is a foreign
+//!   writer's ([`Fault::InLegacy`]).
+//! - Paginated: every record carries one ([`Fault::Missing`]). The first is
 //!   `history_base.end_ordinal_exclusive` when the file has a `history_base`, else 0
-//!   (`ordinal.start`). Real files decide here: the 0.171 fork and revert files start at their
+//!   ([`Fault::Start`]). Real files decide here: the 0.171 fork and revert files start at their
 //!   base's `end_ordinal_exclusive` (14 and 32), their `session_meta` consuming it, as the
 //!   upstream recorder does; the seed's "ordinals start at 0" is wrong for them. Each next
 //!   ordinal is the previous plus one: a duplicate or a decrease breaks the thread-history
-//!   projection for good; a gap is tolerated by the recorder but not by dense readers (a
-//!   warning, an error with `--deny gap`).
+//!   projection for good; a gap is tolerated by the recorder but not by dense readers.
 //! - Resume: Codex resumes at (ordinal of the last *parseable* record) + 1, scanning
 //!   backwards and skipping what it cannot decode. "Parseable" is approximated as: the
 //!   envelope decodes and `type` is one of the 12 record types of the newest Codex
 //!   ([`CODEX_RECORD_TYPES`]); payload schemas are not checked. Lines after it that carry
-//!   an ordinal at or above that number are `ordinal.tail-unparseable`: the next resume
+//!   an ordinal at or above that number are [`Fault::TailUnparseable`]: the next resume
 //!   writes their ordinal again. A last parseable record without an ordinal makes the resume
 //!   fail (`next_on_resume` is null), as does a sub-agent file whose inherited prefix stops
 //!   short of `subagent_history_start_ordinal - 1`.
@@ -29,16 +31,13 @@
 //! two swapped lines are one decrease, not a gap and a decrease.
 //!
 //! The lineage check (`history_base.*`) needs a second file; it lives in [`crate::lineage`].
-//! This analysis only keeps what that check needs ([`OrdinalReport::meta_pos`]).
+//! This analysis only keeps what that check needs ([`OrdinalReport::meta`]).
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use crate::analysis::session::{SessionInfo, SessionTracker};
 use crate::analysis::Fold;
-use crate::decode::{BadLine, Kind, Pos, Record, StreamInfo};
-use crate::findings::{Cause, Finding, Severity, Unparseable};
+use crate::decode::{BadLine, Kind, Line, Pos, Record, StreamInfo};
 use crate::model::HistoryBase;
 
 /// The `type` strings the newest Codex decodes (`history/src/lib.rs` + `rollout_payload.rs`,
@@ -64,114 +63,90 @@ pub const CODEX_RECORD_TYPES: [&str; 12] = [
 /// own head reader looks at 10 records.
 const MAX_PENDING: usize = 100_000;
 
-/// `check-ordinal`'s name for a finding (`docs/check-ordinal.md`, "Problem kinds").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProblemKind {
-    Missing,
-    Unexpected,
-    Start,
-    Duplicate,
-    Decrease,
-    Gap,
-    TailUnparseable,
-    Base,
+/// What keeps Codex from reading a file's first line as its `session_meta`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Head {
+    /// Line 1 starts with a UTF-8 byte order mark.
+    Bom,
+    /// The first non-blank line cannot be decoded.
+    FirstLineUnreadable(Box<BadLine>),
+    /// The first record is of another type than `session_meta` (as written).
+    FirstRecordNotMeta { type_name: String },
+    /// No `session_meta` at all, while the lines carry ordinals.
+    NoMetaWithOrdinals,
 }
 
-impl ProblemKind {
-    /// The kind of a finding of the ordinal and lineage checks.
-    pub fn of(cause: &Cause) -> ProblemKind {
-        use Cause::*;
-        match cause {
-            Bom
-            | FirstLineUnreadable(_)
-            | FirstRecordNotMeta { .. }
-            | NoMetaWithOrdinals
-            | UnknownHistoryMode { .. }
-            | OrdinalStart => ProblemKind::Start,
-            OrdinalInLegacy => ProblemKind::Unexpected,
-            OrdinalMissing { .. } | SubagentPrefix { .. } => ProblemKind::Missing,
-            OrdinalDuplicate { .. } => ProblemKind::Duplicate,
-            OrdinalDecrease { .. } => ProblemKind::Decrease,
-            OrdinalGap { .. } => ProblemKind::Gap,
-            OrdinalTailUnparseable { .. } => ProblemKind::TailUnparseable,
-            BaseNoThreadId
-            | BaseZeroEnd
-            | BaseNoEnd
-            | BaseNoOffset
-            | BaseSourceNotPaginated { .. }
-            | BaseOutsideSource { .. }
-            | BaseOffsetPastEnd { .. }
-            | BaseOffsetNotAtLineStart { .. }
-            | BaseOffsetMismatch { .. }
-            | BaseSourceNotFound { .. }
-            | BaseSourceUnreadable { .. }
-            | BaseCycle { .. }
-            | BaseTooDeep { .. } => ProblemKind::Base,
-            NoMeta | MetaUndecodable { .. } | FileEmpty => ProblemKind::Start,
-            // Findings about the rebuilt history: `check-ordinal` never reports them.
-            BadLine(_)
-            | NoFinalNewline
-            | UnknownType { .. }
-            | TimestampFormat { .. }
-            | TransientEvent { .. }
-            | LegacyEventInPaginated { .. }
-            | PaginatedInLegacy { .. }
-            | UnpersistedResponseItem { .. }
-            | RollbackInPaginated
-            | MetaMultiple { .. }
-            | MetaIdVsFileName { .. }
-            | ModelProviderMissing
-            | CompactionLegacy
-            | CompactionNoWindow
-            | OutputDuplicate { .. }
-            | NoTokenCount
-            | BaseInLegacy
-            | CompactionUndecodable { .. }
-            | CompactionMetadataLen { .. }
-            | WorldStatePatchBeforeFull
-            | CallWithoutOutput { .. }
-            | OutputWithoutCall { .. }
-            | RollbackOverflow { .. }
-            | RollbackUndecodable
-            | TurnUnterminated { .. }
-            | TurnIdMismatch { .. }
-            | TurnNoContext { .. }
-            | ForkBoundary { .. }
-            | FileName { .. }
-            | FileLocation { .. }
-            | ZstShadowed { .. }
-            | RecordOversized { .. }
-            | FileLarge { .. }
-            | RecordLarge { .. }
-            | NoPreview { .. }
-            | InlineMedia { .. }
-            | Secret { .. } => ProblemKind::Unexpected,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProblemKind::Missing => "missing",
-            ProblemKind::Unexpected => "unexpected",
-            ProblemKind::Start => "start",
-            ProblemKind::Duplicate => "duplicate",
-            ProblemKind::Decrease => "decrease",
-            ProblemKind::Gap => "gap",
-            ProblemKind::TailUnparseable => "tail_unparseable",
-            ProblemKind::Base => "base",
-        }
-    }
+/// What a line that Codex cannot parse is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unparseable {
+    /// A record whose `type` Codex does not know (as written).
+    UnknownType(String),
+    /// A line nobody can decode.
+    Bad(Box<BadLine>),
 }
 
-/// How strict to be.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct OrdinalOptions {
-    /// `--deny gap`: gaps are errors.
-    pub deny_gap: bool,
+/// What is wrong with a file's ordinals (or the head its ordinal state is read from).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// The head of a paginated file (a file of another mode has its head in
+    /// [`OrdinalReport::legacy_head`]).
+    Head(Head),
+    /// A `history_mode` other than `legacy` or `paginated` (as written): the ordinals are
+    /// not judged.
+    UnknownHistoryMode { mode: String },
+    /// A record of a legacy file carries ordinal `found`.
+    InLegacy { found: u64 },
+    /// A record of a paginated file has none (`expected`: the one due); `fails_resume` when
+    /// it is the last record Codex can parse.
+    Missing {
+        expected: Option<u64>,
+        fails_resume: bool,
+    },
+    /// The first ordinal is `found`, not the `expected` one the file must start at.
+    Start { expected: u64, found: u64 },
+    /// Ordinal `found`, already used; `expected` is the one due (none past `u64::MAX`).
+    /// `previous`: the line just before, when it carries the same ordinal.
+    Duplicate {
+        expected: Option<u64>,
+        found: u64,
+        previous: Option<Pos>,
+    },
+    /// Ordinal `found`, below the highest so far and never used, after `from`.
+    Decrease {
+        expected: Option<u64>,
+        found: u64,
+        from: u64,
+    },
+    /// Ordinals `lo..=hi` skipped at a jump to `found`, `unseen` of them never appearing
+    /// anywhere.
+    Gap {
+        lo: u64,
+        hi: u64,
+        unseen: u64,
+        found: u64,
+    },
+    /// A line after the last one Codex can parse (`last_line`, ordinal `last_ordinal`)
+    /// carries ordinal `found`, at or above the `next` one the next resume writes.
+    TailUnparseable {
+        line: Unparseable,
+        last_line: u64,
+        last_ordinal: u64,
+        next: u64,
+        found: u64,
+    },
+    /// A sub-agent's inherited prefix ends at `last`, short of
+    /// `subagent_history_start_ordinal` `start`.
+    SubagentPrefix { start: u64, last: u64 },
 }
 
-/// The result for one file (before the lineage check adds its findings).
+/// A fault, and the line that shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub at: Line,
+    pub fault: Fault,
+}
+
+/// The result for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrdinalReport {
     /// `legacy`, `paginated`, or the unknown string the file wrote (checked as legacy).
@@ -184,29 +159,16 @@ pub struct OrdinalReport {
     pub last: Option<u64>,
     pub expected_first: Option<u64>,
     pub next_on_resume: Option<u64>,
-    /// Sorted by line.
-    pub findings: Vec<Finding>,
+    /// What is wrong, sorted by line (in the order found, on one line).
+    pub problems: Vec<Problem>,
     /// The paginated file's `history_base`, for the lineage check.
     pub history_base: Option<HistoryBase>,
-    /// Where the first `session_meta` is (the lineage findings point there).
-    pub meta_pos: Option<Pos>,
+    /// The first `session_meta`'s line (the lineage findings point there).
+    pub meta: Option<Line>,
     /// What keeps Codex from reading the head of a file that is not paginated (a BOM, no
-    /// `session_meta` first): the ordinal check reports it only for paginated files, where
-    /// it is in `findings`; replay diagnoses it for every file.
-    pub legacy_head: Option<Finding>,
-}
-
-impl OrdinalReport {
-    /// No error-severity finding.
-    pub fn ok(&self) -> bool {
-        !self.findings.iter().any(Finding::is_error)
-    }
-
-    /// Add findings and keep the list in line order.
-    pub fn add(&mut self, findings: impl IntoIterator<Item = Finding>) {
-        self.findings.extend(findings);
-        self.findings.sort_by_key(Finding::line);
-    }
+    /// `session_meta` first): the ordinal check holds it for paginated files only, in
+    /// `problems`, where it breaks the ordinal state; a resume suffers it in every file.
+    pub legacy_head: Option<Problem>,
 }
 
 /// What Codex makes of a line.
@@ -232,10 +194,14 @@ impl Obs {
     }
 }
 
+/// The line a fault shows at, its characters counted: `count` counts them from the record
+/// at hand; a held line has them.
+type Count<'c> = &'c dyn Fn() -> Line;
+
 /// A jump past the next ordinal, judged at the end (later lines may fill it).
 #[derive(Debug, Clone)]
 struct PendingGap {
-    pos: Pos,
+    at: Line,
     lo: u64,
     hi: u64,
     found: u64,
@@ -245,15 +211,17 @@ struct PendingGap {
 #[derive(Debug, Clone)]
 struct LastParseable {
     pos: Pos,
+    /// Its whole line, in a sub-agent file (whose prefix fault shows here).
+    at: Option<Line>,
     ordinal: Option<u64>,
-    /// Index of its `ordinal.missing` finding, when it has no ordinal.
+    /// Index of its `Missing` fault, when it has no ordinal.
     missing_idx: Option<usize>,
 }
 
 /// A line after the last parseable record that carries an ordinal.
 #[derive(Debug, Clone)]
 struct TailLine {
-    pos: Pos,
+    at: Line,
     ordinal: u64,
     line: Unparseable,
 }
@@ -310,7 +278,8 @@ impl Seen {
 #[derive(Debug)]
 enum Mode {
     /// Not known yet: no `session_meta` so far.
-    Pending(Vec<Obs>),
+    /// Each with its whole line, counted while the record was at hand.
+    Pending(Vec<(Obs, Line)>),
     Legacy,
     Paginated(Box<Paginated>),
 }
@@ -323,7 +292,7 @@ struct Paginated {
     /// Highest ordinal so far.
     high: Option<u64>,
     /// The previous ordinal and its line.
-    prev: Option<(u64, u64)>,
+    prev: Option<(u64, Pos)>,
     seen: Seen,
     gaps: Vec<PendingGap>,
     last_parseable: Option<LastParseable>,
@@ -333,38 +302,51 @@ struct Paginated {
 /// The ordinal check of one file.
 #[derive(Debug)]
 pub struct OrdinalCheck {
-    opts: OrdinalOptions,
     mode: Mode,
     history_mode: Option<String>,
     history_base: Option<HistoryBase>,
-    meta_pos: Option<Pos>,
+    meta: Option<Line>,
     records: u64,
     first: Option<u64>,
     last: Option<u64>,
-    findings: Vec<Finding>,
+    problems: Vec<Problem>,
     /// Why Codex cannot read this file's first line as its `session_meta`, if it cannot.
-    head: Option<Finding>,
+    head: Option<Problem>,
+    /// The file's first line (a BOM's, or a missing `session_meta`'s, place).
+    first_line: Option<Line>,
     /// A non-blank line has been seen.
     seen_line: bool,
     /// The mode was inferred from ordinals, with no `session_meta` to say it.
     inferred: bool,
     /// `history_mode` is neither `legacy` nor `paginated`.
     unknown_mode: bool,
+    /// Count the characters of the `session_meta` line (a long one): where the file will
+    /// not be read again to count them when a finding needs them.
+    count_meta: bool,
+}
+
+impl Default for OrdinalCheck {
+    fn default() -> Self {
+        OrdinalCheck::new(true)
+    }
 }
 
 impl OrdinalCheck {
-    pub fn new(opts: OrdinalOptions) -> Self {
+    /// `count_meta`: count the `session_meta` line's characters now (the file will not be
+    /// read again).
+    pub fn new(count_meta: bool) -> Self {
         OrdinalCheck {
-            opts,
+            count_meta,
             mode: Mode::Pending(Vec::new()),
             history_mode: None,
             history_base: None,
-            meta_pos: None,
+            meta: None,
             records: 0,
             first: None,
             last: None,
-            findings: Vec::new(),
+            problems: Vec::new(),
             head: None,
+            first_line: None,
             seen_line: false,
             inferred: false,
             unknown_mode: false,
@@ -373,12 +355,15 @@ impl OrdinalCheck {
 
     /// Remember what Codex would make of the first non-blank line: its resume and append
     /// paths (`ordinal_state_for_rollout`) require it to parse as a `session_meta`.
-    fn note_head(&mut self, pos: Pos, problem: impl FnOnce() -> Option<Cause>) {
+    fn note_head(&mut self, count: Count<'_>, problem: impl FnOnce() -> Option<Head>) {
         if std::mem::replace(&mut self.seen_line, true) {
             return;
         }
-        if let Some(cause) = problem() {
-            self.head = Some(Finding::new(cause, Some(pos)));
+        if let Some(head) = problem() {
+            self.head = Some(Problem {
+                at: count(),
+                fault: Fault::Head(head),
+            });
         }
     }
 
@@ -394,7 +379,7 @@ impl OrdinalCheck {
         let mut mode = meta.map_or("legacy", SessionInfo::mode);
         // No session_meta at all, yet lines carry ordinals: only a paginated writer writes
         // them, so check them as such (and say the file cannot be resumed, at the end).
-        if meta.is_none() && pending.iter().any(|o| o.ordinal.is_some()) {
+        if meta.is_none() && pending.iter().any(|(o, _)| o.ordinal.is_some()) {
             mode = "paginated";
             self.inferred = true;
         }
@@ -403,10 +388,11 @@ impl OrdinalCheck {
             // Codex refuses the file: its ordinals are not judged against either mode (one
             // `ordinal.in-legacy` per line would only bury the finding that matters).
             self.unknown_mode = true;
-            let pos = self.meta_pos.unwrap_or_default();
             let mode = info.mode().to_string();
-            self.findings
-                .push(Finding::new(Cause::UnknownHistoryMode { mode }, Some(pos)));
+            self.problems.push(Problem {
+                at: self.meta.unwrap_or_default(),
+                fault: Fault::UnknownHistoryMode { mode },
+            });
         }
         if mode == "paginated" {
             let info = meta.cloned().unwrap_or_default();
@@ -415,7 +401,7 @@ impl OrdinalCheck {
                 .as_ref()
                 .and_then(|b| b.end_ordinal_exclusive);
             self.history_base = info.history_base;
-            let first_seen = pending.iter().find_map(|o| o.ordinal);
+            let first_seen = pending.iter().find_map(|(o, _)| o.ordinal);
             self.mode = Mode::Paginated(Box::new(Paginated {
                 // Without a session_meta there is no history_base to say where the file
                 // starts: take its first ordinal, and let the head finding speak.
@@ -428,14 +414,15 @@ impl OrdinalCheck {
                 ..Paginated::default()
             }));
         }
-        for obs in pending {
-            self.observe(obs);
+        for (obs, line) in pending {
+            self.observe(obs, &|| line);
         }
     }
 
-    fn observe(&mut self, obs: Obs) {
+    fn observe(&mut self, obs: Obs, count: Count<'_>) {
         if let Mode::Pending(p) = &mut self.mode {
-            p.push(obs);
+            // Held until the mode is known: counted now, while the record is at hand.
+            p.push((obs, count()));
             if p.len() > MAX_PENDING {
                 self.decide(None);
             }
@@ -452,13 +439,13 @@ impl OrdinalCheck {
             Mode::Pending(_) => {}
             Mode::Legacy => {
                 if let (Some(o), true, false) = (obs.ordinal, obs.is_record(), self.unknown_mode) {
-                    self.findings.push(
-                        Finding::new(Cause::OrdinalInLegacy, Some(obs.pos))
-                            .comparing(None, Some(o)),
-                    );
+                    self.problems.push(Problem {
+                        at: count(),
+                        fault: Fault::InLegacy { found: o },
+                    });
                 }
             }
-            Mode::Paginated(st) => st.observe(obs, &mut self.findings),
+            Mode::Paginated(st) => st.observe(obs, count, &mut self.problems),
         }
     }
 
@@ -467,30 +454,37 @@ impl OrdinalCheck {
         if matches!(self.mode, Mode::Pending(_)) {
             self.decide(None);
         }
-        let line_one = Some(Pos { line: 1, offset: 0 });
+        let line_one = self.first_line.unwrap_or_default();
         if info.bom && self.head.is_none() {
-            self.head = Some(Finding::new(Cause::Bom, line_one));
+            self.head = Some(Problem {
+                at: line_one,
+                fault: Fault::Head(Head::Bom),
+            });
         }
         if self.inferred && self.head.is_none() {
-            self.head = Some(Finding::new(Cause::NoMetaWithOrdinals, line_one));
+            self.head = Some(Problem {
+                at: line_one,
+                fault: Fault::Head(Head::NoMetaWithOrdinals),
+            });
         }
         let mut legacy_head = None;
         if let Some(head) = self.head.take() {
             if matches!(self.mode, Mode::Paginated(_)) {
-                self.findings.push(head);
+                self.problems.push(head);
             } else {
                 legacy_head = Some(head);
             }
         }
-        let deny_gap = self.opts.deny_gap;
         let (paginated, expected_first, next_on_resume) = match &mut self.mode {
             Mode::Paginated(st) => {
-                let next = st.finish(&mut self.findings, deny_gap);
+                let next = st.finish(&mut self.problems);
                 (true, Some(st.expected_first), next)
             }
             _ => (false, None, None),
         };
-        let mut report = OrdinalReport {
+        // By line; on one line, in the order found.
+        self.problems.sort_by_key(|p| p.at.pos.line);
+        OrdinalReport {
             history_mode: self.history_mode.unwrap_or_else(|| "legacy".to_string()),
             paginated,
             records: self.records,
@@ -498,38 +492,42 @@ impl OrdinalCheck {
             last: self.last,
             expected_first,
             next_on_resume,
-            findings: Vec::new(),
+            problems: self.problems,
             history_base: if paginated { self.history_base } else { None },
-            meta_pos: self.meta_pos,
+            meta: self.meta,
             legacy_head,
-        };
-        report.add(self.findings);
-        report
+        }
     }
 }
 
 impl Paginated {
-    fn observe(&mut self, obs: Obs, findings: &mut Vec<Finding>) {
+    fn observe(&mut self, obs: Obs, count: Count<'_>, problems: &mut Vec<Problem>) {
         let mut missing_idx = None;
         match obs.ordinal {
-            Some(o) => self.sequence(obs.pos, o, findings),
+            Some(o) => self.sequence(&obs, count, o, problems),
             None if obs.is_record() => {
                 let expected = match self.high {
                     Some(h) => h.checked_add(1),
                     None => Some(self.expected_first),
                 };
-                missing_idx = Some(findings.len());
-                let cause = Cause::OrdinalMissing {
-                    fails_resume: false,
-                };
-                findings.push(Finding::new(cause, Some(obs.pos)).comparing(expected, None));
+                missing_idx = Some(problems.len());
+                problems.push(Problem {
+                    at: count(),
+                    fault: Fault::Missing {
+                        expected,
+                        fails_resume: false,
+                    },
+                });
             }
             None => {}
         }
         match obs.class {
             Class::Parseable => {
+                // A sub-agent file's prefix fault shows at its last parseable record.
+                let at = self.subagent_start.is_some_and(|s| s > 0).then(count);
                 self.last_parseable = Some(LastParseable {
                     pos: obs.pos,
+                    at,
                     ordinal: obs.ordinal,
                     missing_idx,
                 });
@@ -538,7 +536,7 @@ impl Paginated {
             Class::Unparseable(line) => {
                 if let Some(o) = obs.ordinal {
                     self.tail.push(TailLine {
-                        pos: obs.pos,
+                        at: count(),
                         ordinal: o,
                         line,
                     });
@@ -547,15 +545,18 @@ impl Paginated {
         }
     }
 
-    fn sequence(&mut self, pos: Pos, o: u64, findings: &mut Vec<Finding>) {
-        let finding = |cause, expected: Option<u64>| {
-            Finding::new(cause, Some(pos)).comparing(expected, Some(o))
+    fn sequence(&mut self, obs: &Obs, count: Count<'_>, o: u64, problems: &mut Vec<Problem>) {
+        let mut fault = |fault| {
+            problems.push(Problem { at: count(), fault });
         };
         match self.high {
             None => {
                 let e = self.expected_first;
                 if o != e {
-                    findings.push(finding(Cause::OrdinalStart, Some(e)));
+                    fault(Fault::Start {
+                        expected: e,
+                        found: o,
+                    });
                 }
                 self.high = Some(o);
             }
@@ -566,62 +567,74 @@ impl Paginated {
                 } else if o > h {
                     // h + 1 < o: a jump; judged at the end, when we know what never came.
                     self.gaps.push(PendingGap {
-                        pos,
+                        at: count(),
                         lo: h + 1,
                         hi: o - 1,
                         found: o,
                     });
                     self.high = Some(o);
                 } else if self.seen.contains(o) {
-                    let previous_line = match self.prev {
+                    let previous = match self.prev {
                         Some((p, line)) if p == o => Some(line),
                         _ => None,
                     };
-                    findings.push(finding(Cause::OrdinalDuplicate { previous_line }, next));
+                    fault(Fault::Duplicate {
+                        expected: next,
+                        found: o,
+                        previous,
+                    });
                 } else {
                     let from = self.prev.map_or(h, |(p, _)| p);
-                    findings.push(finding(Cause::OrdinalDecrease { from }, next));
+                    fault(Fault::Decrease {
+                        expected: next,
+                        found: o,
+                        from,
+                    });
                 }
             }
         }
         self.seen.insert(o);
-        self.prev = Some((o, pos.line));
+        self.prev = Some((o, obs.pos));
     }
 
     /// Gaps, resume prediction. Returns `next_on_resume`.
-    fn finish(&mut self, findings: &mut Vec<Finding>, deny_gap: bool) -> Option<u64> {
+    fn finish(&mut self, problems: &mut Vec<Problem>) -> Option<u64> {
         for g in &self.gaps {
             let unseen = self.seen.unseen_in(g.lo, g.hi);
             if unseen == 0 {
                 continue;
             }
-            let cause = Cause::OrdinalGap {
-                lo: g.lo,
-                hi: g.hi,
-                unseen,
-            };
-            let mut f = Finding::new(cause, Some(g.pos)).comparing(Some(g.lo), Some(g.found));
-            if deny_gap {
-                f = f.with_severity(Severity::Error);
-            }
-            findings.push(f);
+            problems.push(Problem {
+                at: g.at,
+                fault: Fault::Gap {
+                    lo: g.lo,
+                    hi: g.hi,
+                    unseen,
+                    found: g.found,
+                },
+            });
         }
         let last = self.last_parseable.as_ref()?;
         let Some(last_ordinal) = last.ordinal else {
-            if let Some(f) = last.missing_idx.and_then(|i| findings.get_mut(i)) {
-                f.cause = Cause::OrdinalMissing { fails_resume: true };
+            if let Some(p) = last.missing_idx.and_then(|i| problems.get_mut(i)) {
+                if let Fault::Missing { fails_resume, .. } = &mut p.fault {
+                    *fails_resume = true;
+                }
             }
             return None;
         };
         if let Some(s) = self.subagent_start.filter(|&s| s > 0) {
             if last_ordinal < s - 1 {
-                let cause = Cause::SubagentPrefix {
-                    start: s,
-                    last: last_ordinal,
-                };
-                findings.push(
-                    Finding::new(cause, Some(last.pos)).comparing(Some(s - 1), Some(last_ordinal)),
-                );
+                problems.push(Problem {
+                    at: last.at.unwrap_or(Line {
+                        pos: last.pos,
+                        ..Line::default()
+                    }),
+                    fault: Fault::SubagentPrefix {
+                        start: s,
+                        last: last_ordinal,
+                    },
+                });
                 return None;
             }
         }
@@ -630,12 +643,16 @@ impl Paginated {
             if t.ordinal < next {
                 continue;
             }
-            let cause = Cause::OrdinalTailUnparseable {
-                line: t.line.clone(),
-                last_line: last.pos.line,
-                last_ordinal,
-            };
-            findings.push(Finding::new(cause, Some(t.pos)).comparing(Some(next), Some(t.ordinal)));
+            problems.push(Problem {
+                at: t.at,
+                fault: Fault::TailUnparseable {
+                    line: t.line.clone(),
+                    last_line: last.pos.line,
+                    last_ordinal,
+                    next,
+                    found: t.ordinal,
+                },
+            });
         }
         Some(next)
     }
@@ -644,17 +661,36 @@ impl Paginated {
 impl Fold for OrdinalCheck {
     fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         self.records += 1;
-        self.note_head(rec.pos, || {
-            (rec.kind != Kind::SessionMeta).then(|| Cause::FirstRecordNotMeta {
+        let count = || rec.line();
+        if self.first_line.is_none() {
+            // Its characters count only where a head fault may show there: a BOM, or a
+            // first record that is not the session's metadata.
+            let bom = rec.line_uncounted().len > rec.raw.len() as u64;
+            self.first_line = Some(if bom || rec.kind != Kind::SessionMeta {
+                rec.line()
+            } else {
+                rec.line_uncounted()
+            });
+        }
+        self.note_head(&count, || {
+            (rec.kind != Kind::SessionMeta).then(|| Head::FirstRecordNotMeta {
                 type_name: rec.type_name.to_string(),
             })
         });
         let info = session.info();
         let is_first_meta = rec.kind == Kind::SessionMeta
-            && self.meta_pos.is_none()
+            && self.meta.is_none()
             && info.meta_line == Some(rec.pos.line);
         if is_first_meta {
-            self.meta_pos = Some(rec.pos);
+            // Findings show there only about a lineage, or a mode Codex does not know: its
+            // characters (a `session_meta` can be long) are counted only then.
+            let known_mode = matches!(info.mode(), "legacy" | "paginated");
+            let counted = self.count_meta && info.history_base.is_some() || !known_mode;
+            self.meta = Some(if counted {
+                rec.line()
+            } else {
+                rec.line_uncounted()
+            });
             self.decide(Some(info));
         }
         // Every named `Kind` is one of Codex's types; only `Other` needs the full list.
@@ -664,22 +700,35 @@ impl Fold for OrdinalCheck {
         } else {
             Class::Unparseable(Unparseable::UnknownType(rec.type_name.to_string()))
         };
-        self.observe(Obs {
+        let obs = Obs {
             pos: rec.pos,
             ordinal: rec.ordinal,
             class,
-        });
+        };
+        self.observe(obs, &count);
     }
 
     fn bad(&mut self, bad: &BadLine) {
-        self.note_head(bad.pos, || {
-            Some(Cause::FirstLineUnreadable(Box::new(bad.clone())))
+        let line = bad.line();
+        let count = || line;
+        if self.first_line.is_none() {
+            self.first_line = Some(line);
+        }
+        self.note_head(&count, || {
+            Some(Head::FirstLineUnreadable(Box::new(bad.clone())))
         });
-        self.observe(Obs {
+        let obs = Obs {
             pos: bad.pos,
             ordinal: bad.ordinal_hint,
             class: Class::Unparseable(Unparseable::Bad(Box::new(bad.clone()))),
-        });
+        };
+        self.observe(obs, &count);
+    }
+
+    fn blank(&mut self, line: Line) {
+        if self.first_line.is_none() {
+            self.first_line = Some(line);
+        }
     }
 }
 
@@ -690,26 +739,36 @@ mod tests {
     use crate::testkit;
     use serde_json::{json, Value};
 
-    fn check_with(text: &str, opts: OrdinalOptions) -> OrdinalReport {
-        let needs = Needs::default().ordinals(opts);
+    fn check(text: &str) -> OrdinalReport {
+        let needs = Needs::default().ordinals();
         testkit::facts(text, needs).ordinals.expect("read")
     }
 
-    fn check(text: &str) -> OrdinalReport {
-        check_with(text, OrdinalOptions::default())
-    }
-
-    /// `(kind, line, expected, found)` of every finding.
+    /// `(kind, line, expected, found)` of every problem, in `check-ordinal`'s words.
     fn kinds(r: &OrdinalReport) -> Vec<(&'static str, u64, Option<u64>, Option<u64>)> {
-        r.findings
+        r.problems
             .iter()
-            .map(|f| {
-                (
-                    ProblemKind::of(&f.cause).as_str(),
-                    f.line(),
-                    f.expected,
-                    f.found,
-                )
+            .map(|p| {
+                let (kind, expected, found) = match &p.fault {
+                    Fault::Head(_) | Fault::UnknownHistoryMode { .. } => ("start", None, None),
+                    Fault::InLegacy { found } => ("unexpected", None, Some(*found)),
+                    Fault::Missing { expected, .. } => ("missing", *expected, None),
+                    Fault::Start { expected, found } => ("start", Some(*expected), Some(*found)),
+                    Fault::Duplicate {
+                        expected, found, ..
+                    } => ("duplicate", *expected, Some(*found)),
+                    Fault::Decrease {
+                        expected, found, ..
+                    } => ("decrease", *expected, Some(*found)),
+                    Fault::Gap { lo, found, .. } => ("gap", Some(*lo), Some(*found)),
+                    Fault::TailUnparseable { next, found, .. } => {
+                        ("tail_unparseable", Some(*next), Some(*found))
+                    }
+                    Fault::SubagentPrefix { start, last } => {
+                        ("missing", Some(start - 1), Some(*last))
+                    }
+                };
+                (kind, p.at.pos.line, expected, found)
             })
             .collect()
     }
@@ -724,7 +783,6 @@ mod tests {
         ]);
         let r = check(&torn);
         assert_eq!(r.history_mode, "paginated");
-        assert!(!r.ok());
         assert_eq!(kinds(&r), [("start", 1, None, None)]);
         assert_eq!(r.next_on_resume, Some(3));
         // A BOM before a good session_meta.
@@ -742,7 +800,9 @@ mod tests {
         // A legacy file with a BOM is not this checker's business.
         let legacy =
             "\u{feff}{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{\"id\":\"a\"}}\n";
-        assert!(check(legacy).findings.is_empty());
+        let r = check(legacy);
+        assert!(r.problems.is_empty());
+        assert_eq!(r.legacy_head.map(|h| h.fault), Some(Fault::Head(Head::Bom)));
     }
 
     #[test]
@@ -790,7 +850,7 @@ mod tests {
     #[test]
     fn sound_paginated_file_is_clean_and_predicts_next() {
         let r = check(&paginated(&[0, 1, 2, 3]));
-        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
         assert_eq!(r.history_mode, "paginated");
         assert_eq!(
             (
@@ -802,7 +862,6 @@ mod tests {
             ),
             (4, Some(0), Some(3), Some(0), Some(4))
         );
-        assert!(r.ok());
     }
 
     #[test]
@@ -813,7 +872,7 @@ mod tests {
         ]);
         let r = check(&text);
         assert_eq!(r.history_mode, "legacy");
-        assert!(r.findings.is_empty());
+        assert!(r.problems.is_empty());
         assert_eq!(
             (r.first, r.last, r.expected_first, r.next_on_resume),
             (None, None, None, None)
@@ -821,15 +880,13 @@ mod tests {
     }
 
     #[test]
-    fn stray_ordinal_in_legacy_is_unexpected_warning() {
+    fn stray_ordinal_in_legacy_is_unexpected() {
         let text = file(&[
             r#"{"timestamp":"t","type":"session_meta","payload":{"id":"a","history_mode":"legacy"}}"#.into(),
             r#"{"timestamp":"t","ordinal":7,"type":"event_msg","payload":{"type":"x"}}"#.into(),
         ]);
         let r = check(&text);
         assert_eq!(kinds(&r), [("unexpected", 2, None, Some(7))]);
-        assert_eq!(r.findings[0].severity, Severity::Warning);
-        assert!(r.ok());
         assert_eq!(
             (r.first, r.last, r.next_on_resume),
             (Some(7), Some(7), None)
@@ -837,14 +894,10 @@ mod tests {
     }
 
     #[test]
-    fn deleted_line_is_a_gap_warning_unless_denied() {
+    fn deleted_line_is_a_gap() {
         let text = paginated(&[0, 1, 3, 4]);
         let r = check(&text);
         assert_eq!(kinds(&r), [("gap", 3, Some(2), Some(3))]);
-        assert!(r.ok());
-        let denied = check_with(&text, OrdinalOptions { deny_gap: true });
-        assert_eq!(denied.findings[0].severity, Severity::Error);
-        assert!(!denied.ok());
     }
 
     #[test]
@@ -877,11 +930,12 @@ mod tests {
             ]
         );
         assert_eq!(
-            r.findings[0].cause,
-            Cause::OrdinalGap {
+            r.problems[0].fault,
+            Fault::Gap {
                 lo: 1,
                 hi: 3,
-                unseen: 2
+                unseen: 2,
+                found: 4
             }
         );
     }
@@ -891,7 +945,7 @@ mod tests {
         let base = || json!({"history_base": {"thread_id": "p", "end_ordinal_exclusive": 14, "end_byte_offset": 9}});
         let ok = file(&[meta(14, base()), ev(15)]);
         let r = check(&ok);
-        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
         assert_eq!((r.expected_first, r.next_on_resume), (Some(14), Some(16)));
         assert_eq!(r.history_base.and_then(|b| b.end_byte_offset), Some(9));
         let bad = file(&[meta(0, base()), ev(1)]);
@@ -917,8 +971,11 @@ mod tests {
         assert_eq!(kinds(&r), [("missing", 3, Some(2), None)]);
         assert_eq!(r.next_on_resume, None);
         assert_eq!(
-            r.findings[0].cause,
-            Cause::OrdinalMissing { fails_resume: true }
+            r.problems[0].fault,
+            Fault::Missing {
+                expected: Some(2),
+                fails_resume: true
+            }
         );
     }
 
@@ -930,8 +987,8 @@ mod tests {
         assert_eq!(kinds(&r), [("tail_unparseable", 4, Some(3), Some(3))]);
         assert_eq!((r.last, r.next_on_resume), (Some(3), Some(3)));
         assert!(matches!(
-            &r.findings[0].cause,
-            Cause::OrdinalTailUnparseable { line: Unparseable::Bad(b), last_line: 3, last_ordinal: 2 } if b.torn
+            &r.problems[0].fault,
+            Fault::TailUnparseable { line: Unparseable::Bad(b), last_line: 3, last_ordinal: 2, .. } if b.torn
         ));
     }
 
@@ -961,7 +1018,7 @@ mod tests {
     fn unknown_type_mid_file_is_not_a_tail_problem() {
         let text = file(&[meta(0, json!({})), brand_new(1), ev(2)]);
         let r = check(&text);
-        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
         assert_eq!(r.next_on_resume, Some(3));
     }
 
@@ -977,7 +1034,7 @@ mod tests {
             ev(2),
             ev(3),
         ]);
-        assert!(check(&full).findings.is_empty());
+        assert!(check(&full).problems.is_empty());
     }
 
     #[test]
@@ -987,7 +1044,7 @@ mod tests {
         let r = check(&text);
         assert_eq!(r.history_mode, "paginated");
         assert_eq!(kinds(&r), [("start", 1, None, None)]);
-        assert_eq!(r.meta_pos.map(|p| p.line), Some(2));
+        assert_eq!(r.meta.map(|l| l.pos.line), Some(2));
     }
 
     #[test]
@@ -1000,7 +1057,7 @@ mod tests {
         let plain = "{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
         let r = check(plain);
         assert_eq!(r.history_mode, "legacy");
-        assert!(r.findings.is_empty());
+        assert!(r.problems.is_empty());
     }
 
     #[test]
@@ -1011,7 +1068,12 @@ mod tests {
         let r = check(&text);
         assert_eq!(r.history_mode, "paged");
         assert!(!r.paginated);
-        assert!(!r.ok(), "Codex refuses an unknown history_mode");
+        assert_eq!(
+            r.problems[0].fault,
+            Fault::UnknownHistoryMode {
+                mode: "paged".into()
+            }
+        );
     }
 
     #[test]
@@ -1031,6 +1093,6 @@ mod tests {
     fn never_panics_on_extreme_ordinals() {
         let r = check(&paginated(&[0, u64::MAX, u64::MAX, 1]));
         assert_eq!(r.next_on_resume, Some(2));
-        assert!(!r.ok());
+        assert!(!r.problems.is_empty());
     }
 }

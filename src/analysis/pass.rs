@@ -8,12 +8,13 @@ use chrono::NaiveDate;
 use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
 use crate::analysis::calls::{Call, CallCollector};
 use crate::analysis::census::{Census, CensusCount, ModelId};
-use crate::analysis::ordinal::{OrdinalCheck, OrdinalOptions, OrdinalReport};
+use crate::analysis::listing::Listing;
+use crate::analysis::ordinal::{OrdinalCheck, OrdinalReport};
 use crate::analysis::session::{SessionInfo, SessionTracker};
 use crate::analysis::tokens::{carries_usage, Tokens, UsageAccount};
 use crate::analysis::turns::{Detail, TurnCounts, TurnLog, Turns};
 use crate::analysis::Fold;
-use crate::decode::{BadLine, Decoder, Entry, Line, Record, StreamInfo};
+use crate::decode::{BadLine, Decoder, Entry, Line, Pos, Record, StreamInfo};
 use crate::input::{self, Handles, Source, SourceFile};
 use crate::time::Zone;
 
@@ -29,9 +30,11 @@ pub struct Needs {
     /// Every call paired with its output.
     pub calls: bool,
     /// The ordinal sequence check.
-    pub ordinals: Option<OrdinalOptions>,
+    pub ordinals: bool,
     /// Where a lineage cutoff falls.
     pub boundary: Option<Cutoff>,
+    /// Whether Codex's listing finds a preview.
+    pub listing: bool,
     /// Keep a plain file open to read parts of its lines again ([`FileFacts::file`]).
     pub reread: bool,
 }
@@ -51,8 +54,17 @@ impl Needs {
     with_option! {
         census: Zone,
         turns: Detail,
-        ordinals: OrdinalOptions,
         boundary: Cutoff,
+    }
+
+    pub fn listing(mut self) -> Needs {
+        self.listing = true;
+        self
+    }
+
+    pub fn ordinals(mut self) -> Needs {
+        self.ordinals = true;
+        self
     }
 
     pub fn calls(mut self) -> Needs {
@@ -96,6 +108,10 @@ pub struct FileFacts {
     pub calls: Option<Vec<Call>>,
     pub ordinals: Option<OrdinalReport>,
     pub boundary: Option<Probe>,
+    pub listing: Option<Listing>,
+    /// Every line's extent, kept for input that cannot be read again when
+    /// [`Needs::reread`] asked for the file (a plain file's lines are read back instead).
+    pub held: Option<HeldLines>,
     /// The file, still open, when some call text is held as where it lies in it
     /// ([`crate::analysis::calls::Text::InFile`]), or [`Needs::reread`] asked for it.
     pub file: Option<SourceFile>,
@@ -163,6 +179,8 @@ pub fn read_observed(
             calls: None,
             ordinals: None,
             boundary: None,
+            listing: None,
+            held: None,
             file: None,
         },
     }
@@ -199,6 +217,7 @@ fn run(
 ) -> FileFacts {
     let rereadable = file.is_some();
     let mut pass = Pass::new(needs, rereadable);
+    let mut held = (needs.reread && !rereadable).then(HeldLines::default);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut io_error = None;
     let until = opts.until_line.unwrap_or(u64::MAX);
@@ -214,16 +233,66 @@ fn run(
         }
         match next {
             Ok(Entry::Record(rec)) => {
+                if let Some(h) = &mut held {
+                    h.push(rec.line());
+                }
                 pass.record(&rec);
                 observe(&rec, &pass.session, rereadable);
             }
-            Ok(Entry::Blank(l)) => pass.blank(l),
-            Ok(Entry::Bad(b)) => pass.bad(b),
+            Ok(Entry::Blank(l)) => {
+                if let Some(h) = &mut held {
+                    h.push(l);
+                }
+                pass.blank(l)
+            }
+            Ok(Entry::Bad(b)) => {
+                if let Some(h) = &mut held {
+                    h.push(b.line());
+                }
+                pass.bad(b)
+            }
             Err(e) => io_error = Some(format!("read error: {}", input::io_cause(&e))),
         }
     }
     let info = dec.info().clone();
-    pass.finish(source, info, io_error, file)
+    let mut facts = pass.finish(source, info, io_error, file);
+    facts.held = held;
+    facts
+}
+
+/// The extent of every line of a file that cannot be read again (standard input, a
+/// `.zst`): what a finding's span needs (a plain file's lines are read back instead).
+#[derive(Debug, Default)]
+pub struct HeldLines(Vec<Extent>);
+
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    len: u64,
+    chars: u64,
+    eol: u8,
+}
+
+impl HeldLines {
+    fn push(&mut self, l: Line) {
+        self.0.push(Extent {
+            len: l.len,
+            chars: l.chars.unwrap_or(l.len),
+            eol: l.eol,
+        });
+    }
+
+    /// The whole line at `pos`.
+    pub fn line(&self, pos: Pos) -> Option<Line> {
+        let e = self
+            .0
+            .get(usize::try_from(pos.line.checked_sub(1)?).ok()?)?;
+        Some(Line {
+            pos,
+            len: e.len,
+            eol: e.eol,
+            chars: Some(e.chars),
+        })
+    }
 }
 
 /// Where an increment of usage is attributed: its line, where the turn segmentation needs
@@ -247,6 +316,7 @@ struct Pass {
     calls: Option<CallCollector>,
     ordinals: Option<OrdinalCheck>,
     boundary: Option<BoundaryProbe>,
+    listing: Option<Listing>,
     usage: Option<UsageAccount<UsageAt>>,
 }
 
@@ -261,8 +331,12 @@ impl Pass {
             usage: (turns.is_some() || needs.census.is_some()).then(UsageAccount::new),
             turns,
             calls: needs.calls.then(|| CallCollector::new(rereadable)),
-            ordinals: needs.ordinals.map(OrdinalCheck::new),
+            // A file kept to be read again has its lines counted when a finding needs them.
+            ordinals: needs
+                .ordinals
+                .then(|| OrdinalCheck::new(!(needs.reread && rereadable))),
             boundary: needs.boundary.map(BoundaryProbe::new),
+            listing: needs.listing.then(Listing::default),
         }
     }
 
@@ -284,6 +358,9 @@ impl Pass {
         }
         if let Some(b) = &mut self.boundary {
             b.record(rec, session);
+        }
+        if let Some(l) = &mut self.listing {
+            l.record(rec, session);
         }
         if let Some(usage) = &mut self.usage {
             if carries_usage(rec) {
@@ -342,6 +419,7 @@ impl Pass {
             calls,
             ordinals,
             boundary,
+            listing,
             usage,
         } = self;
         let usage = usage.map(UsageAccount::finish).unwrap_or_default();
@@ -395,6 +473,8 @@ impl Pass {
             calls,
             ordinals: ordinals.map(|o| o.finish(&stream)),
             boundary: boundary.map(|b| b.finish(&session, &stream)),
+            listing,
+            held: None,
             file: file.filter(|_| keep_file),
             session: session.into_info(),
             stream,

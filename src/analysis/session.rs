@@ -38,6 +38,9 @@ pub struct SessionInfo {
     pub session_id: Option<String>,
     pub thread_id: Option<String>,
     pub history_mode: Option<String>,
+    /// `history_mode` is `paginated` (read once, for the checks each record asks).
+    #[serde(skip)]
+    pub paginated: bool,
     pub cli_version: Option<String>,
     pub originator: Option<String>,
     pub cwd: Option<String>,
@@ -173,6 +176,7 @@ impl SessionTracker {
             .or(meta.id.as_deref())
             .map(str::to_string);
         i.history_mode = meta.history_mode.as_deref().map(str::to_string);
+        i.paginated = i.mode() == "paginated";
         i.cli_version = meta.cli_version.as_deref().map(str::to_string);
         i.originator = meta.originator.as_deref().map(str::to_string);
         i.cwd = meta.cwd.as_deref().map(str::to_string);

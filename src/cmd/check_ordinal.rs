@@ -3,20 +3,21 @@
 //!
 //! Two phases per file: the ordinal check over the file itself (in parallel, in the one
 //! pass), then, in input order, the lineage check of a paginated file's `history_base`
-//! ([`crate::lineage`]).
+//! ([`crate::lineage`]). The rules about ordinals, heads and lineage turn both into findings.
 
 use serde::Serialize;
 
-use crate::analysis::ordinal::{OrdinalOptions, OrdinalReport, ProblemKind};
-use crate::analysis::Needs;
+use crate::analysis::ordinal::OrdinalReport;
+use crate::analysis::{FileFacts, Needs};
 use crate::cli::{CheckOrdinalArgs, DenyArg};
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Rule, Severity};
 use crate::lineage::{Lineage, Resolver};
-use crate::output::findings::{located, message};
+use crate::output::diagnostics::{Diagnostics, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
+use crate::rules::{self, select::Overrides, Checker, Stage};
 use crate::Error;
 
 /// One file row (NDJSON schema: `docs/check-ordinal.md`).
@@ -30,100 +31,178 @@ struct Row<'a> {
     last: Option<u64>,
     expected_first: Option<u64>,
     next_on_resume: Option<u64>,
-    problems: Vec<Problem>,
+    problems: Vec<Problem<'a>>,
 }
 
 /// One problem of a row: a finding in `check-ordinal`'s terms.
 #[derive(Serialize)]
-struct Problem {
-    kind: ProblemKind,
+struct Problem<'a> {
+    kind: &'static str,
     severity: Severity,
     line: u64,
     byte_offset: u64,
     expected: Option<u64>,
     found: Option<u64>,
-    message: String,
+    message: &'a str,
 }
 
-impl Problem {
-    fn of(f: &Finding) -> Problem {
+impl<'a> Problem<'a> {
+    fn of(f: &'a Finding) -> Problem<'a> {
         Problem {
-            kind: ProblemKind::of(&f.cause),
+            kind: kind(f),
             severity: f.severity,
             line: f.line(),
-            byte_offset: f.at.map_or(0, |p| p.offset),
+            byte_offset: f.line_offset().unwrap_or(0),
             expected: f.expected,
             found: f.found,
-            message: message(f),
+            message: &f.message,
         }
     }
+}
+
+/// `check-ordinal`'s name for the kind of a finding (`docs/check-ordinal.md`, "Problem
+/// kinds"): the case of a rule that has several, else its rule's kind here.
+fn kind(f: &Finding) -> &'static str {
+    use rules::{file, history_base, meta, ordinal};
+    let kinds: [(Rule, &str); 11] = [
+        (file::bom::RULE, "start"),
+        (meta::first::RULE, "start"),
+        (meta::missing::RULE, "start"),
+        (meta::history_mode::RULE, "start"),
+        (ordinal::start::RULE, "start"),
+        (ordinal::in_legacy::RULE, "unexpected"),
+        (ordinal::missing::RULE, "missing"),
+        (ordinal::subagent_prefix::RULE, "missing"),
+        (ordinal::gap::RULE, "gap"),
+        (ordinal::tail_unparseable::RULE, "tail_unparseable"),
+        (history_base::shape::RULE, "base"),
+    ];
+    if let Some(case) = f.case {
+        return case;
+    }
+    if f.rule.group() == "history_base" {
+        return "base";
+    }
+    kinds
+        .iter()
+        .find(|(r, _)| *r == f.rule)
+        .map_or("unexpected", |(_, k)| k)
+}
+
+/// The checks `check-ordinal` makes: those that read the ordinal sequence (a paginated
+/// file's head among it) and the lineage.
+fn checker() -> Checker {
+    Checker::new(|_, hook| matches!(hook.stage(), Stage::Ordinals | Stage::Lineage))
 }
 
 pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     super::no_table(&args.output, "check-ordinal")?;
     let mut cx = Context::new(&args.input, &args.output)?;
-    let opts = OrdinalOptions {
-        deny_gap: args.deny.contains(&DenyArg::Gap),
+    let mut severities = Overrides::default();
+    if args.deny.contains(&DenyArg::Gap) {
+        severities.set_rule(rules::ordinal::gap::RULE, Severity::Error);
+    }
+    let style = args.output.format.style(Style::Labelled);
+    let checker = checker().with_columns(style == Some(Style::Sarif));
+    let mut out = match style {
+        None => Sink::Rows(Out::lines(cx.format, cx.color)),
+        Some(s) => Sink::Findings(Diagnostics::new(s, cx.color, checker.rules())),
     };
-    let mut out = Out::lines(cx.format, cx.color);
     let resolver = Resolver::new(&cx.sources, cx.codex_home());
     let mut lineage = Lineage::new(resolver, cx.read.clone());
-    let mut findings = false;
-    cx.each_file(&Needs::default().ordinals(opts), |cx, r| {
-        let Some(mut rep) = r.ordinals else {
+    let mut failed = false;
+    let mut files = 0u64;
+    // The human format shows the start of each line a finding points at.
+    let needs = match style {
+        Some(Style::Human) => Needs::default().ordinals().reread(),
+        _ => Needs::default().ordinals(),
+    };
+    cx.each_file(&needs, |cx, r| {
+        let Some(rep) = r.ordinals.as_ref() else {
             return Ok(());
         };
-        let path = r.source.display();
-        if let (Some(base), Some(at)) = (rep.history_base.clone(), rep.meta_pos) {
-            let checked = lineage.check(&r.source, &base, at);
-            if let Some((src, cause)) = &checked.unreadable {
+        files += 1;
+        let mut checked = None;
+        if let (Some(base), Some(at)) = (rep.history_base.as_ref(), rep.meta) {
+            let c = lineage.check(&r.source, base, at);
+            if let Some((src, cause)) = &c.unreadable {
                 cx.error(src, cause);
             }
-            rep.add(checked.finding);
+            checked = c.problem;
         }
-        findings |= !rep.ok();
+        let findings: Vec<Finding> = rules::ordinals(&r, checked.as_ref(), &checker)
+            .iter()
+            .map(|f| severities.apply(f).into_owned())
+            .collect();
+        let ok = !findings.iter().any(Finding::is_error);
+        failed |= !ok;
         // A file whose read failed part-way (its error is on stderr, the exit is 2) was not
         // checked to its end: it is never called ok.
-        emit(&mut out, &path, &rep, r.io_error.is_none())
+        emit(&mut out, &r, rep, &findings, ok && r.io_error.is_none())
     })?;
-    let rows = out.rows();
-    out.finish()?;
-    cx.say_if_empty(rows, "rollouts");
-    if findings {
+    match out {
+        Sink::Rows(out) => out.finish()?,
+        Sink::Findings(diag) => diag.finish()?,
+    }
+    cx.say_if_empty(files, "rollouts");
+    if failed {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }
     Ok(cx.status)
 }
 
-fn emit(out: &mut Out, path: &str, rep: &OrdinalReport, whole: bool) -> std::io::Result<()> {
-    let row = Row {
-        path,
-        history_mode: &rep.history_mode,
-        ok: rep.ok() && whole,
-        records: rep.records,
-        first: rep.first,
-        last: rep.last,
-        expected_first: rep.expected_first,
-        next_on_resume: rep.next_on_resume,
-        problems: if out.is_table() {
-            Vec::new()
-        } else {
-            rep.findings.iter().map(Problem::of).collect()
-        },
+/// Where the results go: the command's own rows, or its findings in a style and its
+/// summary lines.
+enum Sink {
+    Rows(Out),
+    Findings(Diagnostics),
+}
+
+fn emit(
+    out: &mut Sink,
+    r: &FileFacts,
+    rep: &OrdinalReport,
+    findings: &[Finding],
+    ok: bool,
+) -> std::io::Result<()> {
+    let path = r.source.display();
+    let diag = match out {
+        Sink::Rows(out) => {
+            let row = Row {
+                path: &path,
+                history_mode: &rep.history_mode,
+                ok,
+                records: rep.records,
+                first: rep.first,
+                last: rep.last,
+                expected_first: rep.expected_first,
+                next_on_resume: rep.next_on_resume,
+                problems: findings.iter().map(Problem::of).collect(),
+            };
+            return out.row(&row, Vec::new);
+        }
+        Sink::Findings(diag) => diag,
     };
-    out.row(&row, || {
-        let mut lines: Vec<Cell> = rep
-            .findings
-            .iter()
-            .map(|f| located(path, f, ProblemKind::of(&f.cause).as_str()))
-            .collect();
-        lines.push(summary(path, rep, whole));
-        lines
-    })
+    for f in findings {
+        let excerpt = match (diag.style(), f.span, r.file.as_ref()) {
+            (Style::Human, Some(span), Some(file)) => {
+                crate::input::reread::excerpt(file, r.stream.bytes, span.line_offset, 200)
+            }
+            _ => None,
+        };
+        let shown = Shown {
+            path: &path,
+            finding: f,
+            excerpt: excerpt.as_deref(),
+            label: kind(f),
+        };
+        diag.write(&shown)?;
+    }
+    diag.note(|| vec![summary(&path, rep, findings, r.io_error.is_none())])
 }
 
 /// `path: paginated, 41 records, ordinals 0..=40, next resume at 41: ok`.
-fn summary(path: &str, rep: &OrdinalReport, whole: bool) -> Cell {
+fn summary(path: &str, rep: &OrdinalReport, findings: &[Finding], whole: bool) -> Cell {
     let plural = |n: usize, what: &str| {
         if n == 1 {
             format!("1 {what}")
@@ -156,8 +235,8 @@ fn summary(path: &str, rep: &OrdinalReport, whole: bool) -> Cell {
             None => "next resume fails".to_string(),
         });
     }
-    let errors = rep.findings.iter().filter(|f| f.is_error()).count();
-    let warnings = rep.findings.len() - errors;
+    let errors = findings.iter().filter(|f| f.is_error()).count();
+    let warnings = findings.len() - errors;
     let (verdict, tone) = match (errors, warnings) {
         _ if !whole => ("not read to its end".to_string(), Tone::Bad),
         (0, 0) => ("ok".to_string(), Tone::Good),

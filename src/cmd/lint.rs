@@ -7,33 +7,21 @@
 
 use serde::Serialize;
 
-use crate::cli::{FormatArg, LintArgs, LintFormatArg, OutputArgs, SeverityArg};
-use crate::cmd::Context;
+use crate::cli::{LintArgs, LintFormatArg, SeverityArg};
+use crate::cmd::{Context, Look};
 use crate::config::{self, Config, ConfigError, Problem};
-use crate::content;
 use crate::exit::ExitStatus;
-use crate::findings::select::{self, Selection, UnknownRule};
-use crate::findings::{Finding, Rule, Severity};
-use crate::input::{placement, Walk};
+use crate::findings::{Applicability, FixWhen, Rule, Severity};
+use crate::input::Walk;
 use crate::output::diag::Diag;
-use crate::output::lint::{self as render, help, Shown};
+use crate::output::diagnostics::{self, Diagnostics, Shown, Style};
+use crate::output::lint as render;
 use crate::output::sarif::Log;
-use crate::output::{self, findings::message, Cell, Column, Format, Out};
+use crate::output::{self, Cell, Column, Format, Out, Shape};
 use crate::replay::Options;
+use crate::rules::select::{self, Selection, UnknownRule};
+use crate::rules::{self, Checker};
 use crate::Error;
-
-/// One finding row (`--format ndjson|json`; schema in `docs/lint.md`).
-#[derive(Serialize)]
-struct Row<'a> {
-    path: &'a str,
-    line: Option<u64>,
-    column: Option<u64>,
-    byte_offset: Option<u64>,
-    rule: Rule,
-    severity: Severity,
-    message: String,
-    help: &'a str,
-}
 
 /// One rule of `--list-rules --format json`.
 #[derive(Serialize)]
@@ -42,6 +30,10 @@ struct RuleRow {
     group: &'static str,
     severity: Severity,
     summary: &'static str,
+    /// Whether its findings carry a fix: `none`, `sometimes`, `always`.
+    fix: FixWhen,
+    /// How safe its fixes can be.
+    applicabilities: &'static [Applicability],
 }
 
 /// Where the rules are listed, for an unknown one.
@@ -86,12 +78,6 @@ fn either<'a>(given: &'a [String], file: &'a Option<Vec<String>>) -> &'a [String
     }
 }
 
-/// Where findings go: rows or lines as they come, or one SARIF log at the end.
-enum Sink {
-    Out(Out),
-    Sarif(Log),
-}
-
 fn threshold(s: SeverityArg) -> Severity {
     match s {
         SeverityArg::Error => Severity::Error,
@@ -106,9 +92,8 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         output::raw(render::explain(rule).as_bytes())?;
         return Ok(ExitStatus::Clean);
     }
-    let json = matches!(args.format, LintFormatArg::Json | LintFormatArg::Ndjson);
     if args.list_rules {
-        return list_rules(args, json);
+        return list_rules(args);
     }
     let lint = read_config(args)?.lint;
     let select = either(&args.select, &lint.select);
@@ -120,90 +105,62 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     // the same twice.
     let mut input = args.input.clone();
     input.quiet = true;
-    let out_args = OutputArgs {
-        format: if json {
-            FormatArg::Ndjson
-        } else {
-            FormatArg::Table
-        },
-        color: args.color,
-        width: None,
-        columns: Vec::new(),
+    let look = Look {
+        format: Format::Table,
+        color: args.color.into(),
+        shape: Shape::default(),
     };
-    let mut cx = Context::with_walk(&input, &out_args, Walk::Everything)?;
+    let mut cx = Context::with_walk(&input, look, Walk::Everything)?;
     // The notes are silenced, not the progress bar: that is `-q`'s.
     cx.quiet = args.input.quiet;
-    let format = match args.format {
-        LintFormatArg::Json => Format::Json,
-        LintFormatArg::Ndjson => Format::Ndjson,
-        _ => Format::Table,
-    };
-    let mut sink = match args.format {
-        LintFormatArg::Sarif => {
-            let rules = Rule::ALL.iter().copied();
-            Sink::Sarif(Log::new(rules.filter(|&r| selection.contains(r)).collect()))
-        }
-        _ => Sink::Out(Out::lines(format, cx.color)),
-    };
-    let (mut counts, mut files, mut failed) = ([0usize; 3], 0usize, false);
-    // The content checks cost a parse of the records they may concern: only when asked.
-    let opts = Options {
-        content: content::Checks {
-            secrets: selection.contains(Rule::ContentSecret),
-            media: selection.contains(Rule::ContentInlineMedia),
-        },
-        ..Options::default()
-    };
-    cx.each_replay(&opts, |_, r| {
-        let path = r.facts.source.display();
+    let style = args.format.style();
+    // Only the rules the run reports are checked (the content checks cost a parse of the
+    // records they may concern).
+    // SARIF prints where each span ends: only then are the lines' characters counted.
+    let checker =
+        Checker::of_units(|unit| selection.contains(unit.rule)).with_columns(style == Style::Sarif);
+    let mut diag = Diagnostics::new(style, cx.color, checker.rules());
+    let (mut files, mut failed) = (0usize, false);
+    cx.each_replay(&Options::default(), &checker, |_, c| {
+        let path = c.replay.facts.source.display();
         files += 1;
-        // Its name and place first (whole-file findings), then what its records say.
-        let placed = r.facts.source.path().map(placement::judge);
-        let all = placed.iter().flatten().chain(&r.findings);
-        for f in all.filter(|f| selection.contains(f.rule)) {
-            let f: &Finding = &lint.severity.apply(f);
-            #[allow(
-                clippy::indexing_slicing,
-                reason = "a severity's discriminant is below 3, `counts`' length"
-            )]
-            {
-                counts[f.severity as usize] += 1;
-            }
-            failed |= f.severity >= fail_on;
-            let out = match &mut sink {
-                Sink::Sarif(log) => {
-                    log.push(r.facts.source.path(), f);
-                    continue;
-                }
-                Sink::Out(out) => out,
+        let overridden = !lint.severity.is_empty();
+        for f in &c.findings {
+            let f = if overridden {
+                lint.severity.apply(f)
+            } else {
+                std::borrow::Cow::Borrowed(f)
             };
+            failed |= f.severity >= fail_on;
             // A line holding a secret is not shown: its start may be the secret.
-            let excerpt = match (args.format, f.at) {
-                (LintFormatArg::Human, Some(p)) if f.rule != Rule::ContentSecret => {
-                    r.excerpt(p, 200)
+            let excerpt = match (style, f.span) {
+                (Style::Human, Some(s)) if f.rule != rules::content::secret::RULE => {
+                    let pos = crate::decode::Pos {
+                        line: s.start_line,
+                        offset: s.line_offset,
+                    };
+                    c.replay.excerpt(pos, 200)
                 }
                 _ => None,
             };
             let shown = Shown {
                 path: &path,
-                finding: f,
+                finding: &f,
                 excerpt: excerpt.as_deref(),
+                label: "",
             };
-            emit(out, args.format, &shown)?;
+            diag.write(&shown)?;
         }
         Ok(())
     })?;
-    match sink {
-        Sink::Out(out) => out.finish()?,
-        Sink::Sarif(log) => log.finish()?,
-    }
+    let (errors, warnings, infos) = diag.counts();
+    diag.finish()?;
     // No rollout to lint is said as every reader says it (the per-line notes are off, not
     // this one): in NDJSON or SARIF a gate given a path that holds none passed in silence
     // (`tests/cli/hostile/files.rs`, `a_directory_named_like_a_rollout_is_walked_never_…`).
     cx.diag = Diag::new(args.input.quiet, cx.color);
     cx.say_if_empty(files as u64, "rollouts");
     if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
-        let [infos, warnings, errors] = counts;
         cx.diag
             .summary(&render::summary(errors, warnings, infos, files));
     }
@@ -213,40 +170,24 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
-fn emit(out: &mut Out, format: LintFormatArg, s: &Shown<'_>) -> std::io::Result<()> {
-    let f: &Finding = s.finding;
-    let row = Row {
-        path: s.path,
-        line: f.at.map(|p| p.line),
-        column: f.at.map(|_| 1),
-        byte_offset: f.at.map(|p| p.offset),
-        rule: f.rule,
-        severity: f.severity,
-        message: message(f),
-        help: help(f.rule),
-    };
-    out.row(&row, || match format {
-        LintFormatArg::Human => render::human(s),
-        LintFormatArg::Github => vec![Cell::text(&render::github(s))],
-        _ => vec![render::concise(s)],
-    })
-}
-
-fn list_rules(args: &LintArgs, json: bool) -> Result<ExitStatus, Error> {
+fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
     let color = args.color.into();
+    let all: &[Rule] = rules::all();
     // The rules as code scanning takes them: a log whose driver describes every rule.
     if args.format == LintFormatArg::Sarif {
-        Log::new(Rule::ALL.to_vec()).finish()?;
+        Log::new(all.to_vec()).finish()?;
         return Ok(ExitStatus::Clean);
     }
-    if json {
-        let rows: Vec<RuleRow> = Rule::ALL
+    if matches!(args.format, LintFormatArg::Json | LintFormatArg::Ndjson) {
+        let rows: Vec<RuleRow> = all
             .iter()
             .map(|&r| RuleRow {
                 slug: r.slug(),
                 group: r.group(),
                 severity: r.default_severity(),
                 summary: r.summary(),
+                fix: r.fixes().when,
+                applicabilities: r.fixes().applicabilities,
             })
             .collect();
         // An array (`json`), or one rule a line (`ndjson`).
@@ -269,13 +210,13 @@ fn list_rules(args: &LintArgs, json: bool) -> Result<ExitStatus, Error> {
         Column::left("summary").text().rank(7),
     ];
     let mut out = Out::new(Format::Table, color, columns);
-    for &r in Rule::ALL {
+    for &r in all {
         out.row(&(), || {
             vec![
                 Cell::text(r.slug()),
                 Cell::text(r.group()),
                 Cell::text(r.default_severity().as_str())
-                    .tone(output::findings::tone(r.default_severity())),
+                    .tone(diagnostics::tone(r.default_severity())),
                 Cell::text(r.summary()),
             ]
         })?;

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
-use crate::cli::{InputArgs, OutputArgs};
+use crate::cli::{FormatValue, InputArgs, OutputArgs};
 use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
@@ -25,7 +25,8 @@ use crate::output::diag::{Diag, BAD_LINE_NOTES};
 use crate::output::progress::Progress;
 use crate::output::{Cell, ColorWhen, Column, Format, Out, Shape};
 use crate::parallel;
-use crate::replay::{Options as ReplayOptions, Replayed};
+use crate::replay::Options as ReplayOptions;
+use crate::rules::{self, Checked, Checker};
 use crate::time::{Bound, Range, Zone};
 use crate::Error;
 
@@ -49,7 +50,7 @@ pub fn tables() -> Vec<(&'static str, Vec<Column>)> {
 
 /// A subcommand (or view) that prints diagnostics, not a table, refuses the table's
 /// options rather than ignoring them.
-pub fn no_table(output: &OutputArgs, what: &str) -> Result<(), Error> {
+pub fn no_table<F: FormatValue>(output: &OutputArgs<F>, what: &str) -> Result<(), Error> {
     let flag = if !output.columns.is_empty() {
         "--columns"
     } else if output.width.is_some() {
@@ -60,6 +61,14 @@ pub fn no_table(output: &OutputArgs, what: &str) -> Result<(), Error> {
     Err(Error::Usage(format!(
         "{flag}: {what} prints diagnostics, not a table"
     )))
+}
+
+/// How a run's output looks: its format, color, and a table's shape.
+#[derive(Debug, Clone)]
+pub struct Look {
+    pub format: Format,
+    pub color: ColorWhen,
+    pub shape: Shape,
 }
 
 /// Everything a subcommand needs to read its inputs, resolved from the shared args.
@@ -86,12 +95,20 @@ pub struct Context {
 
 impl Context {
     /// Resolve inputs. Discovery errors are reported at once; the run goes on.
-    pub fn new(input: &InputArgs, output: &OutputArgs) -> Result<Context, Error> {
-        Context::with_walk(input, output, Walk::Rollouts)
+    pub fn new<F: FormatValue>(
+        input: &InputArgs,
+        output: &OutputArgs<F>,
+    ) -> Result<Context, Error> {
+        let look = Look {
+            format: output.format.into(),
+            color: output.color.into(),
+            shape: output.shape(),
+        };
+        Context::with_walk(input, look, Walk::Rollouts)
     }
 
-    /// [`Context::new`], walking directories for what `walk` takes.
-    pub fn with_walk(input: &InputArgs, output: &OutputArgs, walk: Walk) -> Result<Context, Error> {
+    /// [`Context::new`], output as `look` says, walking directories for what `walk` takes.
+    pub fn with_walk(input: &InputArgs, look: Look, walk: Walk) -> Result<Context, Error> {
         let zone = if input.utc { Zone::Utc } else { Zone::Local };
         let parse = |s: &Option<String>, flag: &str| -> Result<Option<Bound>, Error> {
             s.as_deref()
@@ -111,7 +128,7 @@ impl Context {
                 until.unwrap_or_default()
             )));
         }
-        let color: ColorWhen = output.color.into();
+        let color = look.color;
         let diag = Diag::new(input.quiet, color);
         let roots = if input.paths.is_empty() {
             let roots = DefaultRoots::from_env(!input.no_archived)
@@ -148,9 +165,9 @@ impl Context {
             range,
             zone,
             diag,
-            format: output.format.into(),
+            format: look.format,
             color,
-            shape: output.shape(),
+            shape: look.shape,
             labels,
             status,
             handed: 0,
@@ -231,14 +248,15 @@ impl Context {
         result
     }
 
-    /// Replay every input (in parallel, lineage sources found by one shared resolver) and
-    /// hand each file's replay to `f` in input order, once its errors are reported. Files
-    /// outside `--since`/`--until`, files that could not be opened, and files whose cut
-    /// names no turn are not handed on.
+    /// Replay and check every input (in parallel, lineage sources found by one shared
+    /// resolver) and hand each file's replay and findings to `f` in input order, once its
+    /// errors are reported. Files outside `--since`/`--until`, files that could not be
+    /// opened, and files whose cut names no turn are not handed on.
     pub fn each_replay(
         &mut self,
         opts: &ReplayOptions,
-        mut f: impl FnMut(&mut Context, Replayed) -> io::Result<()> + Send,
+        checker: &Checker,
+        mut f: impl FnMut(&mut Context, Checked) -> io::Result<()> + Send,
     ) -> io::Result<()> {
         let resolver = Mutex::new(Resolver::new(&self.sources, self.codex_home()));
         let sources = std::mem::take(&mut self.sources);
@@ -247,9 +265,10 @@ impl Context {
         let result = parallel::ordered(
             &sources,
             self.jobs,
-            |s| crate::replay::replay(s, &resolver, &read, opts),
-            |r| {
+            |s| rules::replay(s, &resolver, &read, opts, checker),
+            |c| {
                 progress.file_done();
+                let r = &c.replay;
                 let path = r.facts.source.display();
                 // A read error of the file is the pass's too, which `report` says: said
                 // here as well, it came out twice (`tests/cli/hostile/streams.rs`,
@@ -266,7 +285,7 @@ impl Context {
                     return Ok(());
                 }
                 self.handed += 1;
-                f(self, r)
+                f(self, c)
             },
         );
         progress.finish();

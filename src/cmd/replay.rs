@@ -7,17 +7,18 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::analysis::calls::parse_output_meta;
-use crate::cli::{ReplayArgs, ViewArg};
+use crate::cli::{FindingFormatArg, ReplayArgs, ViewArg};
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
-use crate::output::findings::{diagnostic, message};
+use crate::output::diagnostics::{Diagnostics, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
 use crate::replay::history::Base;
 use crate::replay::item::{At, Item, Origin};
 use crate::replay::ui::UiRow;
 use crate::replay::{Cut, Options, Replayed, TurnRef};
+use crate::rules::{Checked, Checker};
 use crate::time::Zone;
 use crate::Error;
 
@@ -34,20 +35,20 @@ struct HistoryRow<'a> {
 
 /// One diagnostic of the state view.
 #[derive(Serialize)]
-struct Diagnostic {
+struct Diagnostic<'a> {
     severity: Severity,
     rule: Rule,
     line: Option<u64>,
-    message: String,
+    message: &'a str,
 }
 
-impl Diagnostic {
-    fn of(f: &Finding) -> Diagnostic {
+impl<'a> Diagnostic<'a> {
+    fn of(f: &'a Finding) -> Diagnostic<'a> {
         Diagnostic {
             severity: f.severity,
             rule: f.rule,
-            line: f.at.map(|p| p.line),
-            message: message(f),
+            line: f.span.map(|s| s.start_line),
+            message: &f.message,
         }
     }
 }
@@ -103,29 +104,65 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     if args.view == ViewArg::State {
         super::no_table(&args.output, "replay --view state")?;
     }
+    let format = args.output.format;
+    let style = format.style(Style::Listed);
+    let rows_or_table = matches!(
+        format,
+        FindingFormatArg::Table | FindingFormatArg::Ndjson | FindingFormatArg::Json
+    );
+    if args.view != ViewArg::State && !rows_or_table {
+        return Err(Error::Usage(format!(
+            "--format {format}: only `--view state` reports findings (the history and ui \
+             views print tables and rows: table, ndjson, json)"
+        )));
+    }
     let mut cx = Context::new(&args.input, &args.output)?;
     let opts = Options {
         for_prompt: args.for_prompt,
         cut,
         ui: args.view == ViewArg::Ui,
-        ..Options::default()
     };
+    // What a resume rebuilds is checked by every rule but those about a file's name, place
+    // and content (`lint`'s alone).
+    let checker =
+        Checker::of_units(|unit| !unit.lint_only).with_columns(style == Some(Style::Sarif));
     let many = cx.sources.len() > 1;
-    let mut out = match args.view {
-        ViewArg::History => cx.out(history_columns(many))?,
-        ViewArg::Ui => cx.out(ui_columns(many))?,
-        ViewArg::State => Out::lines(cx.format, cx.color),
+    let mut out = match (args.view, style) {
+        (ViewArg::History, _) => Sink::Rows(cx.out(history_columns(many))?),
+        (ViewArg::Ui, _) => Sink::Rows(cx.out(ui_columns(many))?),
+        (ViewArg::State, None) => Sink::Rows(Out::lines(cx.format, cx.color)),
+        (ViewArg::State, Some(s)) => Sink::Findings(Diagnostics::new(s, cx.color, checker.rules())),
     };
     let view = args.view;
-    cx.each_replay(&opts, |cx, r| match view {
-        ViewArg::History => emit_history(cx, &mut out, &r),
-        ViewArg::State => emit_state(&mut out, &r),
-        ViewArg::Ui => emit_ui(cx, &mut out, &r),
+    let mut states = 0u64;
+    cx.each_replay(&opts, &checker, |cx, c| match (view, &mut out) {
+        (ViewArg::History, Sink::Rows(out)) => emit_history(cx, out, &c),
+        (ViewArg::Ui, Sink::Rows(out)) => emit_ui(cx, out, &c.replay),
+        (_, out) => {
+            states += 1;
+            emit_state(out, &c)
+        }
     })?;
-    let rows = out.rows();
-    out.finish()?;
+    let rows = match out {
+        Sink::Rows(out) => {
+            let rows = out.rows();
+            out.finish()?;
+            rows.max(states)
+        }
+        Sink::Findings(diag) => {
+            diag.finish()?;
+            states
+        }
+    };
     cx.say_if_empty(rows, "history items");
     Ok(cx.status)
+}
+
+/// Where a view goes: rows (or the state view's lines), or the state view's findings in a
+/// style with its summary lines.
+enum Sink {
+    Rows(Out),
+    Findings(Diagnostics),
 }
 
 /// The history view's columns: the file, then what [`transcript`] makes of an item.
@@ -156,7 +193,8 @@ pub fn ui_columns(many_files: bool) -> Vec<Column> {
     ]
 }
 
-fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
+fn emit_history(cx: &mut Context, out: &mut Out, c: &Checked) -> std::io::Result<()> {
+    let r = &c.replay;
     let path = r.facts.source.display();
     let path_cell = cx.path_cell(&r.facts.source);
     let zone = cx.zone;
@@ -195,9 +233,9 @@ fn emit_history(cx: &mut Context, out: &mut Out, r: &Replayed) -> std::io::Resul
         })?;
     }
     if out.is_table() {
-        let errors = r.findings.iter().filter(|f| f.is_error()).count();
-        if !r.findings.is_empty() {
-            let n = r.findings.len();
+        let errors = c.findings.iter().filter(|f| f.is_error()).count();
+        if !c.findings.is_empty() {
+            let n = c.findings.len();
             let (s, es) = (
                 if n == 1 { "" } else { "s" },
                 if errors == 1 { "" } else { "s" },
@@ -335,7 +373,7 @@ struct StateRow<'a> {
     world_state_patches: u64,
     token_info: Option<AtValue<'a>>,
     open_turn: Option<OpenTurn<'a>>,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Diagnostic<'a>>,
 }
 
 #[derive(Serialize)]
@@ -420,7 +458,9 @@ fn at_value<'a>(r: &'a Replayed, at: &At, key: &'static str, v: &'a Value) -> At
     }
 }
 
-fn emit_state(out: &mut Out, r: &Replayed) -> std::io::Result<()> {
+fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
+    let r = &c.replay;
+    let findings = &c.findings;
     let path = r.facts.source.display();
     let s = &r.facts.session;
     let st = &r.state;
@@ -508,12 +548,37 @@ fn emit_state(out: &mut Out, r: &Replayed) -> std::io::Result<()> {
             turn_id: t.turn_id.as_deref(),
             line: t.line_start,
         }),
-        diagnostics: r.findings.iter().map(Diagnostic::of).collect(),
+        diagnostics: findings.iter().map(Diagnostic::of).collect(),
     };
-    out.row(&row, || state_lines(&path, r))
+    let diag = match out {
+        Sink::Rows(out) => return out.row(&row, Vec::new),
+        Sink::Findings(diag) => diag,
+    };
+    diag.note(|| state_lines(&path, r))?;
+    for f in findings {
+        let excerpt = match (diag.style(), f.span) {
+            (Style::Human, Some(s)) => r.excerpt(
+                crate::decode::Pos {
+                    line: s.start_line,
+                    offset: s.line_offset,
+                },
+                200,
+            ),
+            _ => None,
+        };
+        let shown = Shown {
+            path: &path,
+            finding: f,
+            excerpt: excerpt.as_deref(),
+            label: "",
+        };
+        diag.write(&shown)?;
+    }
+    diag.note(|| vec![verdict(findings)])
 }
 
-/// The state view for people: a few summary lines, then each diagnostic as `path:line`.
+/// The state view's first lines, for people: the thread, its history and what it rests on,
+/// the files read first, its settings, an open turn.
 fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
     let s = &r.facts.session;
     let mut lines = Vec::new();
@@ -555,19 +620,20 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
             t.index, t.line_start
         )));
     }
-    for f in &r.findings {
-        lines.push(diagnostic(path, f));
-    }
-    let errors = r.findings.iter().filter(|f| f.is_error()).count();
-    let verdict = if errors > 0 {
+    lines
+}
+
+/// The state view's last line: whether the resume goes through, and how.
+fn verdict(findings: &[Finding]) -> Cell {
+    let errors = findings.iter().filter(|f| f.is_error()).count();
+    if errors > 0 {
         let s = if errors == 1 { "" } else { "s" };
         Cell::text(&format!(
             "  {errors} error{s}: the resume fails or loses history"
         ))
         .tone(Tone::Bad)
     } else {
-        let warnings = r
-            .findings
+        let warnings = findings
             .iter()
             .filter(|f| f.severity == Severity::Warning)
             .count();
@@ -576,7 +642,5 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
             1 => Cell::text("  resumes, with 1 warning").tone(Tone::Warn),
             n => Cell::text(&format!("  resumes, with {n} warnings")).tone(Tone::Warn),
         }
-    };
-    lines.push(verdict);
-    lines
+    }
 }

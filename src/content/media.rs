@@ -6,9 +6,8 @@
 
 use memchr::memmem;
 
-use super::{each_string, Seen};
+use super::{each_string, Media, Seen};
 use crate::decode::{Kind, Record};
-use crate::findings::{Cause, Finding};
 
 /// Where the policy strips media: (record kind, payload type).
 fn stripped_here(rec: &Record<'_>) -> bool {
@@ -36,8 +35,8 @@ fn data_url(s: &str) -> Option<&'static str> {
     rest.contains(";base64,").then_some(kind)
 }
 
-/// Judge one record whose raw line the line pass saw as `seen`.
-pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
+/// The inline media of one record whose raw line the line pass saw as `seen`.
+pub fn check(rec: &Record<'_>, seen: &Seen) -> Option<Media> {
     let place = || rec.payload_type().unwrap_or(&rec.type_name).to_string();
     // An image generation's result, which the policy clears.
     let generation = matches!(
@@ -49,18 +48,16 @@ pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
         .flatten()
         .filter(|r| r.starts_with('"') && r.len() > 2);
     if let Some(result) = kept {
-        let cause = Cause::InlineMedia {
+        return Some(Media {
             media: "image generation result",
             bytes: result.len() as u64 - 2,
             place: place(),
-        };
-        out.push(Finding::new(cause, Some(rec.pos)));
-        return;
+        });
     }
     // The line pass: no `data:image` or `data:audio` in the raw line, no data URL (the
     // slash may be written `\/`, so it is not part of the needle).
     if !seen.media || !stripped_here(rec) {
-        return;
+        return None;
     }
     let (mut first, mut bytes) = (None, 0u64);
     each_string(
@@ -74,14 +71,11 @@ pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
             }
         },
     );
-    if let Some(media) = first {
-        let cause = Cause::InlineMedia {
-            media,
-            bytes,
-            place: place(),
-        };
-        out.push(Finding::new(cause, Some(rec.pos)));
-    }
+    first.map(|media| Media {
+        media,
+        bytes,
+        place: place(),
+    })
 }
 
 #[cfg(test)]
@@ -93,14 +87,9 @@ mod tests {
     fn found(line: testkit::Line) -> Vec<String> {
         let mut out = Vec::new();
         testkit::each_record(&testkit::jsonl(&[line]), |rec| {
-            check(rec, &Seen::of(rec.raw.as_bytes()), &mut out)
+            out.extend(check(rec, &Seen::of(rec.raw.as_bytes())))
         });
-        out.iter()
-            .map(|f| match &f.cause {
-                Cause::InlineMedia { media, .. } => media.to_string(),
-                _ => unreachable!(),
-            })
-            .collect()
+        out.iter().map(|m| m.media.to_string()).collect()
     }
 
     #[test]
@@ -115,7 +104,7 @@ mod tests {
         let escaped = r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c","output":"data:audio\/wav;base64,UklGRg=="}}"#;
         let mut out = Vec::new();
         testkit::each_record(escaped, |rec| {
-            check(rec, &Seen::of(rec.raw.as_bytes()), &mut out)
+            out.extend(check(rec, &Seen::of(rec.raw.as_bytes())))
         });
         assert_eq!(out.len(), 1);
         // A user's attached image is kept by design.

@@ -1,8 +1,8 @@
 //! What the strings of a record hold: credentials ([`secrets`]) and inline base64 media
 //! ([`media`]). Both read strings decoded from the JSON (escapes cannot hide what they look
 //! for) behind a prefilter over the raw line that is escape-aware, so a record that cannot
-//! hold what a check looks for is never parsed. `lint` asks for them; the replay runs them
-//! in its one pass.
+//! hold what a check looks for is never parsed. They find facts ([`Secret`], [`Media`]); the
+//! rules `content.secret` and `content.inline-media` judge them, on the one pass.
 
 pub mod media;
 pub mod secrets;
@@ -14,34 +14,26 @@ use aho_corasick::{packed, AhoCorasick, MatchKind};
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::decode::Record;
-use crate::findings::Finding;
-
-/// Which content checks to run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Checks {
-    pub secrets: bool,
-    pub media: bool,
+/// A string that looks like a credential.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// What it looks like (`an AWS access key id`).
+    pub kind: &'static str,
+    /// Where it is: a JSON path in the record (`payload.output`).
+    pub field: String,
+    /// The credential shown without its secret part (`AKIA…, 20 characters`).
+    pub redacted: String,
 }
 
-impl Checks {
-    pub fn any(self) -> bool {
-        self.secrets || self.media
-    }
-
-    /// Judge one record.
-    pub fn observe(self, rec: &Record<'_>, out: &mut Vec<Finding>) {
-        if !self.any() {
-            return;
-        }
-        let seen = Seen::of(rec.raw.as_bytes());
-        if self.secrets {
-            secrets::check(rec, &seen, out);
-        }
-        if self.media {
-            media::check(rec, &seen, out);
-        }
-    }
+/// Inline base64 media in a record, where Codex's persistence policy strips it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Media {
+    /// `image`, `audio` or `image generation result`.
+    pub media: &'static str,
+    /// Bytes of the strings that hold it.
+    pub bytes: u64,
+    /// The payload type it is in.
+    pub place: String,
 }
 
 /// What the one prefilter pass over a raw line found: the anchors of credential patterns,

@@ -16,9 +16,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{each_string, Class, Needles, Seen};
+use super::{each_string, Class, Needles, Secret, Seen};
 use crate::decode::Record;
-use crate::findings::{Cause, Finding};
 
 /// One kind of credential.
 struct Pattern {
@@ -428,11 +427,13 @@ fn scan_for<'s>(c: &Compiled, s: &'s str, set: u32, mut f: impl FnMut(&'static P
     }
 }
 
-/// Judge one record whose raw line the line pass saw as `seen`.
-pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
+/// The credentials in one record whose raw line the line pass saw as `seen`, one a secret
+/// and place, in the order they are found.
+pub fn check(rec: &Record<'_>, seen: &Seen) -> Vec<Secret> {
+    let mut out = Vec::new();
     let c = compiled();
     if !candidate(c, rec.raw.as_bytes(), seen) {
-        return;
+        return out;
     }
     // One finding per secret and place in the record.
     let mut seen: HashSet<(String, String)> = HashSet::new();
@@ -443,16 +444,16 @@ pub fn check(rec: &Record<'_>, seen: &Seen, out: &mut Vec<Finding>) {
         &mut |s, path| {
             scan(c, s, |p, m| {
                 if seen.insert((m.to_string(), path.to_string())) {
-                    let cause = Cause::Secret {
+                    out.push(Secret {
                         kind: p.kind,
                         field: path.to_string(),
                         redacted: redact(p, m),
-                    };
-                    out.push(Finding::new(cause, Some(rec.pos)));
+                    });
                 }
             });
         },
     );
+    out
 }
 
 #[cfg(test)]

@@ -296,9 +296,6 @@ impl<R: BufRead> Decoder<R> {
     /// A line longer than `max_line` (already skipped and counted in `info.bytes`).
     fn too_long(&mut self, line: Skipped, offset: u64) -> Entry<'static> {
         self.info.lines += 1;
-        if !line.newline {
-            self.info.no_final_newline = true;
-        }
         Entry::Bad(BadLine {
             pos: Pos {
                 line: self.info.lines,

@@ -6,7 +6,9 @@ use crate::decode::Line;
 /// it ends. Offsets count in the decoded stream (the text of a `.zst`, not its compressed
 /// bytes; a BOM included); lines from 1; columns from 1, in Unicode scalar values (a BOM is
 /// one, a `\t` one). The end is exclusive: the position just past the last character, as
-/// SARIF's `endColumn` is.
+/// SARIF's `endColumn` is. A span that runs to the end of its line may leave its end column
+/// uncounted (`None`): SARIF reads an absent `endColumn` as the end of the line, and the
+/// characters are counted only for an output that prints the column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Span {
     /// The bytes, `start..end`.
@@ -15,26 +17,22 @@ pub struct Span {
     pub start_line: u64,
     pub start_column: u64,
     pub end_line: u64,
-    pub end_column: u64,
+    pub end_column: Option<u64>,
     /// Where the start line begins (the byte offset rows report).
     pub line_offset: u64,
 }
 
 impl Span {
-    /// The whole of `line` before its ending; `None` when its characters were not counted.
-    pub fn of_line(line: &Line) -> Option<Span> {
-        Some(Span::whole(line, line.chars?))
-    }
-
-    /// The whole of `line` before its ending, `chars` characters long.
-    pub fn whole(line: &Line, chars: u64) -> Span {
+    /// The whole of `line` before its ending (its end column when its characters were
+    /// counted).
+    pub fn whole(line: &Line) -> Span {
         Span {
             start: line.pos.offset,
             end: line.pos.offset + line.len,
             start_line: line.pos.line,
             start_column: 1,
             end_line: line.pos.line,
-            end_column: chars + 1,
+            end_column: line.chars.map(|c| c + 1),
             line_offset: line.pos.offset,
         }
     }
@@ -48,7 +46,7 @@ impl Span {
             start_line: line.pos.line,
             start_column: chars.start + 1,
             end_line: line.pos.line,
-            end_column: chars.end + 1,
+            end_column: Some(chars.end + 1),
             line_offset: line.pos.offset,
         }
     }
@@ -70,23 +68,24 @@ mod tests {
             eol: 1,
             chars: Some(10),
         };
-        let s = Span::of_line(&line).unwrap();
+        let s = Span::whole(&line);
         assert_eq!((s.start, s.end), (100, 112));
         assert_eq!(
             (s.start_line, s.start_column, s.end_line, s.end_column),
-            (4, 1, 4, 11)
+            (4, 1, 4, Some(11))
         );
         assert_eq!(
-            Span::of_line(&Line {
+            Span::whole(&Line {
                 chars: None,
                 ..line
-            }),
+            })
+            .end_column,
             None
         );
         let bom = Span::within(&line, 100..103, 0..1);
         assert_eq!(
             (bom.start_column, bom.end_column, bom.line_offset),
-            (1, 2, 100)
+            (1, Some(2), 100)
         );
     }
 }

@@ -15,7 +15,7 @@
 pub mod label;
 mod open;
 pub mod placement;
-mod reread;
+pub mod reread;
 pub mod tally;
 
 pub use open::{open, open_rereadable, reopen, wrap, PooledReader, Stream};

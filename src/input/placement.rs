@@ -2,18 +2,18 @@
 //! (`research/upstream.md` §2, §7): a name Codex parses
 //! (`rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>[_<uuid>].jsonl[.zst]`), the date folder of a Codex
 //! home's `sessions/` or the flat `archived_sessions/`, and no plain twin shadowing a
-//! `.jsonl.zst`. Only file names and metadata are looked at, never contents.
+//! `.jsonl.zst`. Only file names and metadata are looked at, never contents. What it finds
+//! are facts ([`Placement`]); the rules `file.name`, `file.location` and `file.zst-shadowed`
+//! judge them.
 
 use std::path::{Component, Path, PathBuf};
-
-use crate::findings::{Cause, Finding, Severity};
 
 /// The session folders of a Codex home.
 const SESSIONS: &str = "sessions";
 const ARCHIVED: &str = "archived_sessions";
 
 /// Where a file lies relative to the nearest session folder above it.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Home {
     /// Under `sessions/`, in the folders `dirs` (`["2026", "11", "29"]`).
     Sessions { dirs: Vec<String> },
@@ -84,44 +84,46 @@ pub fn parse_name(name: &str) -> Option<[&str; 3]> {
     (shape && uuid(thread) && uuid(rollout)).then(|| [&ts[0..4], &ts[5..7], &ts[8..10]])
 }
 
-/// The findings about a file's name and place.
-pub fn judge(path: &Path) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return out;
-    };
-    let home = home_of(path);
-    let date = parse_name(name);
-    match (&home, date) {
-        (_, None) => {
-            let in_home = home.is_some();
-            let f = Finding::new(Cause::FileName { in_home }, None);
-            out.push(if in_home {
-                f.with_severity(Severity::Error)
-            } else {
-                f
-            });
-        }
-        (Some(Home::Sessions { dirs }), Some(date)) if dirs.as_slice() != date => {
-            let expected = format!("{SESSIONS}/{}/", date.join("/"));
-            out.push(Finding::new(Cause::FileLocation { expected }, None));
-        }
-        (Some(Home::Archived { dirs }), Some(_)) if !dirs.is_empty() => {
-            let expected = format!("{ARCHIVED}/");
-            out.push(Finding::new(Cause::FileLocation { expected }, None));
-        }
-        _ => {}
-    }
-    if let Some(plain) = name.strip_suffix(".zst").filter(|p| p.ends_with(".jsonl")) {
-        let twin = path.with_file_name(plain);
-        if twin.is_file() {
-            let cause = Cause::ZstShadowed {
-                plain: plain.to_string(),
-            };
-            out.push(Finding::new(cause, None));
+/// What Codex's discovery sees of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The session folder it lies under, if any.
+    pub home: Option<Home>,
+    /// The local date its name carries (`YYYY`, `MM`, `DD`), when its name is a rollout name
+    /// Codex parses.
+    pub date: Option<[String; 3]>,
+    /// The name of the plain twin beside a `.jsonl.zst` (which Codex reads instead), when
+    /// there is one.
+    pub twin: Option<String>,
+}
+
+impl Placement {
+    /// Where Codex would look for the file, relative to its home, when it lies elsewhere
+    /// there: `sessions/YYYY/MM/DD/`, or `archived_sessions/` (archives are flat).
+    pub fn misplaced(&self) -> Option<String> {
+        let date = self.date.as_ref()?;
+        match self.home.as_ref()? {
+            Home::Sessions { dirs } if dirs.as_slice() != date.as_slice() => {
+                Some(format!("{SESSIONS}/{}/", date.join("/")))
+            }
+            Home::Archived { dirs } if !dirs.is_empty() => Some(format!("{ARCHIVED}/")),
+            _ => None,
         }
     }
-    out
+}
+
+/// How a file lies and is named; `None` for a name that is not UTF-8 (no rollout's).
+pub fn placement(path: &Path) -> Option<Placement> {
+    let name = path.file_name()?.to_str()?;
+    let twin = name
+        .strip_suffix(".zst")
+        .filter(|p| p.ends_with(".jsonl"))
+        .filter(|p| path.with_file_name(p).is_file());
+    Some(Placement {
+        home: home_of(path),
+        date: parse_name(name).map(|d| d.map(str::to_string)),
+        twin: twin.map(str::to_string),
+    })
 }
 
 #[cfg(test)]
@@ -165,31 +167,30 @@ mod tests {
         assert_eq!(home_of(Path::new("/tmp/x.jsonl")), None);
     }
 
-    fn rules(path: &str) -> Vec<(&'static str, Severity)> {
-        judge(Path::new(path))
-            .iter()
-            .map(|f| (f.rule.slug(), f.severity))
-            .collect()
+    /// What the rules `file.name`, `file.location` read of a path.
+    fn seen(path: &str) -> (bool, Option<String>) {
+        let p = placement(Path::new(path)).unwrap();
+        (p.date.is_some(), p.misplaced())
     }
 
     #[test]
-    fn names_and_places_are_judged_as_codex_finds_files() {
+    fn names_and_places_are_seen_as_codex_finds_files() {
         let name = format!("rollout-2026-11-29T12-02-16-{ID}.jsonl");
-        assert_eq!(rules(&format!("/h/sessions/2026/11/29/{name}")), []);
-        assert_eq!(rules(&format!("/h/archived_sessions/{name}")), []);
-        assert_eq!(rules(&format!("/tmp/{name}")), []);
         assert_eq!(
-            rules(&format!("/h/sessions/2026/11/30/{name}")),
-            [("file.location", Severity::Warning)]
+            seen(&format!("/h/sessions/2026/11/29/{name}")),
+            (true, None)
+        );
+        assert_eq!(seen(&format!("/h/archived_sessions/{name}")), (true, None));
+        assert_eq!(seen(&format!("/tmp/{name}")), (true, None));
+        assert_eq!(
+            seen(&format!("/h/sessions/2026/11/30/{name}")),
+            (true, Some("sessions/2026/11/29/".into()))
         );
         assert_eq!(
-            rules(&format!("/h/archived_sessions/2026/{name}")),
-            [("file.location", Severity::Warning)]
+            seen(&format!("/h/archived_sessions/2026/{name}")),
+            (true, Some("archived_sessions/".into()))
         );
-        assert_eq!(
-            rules("/h/sessions/2026/11/29/copy.jsonl"),
-            [("file.name", Severity::Error)]
-        );
-        assert_eq!(rules("/tmp/copy.jsonl"), [("file.name", Severity::Warning)]);
+        assert_eq!(seen("/h/sessions/2026/11/29/copy.jsonl"), (false, None));
+        assert_eq!(seen("/tmp/copy.jsonl"), (false, None));
     }
 }

@@ -134,6 +134,24 @@ impl SourceFile {
     }
 }
 
+/// The start of the line at `offset` of `file` (`size` bytes long): up to `max` bytes,
+/// without its line ending or a BOM, cut at the first byte that is not UTF-8 (`max` may cut
+/// a character) unless the line starts with one. For a diagnostic's excerpt; `None` when the
+/// file cannot be read there.
+pub fn excerpt(file: &SourceFile, size: u64, offset: u64, max: usize) -> Option<String> {
+    let len = (size.checked_sub(offset)? as usize).min(max);
+    let mut buf = vec![0; len];
+    file.read_exact_at(offset, &mut buf).ok()?;
+    let line = buf.split(|&b| b == b'\n').next().unwrap_or_default();
+    let text = match line.utf8_chunks().next() {
+        Some(c) if !c.valid().is_empty() => c.valid().to_string(),
+        _ => String::from_utf8_lossy(line).into_owned(),
+    };
+    // A byte order mark is not part of the line (the decoder strips it too).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    Some(text.trim_end_matches('\r').to_string())
+}
+
 #[cfg(unix)]
 fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)

@@ -19,11 +19,94 @@ use std::path::PathBuf;
 
 use crate::analysis::boundary::{Cutoff, Probe};
 use crate::analysis::{self, Needs, ReadOptions};
-use crate::decode::Pos;
-use crate::findings::{Boundary, Cause, Finding, Severity};
+use crate::decode::Line;
 use crate::input::Source;
+use crate::lineage::resolve::Place;
 use crate::lineage::Resolver;
 use crate::model::HistoryBase;
+
+/// Where the ordinal boundary of a `history_base` cutoff lies in its source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Boundary {
+    /// `history_base.end_ordinal_exclusive`.
+    pub end_ordinal: u64,
+    /// The line of the source's first record with `ordinal >= end_ordinal`; `None` when
+    /// there is none (the boundary is then the end of the source).
+    pub first_at_end: Option<u64>,
+}
+
+/// What is wrong with a file's lineage (`session_meta.history_base`), or why it could not
+/// be checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// `history_base` has no `thread_id`.
+    NoThreadId,
+    /// `history_base.end_ordinal_exclusive` is 0.
+    ZeroEnd,
+    /// `history_base` has no `end_ordinal_exclusive`.
+    NoEnd,
+    /// `history_base` has no `end_byte_offset`.
+    NoOffset,
+    /// The source rollout is not paginated.
+    SourceNotPaginated { source: String, mode: String },
+    /// The source holds no ordinal `end - 1` (`highest` is its highest).
+    OutsideSource {
+        source: String,
+        end: u64,
+        highest: Option<u64>,
+    },
+    /// `end_byte_offset` is past the end of the source (`bytes` long).
+    OffsetPastEnd {
+        source: String,
+        bytes: u64,
+        boundary: Boundary,
+    },
+    /// `end_byte_offset` is not just after a newline of the source.
+    OffsetNotAtLineStart { source: String, boundary: Boundary },
+    /// `end_byte_offset` is not the source's ordinal boundary.
+    OffsetMismatch { source: String, boundary: Boundary },
+    /// No file declares the source's rollout id in any place searched. `refused`: the
+    /// reader judged that Codex refuses the resume (a Codex home was searched), rather than
+    /// that the lineage could not be checked.
+    SourceNotFound {
+        rollout_id: String,
+        searched: Vec<Place>,
+        refused: bool,
+    },
+    /// The source was found but could not be read (`refused` as above).
+    SourceUnreadable {
+        source: String,
+        rollout_id: String,
+        cause: String,
+        refused: bool,
+    },
+    /// The lineage leads back to a file already read: a cycle.
+    Cycle { source: String },
+    /// The lineage is deeper than rollscope follows.
+    TooDeep { depth: usize },
+}
+
+/// A lineage fault and where it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The child's `session_meta`; `None` for a fault of a source's own lineage.
+    pub at: Option<Line>,
+    pub fault: Fault,
+    /// The ordinal or byte offset that should be there, and the one that is.
+    pub expected: Option<u64>,
+    pub found: Option<u64>,
+}
+
+impl Problem {
+    pub fn new(at: Option<Line>, fault: Fault) -> Problem {
+        Problem {
+            at,
+            fault,
+            expected: None,
+            found: None,
+        }
+    }
+}
 
 /// The parts of a `history_base` that must hold before any source is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,24 +115,25 @@ pub struct BaseTarget {
     pub cutoff: Cutoff,
 }
 
-/// Check the shape of a `history_base`; a finding when it cannot even be looked up. `at` is
+/// Check the shape of a `history_base`; a problem when it cannot even be looked up. `at` is
 /// the `session_meta` holding it.
-pub fn target(base: &HistoryBase, at: Pos) -> Result<BaseTarget, Box<Finding>> {
-    let fail = |cause| Box::new(Finding::new(cause, Some(at)));
+pub fn target(base: &HistoryBase, at: Option<Line>) -> Result<BaseTarget, Box<Problem>> {
+    let fail = |fault| Box::new(Problem::new(at, fault));
     let rollout_id = match base.thread_id.as_deref().map(str::trim) {
         Some(id) if !id.is_empty() => id.to_string(),
-        _ => return Err(fail(Cause::BaseNoThreadId)),
+        _ => return Err(fail(Fault::NoThreadId)),
     };
     let end_ordinal = match base.end_ordinal_exclusive {
         Some(0) => {
-            let f = Finding::new(Cause::BaseZeroEnd, Some(at)).comparing(None, Some(0));
-            return Err(Box::new(f));
+            let mut p = Problem::new(at, Fault::ZeroEnd);
+            p.found = Some(0);
+            return Err(Box::new(p));
         }
         Some(n) => n,
-        None => return Err(fail(Cause::BaseNoEnd)),
+        None => return Err(fail(Fault::NoEnd)),
     };
     let Some(end_byte_offset) = base.end_byte_offset else {
-        return Err(fail(Cause::BaseNoOffset));
+        return Err(fail(Fault::NoOffset));
     };
     Ok(BaseTarget {
         rollout_id,
@@ -60,25 +144,31 @@ pub fn target(base: &HistoryBase, at: Pos) -> Result<BaseTarget, Box<Finding>> {
     })
 }
 
-/// Judge a cutoff against what its source says. `source` is the source's path as shown.
-pub fn judge(t: &BaseTarget, source: &str, probe: &Probe, at: Pos) -> Option<Finding> {
+/// Judge a cutoff against what its source says. `source` is the source's path as shown;
+/// `at` the child's `session_meta`.
+pub fn judge(t: &BaseTarget, source: &str, probe: &Probe, at: Option<Line>) -> Option<Problem> {
     let end = t.cutoff.end_ordinal;
-    let finding = |cause, expected: Option<u64>, found: Option<u64>| {
-        Some(Finding::new(cause, Some(at)).comparing(expected, found))
+    let problem = |fault, expected: Option<u64>, found: Option<u64>| {
+        Some(Problem {
+            at,
+            fault,
+            expected,
+            found,
+        })
     };
     let source = source.to_string();
     if probe.history_mode != "paginated" {
         let mode = probe.history_mode.clone();
-        return finding(Cause::BaseSourceNotPaginated { source, mode }, None, None);
+        return problem(Fault::SourceNotPaginated { source, mode }, None, None);
     }
     if !probe.holds_last_prefix {
         let highest = probe.max_ordinal;
-        let cause = Cause::BaseOutsideSource {
+        let fault = Fault::OutsideSource {
             source,
             end,
             highest,
         };
-        return finding(cause, Some(end - 1), highest);
+        return problem(fault, Some(end - 1), highest);
     }
     let expected = probe.first_at_end.map_or(probe.bytes, |p| p.offset);
     let boundary = Boundary {
@@ -88,21 +178,21 @@ pub fn judge(t: &BaseTarget, source: &str, probe: &Probe, at: Pos) -> Option<Fin
     let found = t.cutoff.end_byte_offset;
     if found > probe.bytes {
         let bytes = probe.bytes;
-        let cause = Cause::BaseOffsetPastEnd {
+        let fault = Fault::OffsetPastEnd {
             source,
             bytes,
             boundary,
         };
-        return finding(cause, Some(expected), Some(found));
+        return problem(fault, Some(expected), Some(found));
     }
     if !probe.target_at_line_start {
-        let cause = Cause::BaseOffsetNotAtLineStart { source, boundary };
-        return finding(cause, Some(expected), Some(found));
+        let fault = Fault::OffsetNotAtLineStart { source, boundary };
+        return problem(fault, Some(expected), Some(found));
     }
     let lo = probe.prefix_end.unwrap_or(expected);
     if found != expected && !(lo <= found && found <= expected) {
-        let cause = Cause::BaseOffsetMismatch { source, boundary };
-        return finding(cause, Some(expected), Some(found));
+        let fault = Fault::OffsetMismatch { source, boundary };
+        return problem(fault, Some(expected), Some(found));
     }
     None
 }
@@ -110,10 +200,10 @@ pub fn judge(t: &BaseTarget, source: &str, probe: &Probe, at: Pos) -> Option<Fin
 /// What checking one file's lineage gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checked {
-    /// What is wrong with the lineage, if anything (a warning when it could not be checked).
-    pub finding: Option<Finding>,
+    /// What is wrong with the lineage, or why it could not be checked.
+    pub problem: Option<Problem>,
     /// A source that was found but could not be read: its path and the cause (an I/O error
-    /// of the run, beside the finding).
+    /// of the run, beside the problem).
     pub unreadable: Option<(String, String)>,
 }
 
@@ -134,13 +224,16 @@ impl Lineage {
         }
     }
 
-    /// Check the `history_base` of `child`, held by its `session_meta` at `at`.
-    pub fn check(&mut self, child: &Source, base: &HistoryBase, at: Pos) -> Checked {
+    /// Check the `history_base` of `child`, held by its `session_meta` at `at`. A source
+    /// that cannot be found or read leaves the lineage unchecked: never a pass, never a
+    /// refusal.
+    pub fn check(&mut self, child: &Source, base: &HistoryBase, at: Line) -> Checked {
+        let at = Some(at);
         let t = match target(base, at) {
             Ok(t) => t,
-            Err(f) => {
+            Err(p) => {
                 return Checked {
-                    finding: Some(*f),
+                    problem: Some(*p),
                     unreadable: None,
                 }
             }
@@ -148,12 +241,13 @@ impl Lineage {
         let path = match self.resolver.find(child, &t.rollout_id) {
             Ok(p) => p,
             Err(searched) => {
-                let cause = Cause::BaseSourceNotFound {
+                let fault = Fault::SourceNotFound {
                     rollout_id: t.rollout_id.clone(),
                     searched,
+                    refused: false,
                 };
                 return Checked {
-                    finding: Some(could_not_check(cause, at)),
+                    problem: Some(Problem::new(at, fault)),
                     unreadable: None,
                 };
             }
@@ -177,27 +271,23 @@ impl Lineage {
             });
         match probe {
             Ok(p) => Checked {
-                finding: judge(&t, &shown, p, at),
+                problem: judge(&t, &shown, p, at),
                 unreadable: None,
             },
             Err(cause) => {
-                let why = Cause::BaseSourceUnreadable {
+                let fault = Fault::SourceUnreadable {
                     source: shown.clone(),
                     rollout_id: t.rollout_id.clone(),
                     cause: cause.clone(),
+                    refused: false,
                 };
                 Checked {
-                    finding: Some(could_not_check(why, at)),
+                    problem: Some(Problem::new(at, fault)),
                     unreadable: Some((shown, cause.clone())),
                 }
             }
         }
     }
-}
-
-/// A lineage that could not be checked: a warning, never a pass.
-fn could_not_check(cause: Cause, at: Pos) -> Finding {
-    Finding::new(cause, Some(at)).with_severity(Severity::Warning)
 }
 
 #[cfg(test)]
@@ -230,7 +320,7 @@ mod tests {
             .unwrap()
     }
 
-    fn run(text: &str, end: u64, off: u64) -> Option<Finding> {
+    fn run(text: &str, end: u64, off: u64) -> Option<Problem> {
         let cutoff = Cutoff {
             end_ordinal: end,
             end_byte_offset: off,
@@ -239,7 +329,7 @@ mod tests {
             rollout_id: "s".into(),
             cutoff,
         };
-        judge(&t, "src", &probe(text, cutoff), Pos { line: 1, offset: 0 })
+        judge(&t, "src", &probe(text, cutoff), None)
     }
 
     #[test]
@@ -249,12 +339,11 @@ mod tests {
         let p = run(&text, 3, offs[3] + 1).unwrap();
         assert_eq!((p.expected, p.found), (Some(offs[3]), Some(offs[3] + 1)));
         assert!(
-            matches!(p.cause, Cause::BaseOffsetNotAtLineStart { .. }),
+            matches!(p.fault, Fault::OffsetNotAtLineStart { .. }),
             "{p:?}"
         );
         let p = run(&text, 3, offs[2]).unwrap();
-        assert!(matches!(p.cause, Cause::BaseOffsetMismatch { .. }), "{p:?}");
-        assert_eq!(p.rule, crate::findings::Rule::HistoryBaseByteOffset);
+        assert!(matches!(p.fault, Fault::OffsetMismatch { .. }), "{p:?}");
     }
 
     #[test]
@@ -264,7 +353,7 @@ mod tests {
         assert_eq!(run(&text, 5, len), None);
         let p = run(&text, 5, len + 1).unwrap();
         assert!(
-            matches!(p.cause, Cause::BaseOffsetPastEnd { bytes, .. } if bytes == len),
+            matches!(p.fault, Fault::OffsetPastEnd { bytes, .. } if bytes == len),
             "{p:?}"
         );
     }
@@ -276,8 +365,7 @@ mod tests {
         assert_eq!((p.expected, p.found), (Some(8), Some(4)));
         let (legacy, offs) = source(5, "legacy");
         let p = run(&legacy, 3, offs[3]).unwrap();
-        assert!(matches!(&p.cause, Cause::BaseSourceNotPaginated { mode, .. } if mode == "legacy"));
-        assert_eq!(p.rule, crate::findings::Rule::HistoryBaseResolve);
+        assert!(matches!(&p.fault, Fault::SourceNotPaginated { mode, .. } if mode == "legacy"));
     }
 
     #[test]
@@ -294,17 +382,17 @@ mod tests {
 
     #[test]
     fn shape_problems() {
-        let at = Pos { line: 1, offset: 0 };
+        let at = None;
         let base = |id: Option<&str>, end: Option<u64>, off: Option<u64>| HistoryBase {
             thread_id: id.map(str::to_string),
             end_ordinal_exclusive: end,
             end_byte_offset: off,
         };
-        let cause = |b: HistoryBase| target(&b, at).unwrap_err().cause;
-        assert_eq!(cause(base(None, Some(1), Some(1))), Cause::BaseNoThreadId);
-        assert_eq!(cause(base(Some("x"), Some(0), Some(1))), Cause::BaseZeroEnd);
-        assert_eq!(cause(base(Some("x"), None, Some(1))), Cause::BaseNoEnd);
-        assert_eq!(cause(base(Some("x"), Some(1), None)), Cause::BaseNoOffset);
+        let fault = |b: HistoryBase| target(&b, at).unwrap_err().fault;
+        assert_eq!(fault(base(None, Some(1), Some(1))), Fault::NoThreadId);
+        assert_eq!(fault(base(Some("x"), Some(0), Some(1))), Fault::ZeroEnd);
+        assert_eq!(fault(base(Some("x"), None, Some(1))), Fault::NoEnd);
+        assert_eq!(fault(base(Some("x"), Some(1), None)), Fault::NoOffset);
         assert_eq!(
             target(&base(Some("x"), Some(2), Some(9)), at).unwrap(),
             BaseTarget {

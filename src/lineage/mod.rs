@@ -1,7 +1,7 @@
 //! Lineage: a paginated fork or revert continues a source rollout named by its rollout id
 //! (`session_meta.history_base`). This module finds that source on disk ([`resolve`]) and
-//! judges whether the cutoff points at a real boundary of it ([`check`]); `check-ordinal`
-//! uses both today, `replay` and `lint` next.
+//! judges whether the cutoff points at a real boundary of it ([`check`]), as facts
+//! ([`Problem`]) the `history_base.*` rules turn into findings.
 //!
 //! The rules (`research/upstream.md` §4, lineage trim; `research/real-rollouts.md`):
 //! `history_base.thread_id` holds the source's **rollout** id: the part of its file name
@@ -12,8 +12,8 @@
 pub mod check;
 pub mod resolve;
 
-pub use check::Lineage;
-pub use resolve::Resolver;
+pub use check::{Boundary, Fault, Lineage, Problem};
+pub use resolve::{Place, Resolver};
 
 /// The ids a rollout's file name declares (kept beside discovery's name rules).
 pub use crate::input::placement::{ids_from_file_name, rollout_id_from_file_name};

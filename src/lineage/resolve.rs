@@ -10,9 +10,27 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::findings::Place;
 use crate::input::{self, Source};
 use crate::lineage::rollout_id_from_file_name;
+
+/// A place searched for a lineage source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// The inputs given on the command line.
+    GivenInputs,
+    /// A directory walked for rollouts.
+    Dir(PathBuf),
+    /// A Codex home with neither `sessions` nor `archived_sessions`.
+    EmptyHome(PathBuf),
+}
+
+impl Place {
+    /// A Codex home's session folder: where Codex itself looks.
+    pub fn is_codex_home(&self) -> bool {
+        matches!(self, Place::Dir(d) if d.file_name()
+            .is_some_and(|n| n == "sessions" || n == "archived_sessions"))
+    }
+}
 
 /// Finds source rollouts by rollout id.
 #[derive(Debug)]

@@ -308,15 +308,12 @@ mod tests {
 
     fn finding(rule: Rule, line: Option<u64>) -> Finding {
         let span = line.map(|n| {
-            Span::whole(
-                &Line {
-                    pos: Pos { line: n, offset: 0 },
-                    len: 4,
-                    eol: 1,
-                    chars: Some(4),
-                },
-                4,
-            )
+            Span::whole(&Line {
+                pos: Pos { line: n, offset: 0 },
+                len: 4,
+                eol: 1,
+                chars: Some(4),
+            })
         });
         Finding::new(rule, Source::Stdin, span, "m".to_string())
     }

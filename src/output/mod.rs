@@ -11,7 +11,7 @@
 #![allow(clippy::disallowed_macros, clippy::disallowed_methods)]
 
 pub mod diag;
-pub mod findings;
+pub mod diagnostics;
 pub mod fit;
 pub mod glyphs;
 pub mod json;

@@ -26,11 +26,11 @@ pub fn markdown() -> String {
          with such a file: **error** when it refuses the file or loses records or history on \
          resume, or a format rule readers rely on is broken; **warning** when it copes but \
          something is wrong or lossy; **info** for facts worth knowing.\n\n\
-         This page is generated from the registry (`src/findings/rules.rs`); do not edit it \
-         by hand. `BLESS=1 cargo test --test cli rules_page` writes it again.\n\n\
+         This page is generated from the rule units (`src/rules/<group>/<name>.rs`); do \
+         not edit it by hand. `BLESS=1 cargo test --test cli rules_page` writes it again.\n\n\
          | rule | group | severity | summary |\n|---|---|---|---|\n",
     );
-    for &r in Rule::ALL {
+    for &r in crate::rules::all() {
         let anchor: String = r
             .slug()
             .chars()
@@ -45,7 +45,7 @@ pub fn markdown() -> String {
             r.summary()
         );
     }
-    for &r in Rule::ALL {
+    for &r in crate::rules::all() {
         let _ = write!(
             out,
             "\n## `{}`\n\nGroup `{}`, severity **{}**: {}.\n\n{}\n",
@@ -66,10 +66,10 @@ mod tests {
     #[test]
     fn every_rule_has_an_index_row_and_a_section() {
         let page = markdown();
-        for &r in Rule::ALL {
+        for &r in crate::rules::all() {
             assert!(page.contains(&format!("[`{}`]", r.slug())));
             assert!(page.contains(&format!("\n## `{}`\n", r.slug())));
         }
-        assert!(!doc_markdown(Rule::FileBom).starts_with(' '));
+        assert!(!doc_markdown(crate::rules::file::bom::RULE).starts_with(' '));
     }
 }

@@ -1,7 +1,7 @@
-//! `lint --format sarif`: one SARIF 2.1.0 log for the whole run, built with `serde-sarif`'s
+//! `--format sarif`: one SARIF 2.1.0 log for the whole run, built with `serde-sarif`'s
 //! typed model and written once the run ends. The driver's rules are the rules the run
 //! reports, in registry order, described from the registry; each finding is one result
-//! pointing at its rule by id and index, located at its file and line.
+//! pointing at its rule by id and index, located at its file and span.
 
 use std::io;
 use std::path::Path;
@@ -9,13 +9,14 @@ use std::path::Path;
 use serde_json::{json, Value};
 use serde_sarif::sarif::{
     ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
-    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
-    Sarif, Tool, ToolComponent,
+    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultColumnKind,
+    ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
-use super::findings::message;
 use super::rules::doc_markdown;
-use crate::findings::{Finding, Rule, Severity, SECTIONS};
+use crate::findings::{Finding, Rule, Severity};
+use crate::input::Source;
+use crate::rules::SECTIONS;
 
 /// The published SARIF 2.1.0 schema (OASIS, errata 01).
 const SCHEMA: &str =
@@ -39,22 +40,28 @@ impl Log {
         }
     }
 
-    /// One finding about the file at `path` (`None`: standard input).
-    pub fn push(&mut self, path: Option<&Path>, f: &Finding) {
+    /// One finding.
+    pub fn push(&mut self, f: &Finding) {
         let mut artifact = ArtifactLocation::default();
-        match path {
-            Some(p) => artifact.uri = Some(uri(p)),
-            None => {
+        match &f.file {
+            Source::File(p) => artifact.uri = Some(uri(p)),
+            Source::Stdin => {
                 artifact.uri = Some(STDIN_URI.to_string());
                 artifact.description = Some(text("standard input"));
             }
         }
-        let region = f.at.map(|p| {
-            Region::builder()
-                .start_line(p.line as i64)
-                .start_column(1)
-                .byte_offset(p.offset as i64)
-                .build()
+        // Columns in Unicode scalar values, the end past the last character.
+        // Columns in Unicode scalar values, the end past the last character (absent: the
+        // end of the line, as SARIF reads it).
+        let region = f.span.map(|s| {
+            let mut r = Region::builder()
+                .start_line(s.start_line as i64)
+                .start_column(s.start_column as i64)
+                .end_line(s.end_line as i64)
+                .byte_offset(s.line_offset as i64)
+                .build();
+            r.end_column = s.end_column.map(|c| c as i64);
+            r
         });
         let physical = PhysicalLocation {
             artifact_location: Some(artifact),
@@ -65,7 +72,7 @@ impl Log {
         let mut result = SarifResult::builder()
             .rule_id(f.rule.slug())
             .level(level(f.severity))
-            .message(text(&message(f)))
+            .message(text(&f.message))
             .locations(vec![location])
             .build();
         result.rule_index = self
@@ -89,10 +96,12 @@ impl Log {
             )
             .build();
         driver.information_uri = information_uri().map(str::to_string);
-        let run = Run::builder()
+        let mut run = Run::builder()
             .tool(Tool::builder().driver(driver).build())
             .results(self.results)
             .build();
+        // Regions count columns in Unicode scalar values (SARIF's default is UTF-16).
+        run.column_kind = Some(json!(ResultColumnKind::UnicodeCodePoints));
         Sarif::builder()
             .schema(SCHEMA)
             .version(json!("2.1.0"))
@@ -215,8 +224,6 @@ fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::Pos;
-    use crate::findings::Cause;
 
     #[test]
     fn paths_become_uri_references_relative_ones_staying_relative() {
@@ -227,18 +234,29 @@ mod tests {
     }
 
     #[test]
-    fn a_finding_is_a_result_at_its_rule_and_line_and_a_whole_file_one_has_no_region() {
-        let mut log = Log::new(vec![Rule::FileBom, Rule::MetaMissing]);
-        let at = Pos {
-            line: 3,
-            offset: 120,
-        };
-        log.push(
-            Some(Path::new("d/f.jsonl")),
-            &Finding::new(Cause::Bom, Some(at)),
+    fn a_finding_is_a_result_at_its_rule_and_span_and_a_whole_file_one_has_no_region() {
+        use crate::decode::{Line, Pos};
+        use crate::findings::Span;
+        let (bom, missing) = (
+            crate::rules::file::bom::RULE,
+            crate::rules::meta::missing::RULE,
         );
-        log.push(None, &Finding::new(Cause::NoMeta, None));
+        let mut log = Log::new(vec![bom, missing]);
+        let line = Line {
+            pos: Pos {
+                line: 3,
+                offset: 120,
+            },
+            len: 12,
+            eol: 1,
+            chars: Some(10),
+        };
+        let file = Source::File("d/f.jsonl".into());
+        let span = Some(Span::whole(&line));
+        log.push(&Finding::new(bom, file, span, "m".into()));
+        log.push(&Finding::new(missing, Source::Stdin, None, "m".into()));
         let v = serde_json::to_value(log.sarif()).unwrap();
+        assert_eq!(v["runs"][0]["columnKind"], "unicodeCodePoints");
         let results = &v["runs"][0]["results"];
         assert_eq!(results[0]["ruleId"], "file.bom");
         assert_eq!(results[0]["ruleIndex"], 0);
@@ -247,7 +265,8 @@ mod tests {
         assert_eq!(loc["artifactLocation"]["uri"], "d/f.jsonl");
         assert_eq!(
             loc["region"],
-            json!({"startLine": 3, "startColumn": 1, "byteOffset": 120})
+            json!({"startLine": 3, "startColumn": 1, "endLine": 3, "endColumn": 11,
+                   "byteOffset": 120})
         );
         assert_eq!(results[1]["ruleIndex"], 1);
         let loc = &results[1]["locations"][0]["physicalLocation"];
@@ -257,9 +276,10 @@ mod tests {
 
     #[test]
     fn rules_are_described_from_the_registry() {
-        let d = serde_json::to_value(descriptor(Rule::CompactLegacy)).unwrap();
+        let rule = crate::rules::compact::legacy::RULE;
+        let d = serde_json::to_value(descriptor(rule)).unwrap();
         assert_eq!(d["id"], "compact.legacy");
-        assert_eq!(d["shortDescription"]["text"], Rule::CompactLegacy.summary());
+        assert_eq!(d["shortDescription"]["text"], rule.summary());
         assert_eq!(d["defaultConfiguration"]["level"], "note");
         assert_eq!(d["properties"]["group"], "compact");
         let full = d["fullDescription"]["text"].as_str().unwrap();

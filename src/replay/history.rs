@@ -15,7 +15,6 @@ use serde_json::value::RawValue;
 use super::item::{At, Body, Item, Meta, Origin};
 use crate::analysis::turns::rollback::{self, Boundaries};
 use crate::decode::{Kind, Record};
-use crate::findings::{Cause, Finding};
 
 /// The text a 0.80-and-later legacy compaction message starts with (already the bridge).
 const SUMMARY_PREFIX: &str = "Another language model started to solve this problem";
@@ -63,6 +62,32 @@ pub struct Rollback {
     pub items_dropped: usize,
 }
 
+/// What went wrong while rebuilding: a record Codex cannot decode, or one it applies in a
+/// way the writer cannot have meant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// A `thread_rolled_back` whose `num_turns` is not a `u32`: Codex cannot decode it.
+    RollbackUndecodable,
+    /// `thread_rolled_back.num_turns` exceeds the user turns standing.
+    RollbackOverflow { num_turns: u32, user_turns: u64 },
+    /// A `compacted` record Codex cannot decode for another reason than its metadata.
+    CompactionUndecodable { error: String },
+    /// `replacement_history_metadata` has `metadata` entries for `history` items (`None`:
+    /// no replacement history at all).
+    CompactionMetadataLen { history: Option<u64>, metadata: u64 },
+    /// A legacy `compacted` without `replacement_history`: the history is rebuilt.
+    CompactionLegacy,
+    /// A `compacted` with a replacement history but no `window_number`.
+    CompactionNoWindow,
+}
+
+/// A fault and the record that shows it (in the file replayed, or a lineage source).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub at: At,
+    pub fault: Fault,
+}
+
 /// The forward replay of the model history.
 #[derive(Debug, Default, Clone)]
 pub struct History {
@@ -71,7 +96,7 @@ pub struct History {
     base: Option<Base>,
     rollbacks: Vec<Rollback>,
     compactions: u64,
-    findings: Vec<Finding>,
+    problems: Vec<Problem>,
 }
 
 /// `compacted` as Codex decodes it (`CompactedItemWire`, the parts the history needs).
@@ -94,7 +119,8 @@ pub struct Rebuilt {
     pub base: Base,
     pub rollbacks: Vec<Rollback>,
     pub compactions: u64,
-    pub findings: Vec<Finding>,
+    /// In the order the records came.
+    pub problems: Vec<Problem>,
 }
 
 impl History {
@@ -150,9 +176,10 @@ impl History {
                         self.roll_back(n, at);
                         return Effect::RolledBack(self.items.len());
                     }
-                    None => self
-                        .findings
-                        .push(Finding::new(Cause::RollbackUndecodable, pos(at))),
+                    None => self.problems.push(Problem {
+                        at,
+                        fault: Fault::RollbackUndecodable,
+                    }),
                 }
             }
             _ => {}
@@ -176,11 +203,11 @@ impl History {
     fn roll_back(&mut self, num_turns: u32, at: At) {
         let standing = self.bounds.user_turns();
         if u64::from(num_turns) > standing as u64 {
-            let cause = Cause::RollbackOverflow {
+            let fault = Fault::RollbackOverflow {
                 num_turns,
                 user_turns: standing as u64,
             };
-            self.findings.push(Finding::new(cause, pos(at)));
+            self.problems.push(Problem { at, fault });
         }
         let before = self.items.len();
         if let Some(cut) = self.bounds.roll_back(num_turns) {
@@ -197,32 +224,29 @@ impl History {
         let c: Compacted<'_> = match rec.parse_payload() {
             Ok(c) => c,
             Err(e) => {
-                let cause = Cause::CompactionUndecodable {
+                let fault = Fault::CompactionUndecodable {
                     error: e.to_string(),
                 };
-                self.findings.push(Finding::new(cause, pos(at)));
+                self.problems.push(Problem { at, fault });
                 return false;
             }
         };
         // Codex's decoder rejects the whole line on these (the checkpoint is lost).
         match (&c.replacement_history, &c.replacement_history_metadata) {
             (Some(h), Some(m)) if h.len() != m.len() => {
-                let cause = Cause::CompactionMetadataLen {
+                let fault = Fault::CompactionMetadataLen {
                     history: Some(h.len() as u64),
                     metadata: m.len() as u64,
                 };
-                self.findings.push(
-                    Finding::new(cause, pos(at))
-                        .comparing(Some(h.len() as u64), Some(m.len() as u64)),
-                );
+                self.problems.push(Problem { at, fault });
                 return false;
             }
             (None, Some(m)) => {
-                let cause = Cause::CompactionMetadataLen {
+                let fault = Fault::CompactionMetadataLen {
                     history: None,
                     metadata: m.len() as u64,
                 };
-                self.findings.push(Finding::new(cause, pos(at)));
+                self.problems.push(Problem { at, fault });
                 return false;
             }
             _ => {}
@@ -235,21 +259,23 @@ impl History {
             .flatten()
             .find(|e| !e.get().starts_with('{'))
         {
-            let cause = Cause::CompactionUndecodable {
+            let fault = Fault::CompactionUndecodable {
                 error: format!(
                     "a replacement_history entry is not an object: {}",
                     bad.get()
                 ),
             };
-            self.findings.push(Finding::new(cause, pos(at)));
+            self.problems.push(Problem { at, fault });
             return false;
         }
         self.compactions += 1;
         match c.replacement_history {
             Some(entries) => {
                 if c.window_number.is_none() {
-                    self.findings
-                        .push(Finding::new(Cause::CompactionNoWindow, pos(at)));
+                    self.problems.push(Problem {
+                        at,
+                        fault: Fault::CompactionNoWindow,
+                    });
                 }
                 let items = entries
                     .into_iter()
@@ -267,8 +293,10 @@ impl History {
                 });
             }
             None => {
-                self.findings
-                    .push(Finding::new(Cause::CompactionLegacy, pos(at)));
+                self.problems.push(Problem {
+                    at,
+                    fault: Fault::CompactionLegacy,
+                });
                 let summary = c.message.as_deref().unwrap_or_default();
                 let rebuilt = self.rebuild(summary, at, read);
                 self.replace(rebuilt);
@@ -327,18 +355,9 @@ impl History {
             base: self.base.unwrap_or(Base::Start),
             rollbacks: self.rollbacks,
             compactions: self.compactions,
-            findings: self.findings,
+            problems: self.problems,
         }
     }
-}
-
-/// A finding's position for a place of the replay: findings point at lines of the file
-/// replayed, so a lineage source's line gives none.
-pub fn pos(at: At) -> Option<crate::decode::Pos> {
-    (at.file == 0).then_some(crate::decode::Pos {
-        line: at.line,
-        offset: at.offset,
-    })
 }
 
 #[cfg(test)]
@@ -419,14 +438,20 @@ mod tests {
         let r = replay(&two);
         assert_eq!(texts(&r), ["a", "A"]);
         assert_eq!(r.rollbacks.len(), 2);
-        assert!(r.findings.is_empty());
+        assert!(r.problems.is_empty());
     }
 
     #[test]
     fn a_rollback_past_the_first_turn_keeps_the_leading_context_and_is_diagnosed() {
         let r = replay(&[context(), user("a"), assistant("A"), rollback(3)]);
         assert_eq!(texts(&r), ["<environment_context>x</environment_context>"]);
-        assert_eq!(r.findings[0].rule.slug(), "rollback.overflow");
+        assert_eq!(
+            r.problems[0].fault,
+            Fault::RollbackOverflow {
+                num_turns: 3,
+                user_turns: 1
+            }
+        );
     }
 
     #[test]
@@ -455,11 +480,13 @@ mod tests {
         );
         let r = replay(&[user("a"), good, assistant("x"), bad, assistant("y")]);
         assert_eq!(texts(&r), ["base", "x", "y"]);
-        assert_eq!(r.findings.len(), 1);
-        assert_eq!(r.findings[0].rule.slug(), "compact.metadata-len");
+        assert_eq!(r.problems.len(), 1);
         assert_eq!(
-            (r.findings[0].expected, r.findings[0].found),
-            (Some(1), Some(2))
+            r.problems[0].fault,
+            Fault::CompactionMetadataLen {
+                history: Some(1),
+                metadata: 2
+            }
         );
     }
 
@@ -510,7 +537,10 @@ mod tests {
         let bad = compacted(json!({"message": "s", "replacement_history": [1, "x"]}));
         let r = replay(&[user("a"), bad, assistant("b")]);
         assert_eq!(texts(&r), ["a", "b"]);
-        assert_eq!(r.findings[0].rule.slug(), "line.payload");
+        assert!(matches!(
+            r.problems[0].fault,
+            Fault::CompactionUndecodable { .. }
+        ));
         assert_eq!(r.compactions, 0);
     }
 

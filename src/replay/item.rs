@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::decode::{select, Record};
+use crate::decode::{select, Pos, Record};
 use crate::model::RawContent;
 
 /// Where a history item came from (the `origin` of a history row).
@@ -54,6 +54,14 @@ impl At {
             offset: rec.pos.offset,
             ordinal: rec.ordinal,
         }
+    }
+
+    /// Its line's position, in the file replayed (`None` in a lineage source).
+    pub fn own_pos(&self) -> Option<Pos> {
+        (self.file == 0).then_some(Pos {
+            line: self.line,
+            offset: self.offset,
+        })
     }
 }
 

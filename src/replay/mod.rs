@@ -17,9 +17,7 @@
 
 pub mod history;
 pub mod item;
-pub mod policy;
 pub mod prompt;
-pub mod shape;
 pub mod state;
 pub mod ui;
 
@@ -28,17 +26,16 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use crate::analysis::boundary::BoundaryProbe;
-use crate::analysis::ordinal::OrdinalOptions;
+use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
-use crate::decode::{DecodeError, Decoder, Entry, Kind, Pos, Record};
-use crate::findings::{Cause, Finding, Place, Rule, Severity};
+use crate::decode::{Decoder, Entry, Kind, Line, Pos, Record};
 use crate::input::{self, Handles, Source, SourceFile};
-use crate::lineage::{check, Resolver};
+use crate::lineage::{self, check, Resolver};
 use crate::model::HistoryBase;
 use history::{Base, History, Rollback};
 use item::{At, Body, Item, Origin};
-use shape::Shape;
+use prompt::PairFact;
 use state::{State, StateLog};
 use ui::{UiLog, UiRow};
 
@@ -76,9 +73,11 @@ pub struct Options {
     pub cut: Option<Cut>,
     /// Collect what a client is shown.
     pub ui: bool,
-    /// The content checks to run on each record of the file (not its lineage sources).
-    pub content: crate::content::Checks,
 }
+
+/// A reader that rides along the replay's pass: each record of the file replayed (not of
+/// its lineage sources) and the session so far. The rules read records this way.
+pub type Watch<'w> = &'w mut dyn FnMut(&Record<'_>, &SessionInfo);
 
 /// A file the replay read: the file replayed (first), then each lineage source.
 #[derive(Debug)]
@@ -176,8 +175,14 @@ pub struct Replayed {
     pub compactions: u64,
     pub state: State,
     pub ui: Vec<UiRow>,
-    /// Diagnostics: what will fail or be lossy on resume, in line order.
-    pub findings: Vec<Finding>,
+    /// What is wrong with the lineage, in the order it was followed.
+    pub lineage: Vec<lineage::Problem>,
+    /// What went wrong rebuilding the history, record by record.
+    pub history_problems: Vec<history::Problem>,
+    /// What the pairing of the rebuilt history's calls and outputs shows.
+    pub pairs: Vec<PairFact>,
+    /// The last record of the file replayed (within the cut).
+    pub last_record: Option<Line>,
     pub cut: Option<CutAt>,
     /// Why the replay could not be done (a cut naming no turn); the file was still read.
     pub error: Option<String>,
@@ -235,25 +240,59 @@ impl Replayed {
     /// line ending), for a diagnostic's excerpt; `None` for input that cannot be read again.
     pub fn excerpt(&self, pos: Pos, max: usize) -> Option<String> {
         let f = self.files.first()?;
-        let reader = f.reread.as_ref()?;
-        let len = (f.size.checked_sub(pos.offset)? as usize).min(max);
-        let mut buf = vec![0; len];
-        reader.read_exact_at(pos.offset, &mut buf).ok()?;
-        let line = buf.split(|&b| b == b'\n').next().unwrap_or_default();
-        // Up to the first byte that is not UTF-8 (`max` may cut a character), unless the
-        // line starts with one.
-        let text = match line.utf8_chunks().next() {
-            Some(c) if !c.valid().is_empty() => c.valid().to_string(),
-            _ => String::from_utf8_lossy(line).into_owned(),
-        };
-        // A byte order mark is not part of the line (the decoder strips it too).
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        Some(text.trim_end_matches('\r').to_string())
+        input::reread::excerpt(f.reread.as_ref()?, f.size, pos.offset, max)
     }
 
     /// The last turn of the file replayed, when it has not ended.
     pub fn open_turn(&self) -> Option<&Turn> {
         open_turn(&self.facts)
+    }
+
+    /// The whole line at `pos` of the file replayed: read back to its end (a plain file), or
+    /// as the pass kept it (input that cannot be read again). For a finding's span; `count`:
+    /// count its characters too.
+    pub fn line_at(&self, pos: Pos, count: bool) -> Option<Line> {
+        if let Some(held) = &self.facts.held {
+            return held.line(pos);
+        }
+        let f = self.files.first()?;
+        let reader = f.reread.as_ref()?;
+        let (mut len, mut chars, mut at) = (0u64, 0u64, pos.offset);
+        // Most lines a finding points at are short: read a little, then more and more.
+        let mut buf = vec![0; 1024];
+        let mut last = None;
+        loop {
+            let n = usize::try_from(f.size.checked_sub(at)?)
+                .unwrap_or(usize::MAX)
+                .min(buf.len());
+            let chunk = buf.get_mut(..n)?;
+            reader.read_exact_at(at, chunk).ok()?;
+            let (body, newline) = match memchr::memchr(b'\n', chunk) {
+                Some(k) => (chunk.get(..k)?, true),
+                None => (&*chunk, false),
+            };
+            len += body.len() as u64;
+            if count {
+                chars += crate::decode::chars_in(body);
+            }
+            if let Some(&b) = body.last() {
+                last = Some(b);
+            }
+            at += n as u64;
+            if newline || n == 0 || at >= f.size {
+                // A `\r` before the `\n` (or at the end) is part of the ending.
+                let cr = last == Some(b'\r');
+                return Some(Line {
+                    pos,
+                    len: len - u64::from(cr),
+                    eol: u8::from(cr) + u8::from(newline),
+                    chars: count.then(|| chars - u64::from(cr)),
+                });
+            }
+            if buf.len() < 256 * 1024 {
+                buf.resize(buf.len() * 2, 0);
+            }
+        }
     }
 }
 
@@ -277,7 +316,7 @@ struct Run<'r> {
     state: StateLog,
     ui: UiLog,
     files: Vec<ReadFile>,
-    findings: Vec<Finding>,
+    lineage: Vec<lineage::Problem>,
     /// The files of the lineage read so far (a cycle is one of them again); the file
     /// replayed's entry is made when a lineage is first followed.
     visited: Vec<PathBuf>,
@@ -333,28 +372,26 @@ impl Run<'_> {
         }
     }
 
-    /// Read the lineage source of `child` (whose `session_meta` at `at` holds `base`) into
-    /// the replay, its own lineage first.
-    fn follow(&mut self, child: &Source, base: &HistoryBase, at: Pos, depth: usize) {
+    /// Read the lineage source of `child` (whose `session_meta` is `at`) into the replay, its
+    /// own lineage first.
+    fn follow(&mut self, child: &Source, base: &HistoryBase, at: Line, depth: usize) {
         if let Some(p) = self.replayed.take() {
             self.visited.push(std::fs::canonicalize(&p).unwrap_or(p));
         }
-        // A source's findings point at the file replayed's session_meta.
+        // A source's problems point at the file replayed's session_meta.
         let at0 = (depth == 1).then_some(at);
-        let target = match check::target(base, at) {
+        let target = match check::target(base, at0) {
             Ok(t) => t,
-            Err(f) => {
-                let mut f = *f;
-                f.at = at0;
-                self.findings.push(f);
+            Err(p) => {
+                self.lineage.push(*p);
                 return;
             }
         };
         if depth > MAX_LINEAGE_DEPTH {
-            let cause = Cause::BaseTooDeep {
+            let fault = lineage::Fault::TooDeep {
                 depth: MAX_LINEAGE_DEPTH,
             };
-            self.findings.push(Finding::new(cause, at0));
+            self.lineage.push(lineage::Problem::new(at0, fault));
             return;
         }
         let found = self
@@ -367,29 +404,21 @@ impl Run<'_> {
             Err(searched) => {
                 // Codex looks in the Codex home the thread belongs to: not there, it refuses.
                 // With no home to search, the lineage could not be checked.
-                let home = searched.iter().any(|p| {
-                    matches!(p, Place::Dir(d) if d.file_name()
-                        .is_some_and(|n| n == "sessions" || n == "archived_sessions"))
-                });
-                let cause = Cause::BaseSourceNotFound {
+                let refused = searched.iter().any(lineage::Place::is_codex_home);
+                let fault = lineage::Fault::SourceNotFound {
                     rollout_id: target.rollout_id.clone(),
                     searched,
+                    refused,
                 };
-                let sev = if home {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                };
-                self.findings
-                    .push(Finding::new(cause, at0).with_severity(sev));
+                self.lineage.push(lineage::Problem::new(at0, fault));
                 return;
             }
         };
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         let shown = path.display().to_string();
         if self.visited.contains(&key) {
-            let cause = Cause::BaseCycle { source: shown };
-            self.findings.push(Finding::new(cause, at0));
+            let fault = lineage::Fault::Cycle { source: shown };
+            self.lineage.push(lineage::Problem::new(at0, fault));
             return;
         }
         self.visited.push(key);
@@ -429,7 +458,7 @@ impl Run<'_> {
                         && info.mode() == "paginated"
                     {
                         if let Some(b) = info.history_base.clone() {
-                            self.follow(&source, &b, rec.pos, depth + 1);
+                            self.follow(&source, &b, rec.line(), depth + 1);
                             self.state.new_file();
                         }
                     }
@@ -457,20 +486,20 @@ impl Run<'_> {
             }
         } else {
             let probe = probe.finish(&session, dec.info());
-            if let Some(mut f) = check::judge(&target, &shown, &probe, at) {
-                f.at = at0;
-                self.findings.push(f);
-            }
+            self.lineage
+                .extend(check::judge(&target, &shown, &probe, at0));
         }
     }
 
-    fn unreadable(&mut self, source: &str, rollout_id: &str, cause: String, at: Option<Pos>) {
-        let cause = Cause::BaseSourceUnreadable {
+    fn unreadable(&mut self, source: &str, rollout_id: &str, cause: String, at: Option<Line>) {
+        let fault = lineage::Fault::SourceUnreadable {
             source: source.to_string(),
             rollout_id: rollout_id.to_string(),
             cause,
+            // What Codex cannot read, it cannot resume from.
+            refused: true,
         };
-        self.findings.push(Finding::new(cause, at));
+        self.lineage.push(lineage::Problem::new(at, fault));
     }
 }
 
@@ -520,12 +549,13 @@ fn cut_line(
     })
 }
 
-/// Replay one file.
+/// Replay one file, handing each of its records to `watch` too as the pass reads it.
 pub fn replay(
     source: &Source,
     resolver: &Mutex<Resolver>,
     read: &ReadOptions,
     opts: &Options,
+    watch: Watch<'_>,
 ) -> Replayed {
     // Standard input, a pipe or a FIFO cannot be read twice: with a cut, it is read into
     // memory once. (Opened again, a FIFO waited for a writer that never came, and a pipe
@@ -566,7 +596,7 @@ pub fn replay(
         state: StateLog::default(),
         ui: UiLog::default(),
         files: vec![ReadFile::new(source.display(), None, None)],
-        findings: Vec::new(),
+        lineage: Vec::new(),
         visited: Vec::new(),
         replayed: source.path().map(PathBuf::from),
         resolver,
@@ -578,24 +608,12 @@ pub fn replay(
     // The statuses (rolled back, open) without the texts and settings `turns` shows.
     let needs = Needs::default()
         .turns(Detail::Status)
-        .ordinals(OrdinalOptions::default())
+        .ordinals()
+        .listing()
         .reread();
-    let mut meta_provider: Option<(Pos, bool)> = None;
-    // Where the session_meta the session is read from lies.
-    let mut meta_pos: Option<Pos> = None;
-    let mut meta_undecodable: Option<Finding> = None;
-    // The file's shape: unknown record types, later session_metas, its name, its sizes.
-    let file_id = source
-        .path()
-        .and_then(|p| p.file_name())
-        .and_then(|n| n.to_str())
-        .and_then(crate::lineage::ids_from_file_name)
-        .map(|(thread, _)| thread.to_ascii_lowercase());
-    let mut shape = Shape::new(file_id);
-    let mut content: Vec<Finding> = Vec::new();
     // The lines a fork or sub-agent copied from its parent, as ranges.
     let mut inherited: Vec<(u64, u64)> = Vec::new();
-    let mut last_pos: Option<Pos> = None;
+    let mut last_record: Option<Line> = None;
     let skip = error.is_some();
     let mut observe =
         |rec: &Record<'_>, session: &analysis::session::SessionTracker, rereadable: bool| {
@@ -604,28 +622,18 @@ pub fn replay(
             }
             let info = session.info();
             let paginated = info.mode() == "paginated";
-            last_pos = Some(rec.pos);
-            shape.observe(rec, info);
+            last_record = Some(rec.line_uncounted());
+            watch(rec, info);
             if session.is_inherited() {
                 match inherited.last_mut() {
                     Some((_, end)) if *end + 1 >= rec.pos.line => *end = rec.pos.line,
                     _ => inherited.push((rec.pos.line, rec.pos.line)),
                 }
             }
-            opts.content.observe(rec, &mut content);
-            if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
-                meta_pos = Some(rec.pos);
-                meta_undecodable = shape::meta_fields(rec).map(|c| Finding::new(c, Some(rec.pos)));
-                let provider = rec.payload_field("model_provider");
-                if let Some(p) = provider {
-                    let empty = p == "null" || p == "\"\"";
-                    meta_provider = Some((rec.pos, empty));
-                }
-                if paginated {
-                    if let Some(base) = info.history_base.clone() {
-                        run.follow(source, &base, rec.pos, 1);
-                        run.state.new_file();
-                    }
+            if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) && paginated {
+                if let Some(base) = info.history_base.clone() {
+                    run.follow(source, &base, rec.line_uncounted(), 1);
+                    run.state.new_file();
                 }
             }
             run.feed(rec, At::of(rec, 0), Origin::Record, rereadable);
@@ -656,13 +664,12 @@ pub fn replay(
         state,
         ui,
         mut files,
-        mut findings,
+        lineage,
         held_times,
         ..
     } = run;
     // The file replayed keeps its handle in `files`; the facts no longer need it.
     let rebuilt = history.finish();
-    findings.extend(rebuilt.findings);
     let turns = facts.turns.as_ref();
     let open_from = open_turn(&facts).map(|t| t.line_start);
     let pairing = prompt::pair(&rebuilt.items);
@@ -672,12 +679,7 @@ pub fn replay(
             .and_then(|k| inherited.get(k))
             .is_some_and(|&(_, end)| line <= end)
     };
-    findings.extend(prompt::findings(
-        &rebuilt.items,
-        &pairing,
-        open_from,
-        &copied,
-    ));
+    let pairs = prompt::facts(&rebuilt.items, &pairing, open_from, &copied);
     let history_len = rebuilt.items.len();
     let prompt_len =
         history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();
@@ -705,116 +707,7 @@ pub fn replay(
             read_back(files.get(at.file)?.reread.as_ref()?, *offset, *len).ok()
         }
     });
-    findings.extend(state.findings.iter().cloned());
     let ui = ui.finish(turns);
-    // Turns that never ended before the next began (the open last turn is not one).
-    for t in turns.iter().flat_map(|t| &t.turns) {
-        if t.status == TurnStatus::Stale && cut.as_ref().is_none_or(|c| t.line_start <= c.last_line)
-        {
-            let cause = Cause::TurnUnterminated {
-                index: t.index,
-                turn_id: t.turn_id.clone(),
-            };
-            let pos = Pos {
-                line: t.line_start,
-                offset: t.offset_start,
-            };
-            findings.push(Finding::new(cause, Some(pos)));
-        }
-    }
-    // Events stamped with another turn's id, and user turns without their settings.
-    if let Some(t) = turns {
-        for m in &t.mismatches {
-            let cause = Cause::TurnIdMismatch {
-                event: m.event.as_str(),
-                named: m.turn_id.clone(),
-                index: m.turn,
-                own: m.turn_own_id.clone(),
-            };
-            let pos = Pos {
-                line: m.line,
-                offset: m.offset,
-            };
-            findings.push(Finding::new(cause, Some(pos)));
-        }
-        for turn in t.without_context.iter().filter_map(|&i| t.turns.get(i)) {
-            let cause = Cause::TurnNoContext { index: turn.index };
-            let pos = Pos {
-                line: turn.line_start,
-                offset: turn.offset_start,
-            };
-            findings.push(Finding::new(cause, Some(pos)));
-        }
-    }
-    // The session's head, as the ordinal check found it, and the rest of its findings.
-    if let Some(rep) = &facts.ordinals {
-        findings.extend(rep.findings.iter().cloned());
-        findings.extend(rep.legacy_head.iter().cloned());
-    }
-    // Every line Codex cannot read (the first one is the head finding's already).
-    let head_lines: Vec<u64> = findings
-        .iter()
-        .filter(|f| matches!(f.cause, Cause::FirstLineUnreadable(_)))
-        .map(Finding::line)
-        .collect();
-    let cut_at = cut.as_ref().map(|c| c.last_line);
-    for b in &facts.bad {
-        if head_lines.contains(&b.pos.line) || cut_at.is_some_and(|l| b.pos.line > l) {
-            continue;
-        }
-        let f = Finding::new(Cause::BadLine(Box::new(b.clone())), Some(b.pos));
-        // A line too long for rollscope is judged by Codex's record limits; one within them
-        // (a low `--max-line-bytes`) is still a line nothing here checked.
-        let f = match b.error {
-            DecodeError::TooLong { len, .. } => {
-                f.with_severity(shape::oversized(len).unwrap_or(Severity::Warning))
-            }
-            _ => f,
-        };
-        findings.push(f);
-    }
-    if facts.opened
-        && facts.session.meta_line.is_none()
-        && !findings.iter().any(|f| f.rule == Rule::MetaMissing)
-    {
-        findings.push(Finding::new(Cause::NoMeta, None));
-    }
-    findings.extend(meta_undecodable);
-    if facts.session.history_base.is_some() && facts.session.mode() == "legacy" {
-        findings.push(Finding::new(Cause::BaseInLegacy, meta_pos));
-    }
-    let has_turns = facts.turns.as_ref().is_some_and(|t| !t.turns.is_empty());
-    if has_turns && state.token_info.is_none() {
-        findings.push(Finding::new(Cause::NoTokenCount, None));
-    }
-    findings.extend(shape.finish(facts.stream.bytes, &facts.session));
-    findings.extend(content);
-    let records = facts.ordinals.as_ref().map_or(0, |o| o.records);
-    let empty = facts.opened && records == 0 && facts.bad.is_empty() && facts.io_error.is_none();
-    if empty {
-        // Nothing to say about a missing session_meta: there is nothing at all.
-        findings.retain(|f| f.rule != Rule::MetaMissing);
-        findings.push(Finding::new(Cause::FileEmpty, None));
-    }
-    let torn = facts.bad.last().is_some_and(|b| b.torn);
-    if facts.stream.no_final_newline && !torn && !empty {
-        findings.push(Finding::new(Cause::NoFinalNewline, last_pos));
-    }
-    if let Some((pos, true)) = meta_provider {
-        findings.push(Finding::new(Cause::ModelProviderMissing, Some(pos)));
-    }
-    // A file whose read failed part-way was not seen whole: what it lacks is not known (a
-    // corrupt `.zst` was said to have no session_meta: `tests/cli/hostile/streams.rs`,
-    // `a_truncated_and_a_corrupt_zstd_are_one_line_each_and_the_good_file_is_read`).
-    if facts.io_error.is_some() {
-        findings.retain(|f| {
-            !matches!(
-                f.cause,
-                Cause::NoMeta | Cause::NoTokenCount | Cause::NoPreview { .. }
-            )
-        });
-    }
-    findings.sort_by_key(Finding::line);
     files.shrink_to_fit();
     Replayed {
         facts,
@@ -827,7 +720,10 @@ pub fn replay(
         compactions: rebuilt.compactions,
         state,
         ui,
-        findings,
+        lineage,
+        history_problems: rebuilt.problems,
+        pairs,
+        last_record,
         cut,
         error,
         held_times,

@@ -10,20 +10,19 @@
 //! changes which calls and outputs meet, so `calls`' pairing of the file's records cannot
 //! answer it.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::item::{Body, Item, Kind, Meta, Origin};
-use crate::findings::{Cause, Finding};
+use super::item::{At, Body, Item, Kind, Meta, Origin};
 
 /// Codex's namespace for the ids of synthetic items (`normalize.rs`).
 const SYNTHETIC_NAMESPACE: Uuid = Uuid::from_u128(0x90d38d3e_6a5b_4d52_bfe2_2f1e634bfac4);
 
 /// What the pairing of a history found: per item, whether the prompt drops it, and the
-/// calls that get a synthetic output. The findings are the same whether or not the prompt
-/// is built (`replay --view state` reports them).
+/// calls that get a synthetic output. Its facts ([`facts`]) are the same whether or not the
+/// prompt is built.
 #[derive(Debug, Default)]
 pub struct Pairing {
     pub dropped: Vec<bool>,
@@ -116,36 +115,74 @@ pub fn pair(items: &[Item]) -> Pairing {
     p
 }
 
-/// The pairing's findings: each call that gets a synthetic output (unless it lies at or
-/// after `open_from`, the open last turn's first line in the file replayed, where the call
-/// may still be running, or on a line `copied` from a parent), each output the prompt drops.
-pub fn findings(
+/// What the pairing of a history shows, item by item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pair {
+    /// A call that gets a synthetic output; `open_turn` when it lies in the open last turn
+    /// of the file replayed (the call may still be running), `inherited` when on a line a
+    /// fork or sub-agent copied from its parent (answered in the parent's file, after the
+    /// copy was made: the real 0.171 sub-agent child holds the parent's `spawn_agent` call,
+    /// and Codex sends `aborted` for it by design).
+    CallWithoutOutput {
+        call_id: String,
+        open_turn: bool,
+        inherited: bool,
+    },
+    /// An output the prompt drops: its call is not in the history.
+    OutputWithoutCall { call_id: String },
+    /// An output written again for a call already answered; `first_line`: the first one's
+    /// line in the file replayed.
+    OutputDuplicate {
+        call_id: String,
+        first_line: Option<u64>,
+    },
+}
+
+/// A pairing fact and the item it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairFact {
+    pub pair: Pair,
+    /// Where the item was read (`None` for one the replay made).
+    pub at: Option<At>,
+    pub origin: Origin,
+}
+
+/// What the pairing `p` of `items` shows: each call that gets a synthetic output, then each
+/// output the prompt drops or that answers a call again, in item order; by line of the file
+/// replayed (items of a lineage source first). `open_from`: the open last turn's first line
+/// in the file replayed; `copied`: whether a line of it was copied from a parent.
+pub fn facts(
     items: &[Item],
     p: &Pairing,
     open_from: Option<u64>,
     copied: &dyn Fn(u64) -> bool,
-) -> Vec<Finding> {
-    let at = |i: &Item| i.at.and_then(super::history::pos);
+) -> Vec<PairFact> {
+    let fact = |i: &Item, pair| PairFact {
+        pair,
+        at: i.at,
+        origin: i.origin,
+    };
     let mut out = Vec::new();
     for i in p.unanswered.iter().filter_map(|&n| items.get(n)) {
-        let in_open_turn =
+        let open_turn =
             matches!((i.at, open_from), (Some(a), Some(o)) if a.file == 0 && a.line >= o);
-        // A call a fork or sub-agent copied from its parent is answered in the parent's
-        // file, after the copy was made (the real 0.171 sub-agent child holds the parent's
-        // `spawn_agent` call): Codex sends `aborted` for it by design.
         let inherited = matches!(i.at, Some(a) if a.file == 0 && copied(a.line));
-        if in_open_turn || inherited {
-            continue;
-        }
         let call_id = i.meta.call_id().unwrap_or_default().to_string();
-        out.push(Finding::new(Cause::CallWithoutOutput { call_id }, at(i)));
+        out.push(fact(
+            i,
+            Pair::CallWithoutOutput {
+                call_id,
+                open_turn,
+                inherited,
+            },
+        ));
     }
     // Outputs answered again: the first of each call's outputs, by type and call id.
     let mut first: HashMap<(&str, &str), Option<u64>> = HashMap::new();
     for (n, i) in items.iter().enumerate() {
         if p.drops(n) && matches!(i.meta.kind, Kind::Output { .. }) {
             let call_id = i.meta.call_id().unwrap_or_default().to_string();
-            out.push(Finding::new(Cause::OutputWithoutCall { call_id }, at(i)));
+            out.push(fact(i, Pair::OutputWithoutCall { call_id }));
             continue;
         }
         if let Kind::Output {
@@ -157,11 +194,11 @@ pub fn findings(
             let line = i.at.filter(|a| a.file == 0).map(|a| a.line);
             match first.get(&(*type_, &**id)) {
                 Some(first_line) => {
-                    let cause = Cause::OutputDuplicate {
+                    let pair = Pair::OutputDuplicate {
                         call_id: id.to_string(),
                         first_line: *first_line,
                     };
-                    out.push(Finding::new(cause, at(i)));
+                    out.push(fact(i, pair));
                 }
                 None => {
                     first.insert((*type_, &**id), line);
@@ -169,7 +206,7 @@ pub fn findings(
             }
         }
     }
-    out.sort_by_key(Finding::line);
+    out.sort_by_key(|f| f.at.filter(|a| a.file == 0).map_or(0, |a| a.line));
     out
 }
 
@@ -304,8 +341,6 @@ fn reserialized(item_json: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    use crate::replay::item::At;
-
     fn item(json: &str, line: u64) -> Item {
         Item {
             origin: Origin::Record,
@@ -341,11 +376,15 @@ mod tests {
         ];
         let p = pair(&items);
         assert_eq!(p.unanswered, [0]);
-        let f = findings(&items, &p, None, &|_| false);
-        assert_eq!(f[0].rule.slug(), "pair.missing-output");
+        let f = facts(&items, &p, None, &|_| false);
+        let open = |f: &[PairFact]| match &f[0].pair {
+            Pair::CallWithoutOutput { open_turn, .. } => *open_turn,
+            _ => unreachable!(),
+        };
+        assert!(!open(&f));
         assert!(
-            findings(&items, &p, Some(4), &|_| false).is_empty(),
-            "not in the open turn"
+            open(&facts(&items, &p, Some(4), &|_| false)),
+            "in the open turn"
         );
         let out = build(items, &p, false, |_| None);
         assert_eq!(out.len(), 3);
@@ -380,10 +419,20 @@ mod tests {
         ];
         let p = pair(&items);
         assert_eq!(p.dropped, [true, false, false, false]);
-        let f = findings(&items, &p, None, &|_| false);
-        let rules: Vec<(&str, u64)> = f.iter().map(|f| (f.rule.slug(), f.line())).collect();
+        let f = facts(&items, &p, None, &|_| false);
+        let got: Vec<(&str, u64)> = f
+            .iter()
+            .map(|f| {
+                let what = match f.pair {
+                    Pair::OutputWithoutCall { .. } => "orphan",
+                    Pair::OutputDuplicate { .. } => "duplicate",
+                    Pair::CallWithoutOutput { .. } => "missing",
+                };
+                (what, f.at.unwrap().line)
+            })
+            .collect();
         // The orphan is dropped; the second output of `c` is sent again, and said so.
-        assert_eq!(rules, [("pair.orphan-output", 2), ("pair.duplicate", 5)]);
+        assert_eq!(got, [("orphan", 2), ("duplicate", 5)]);
         assert_eq!(build(items, &p, false, |_| None).len(), 3);
     }
 

@@ -12,7 +12,6 @@ use super::history::Effect;
 use super::item::{At, Body};
 use crate::analysis::turns::{TurnStatus, Turns};
 use crate::decode::{select, Kind, Record};
-use crate::findings::{Cause, Finding};
 use crate::model::TurnEvent;
 
 /// A world-state event, in file order.
@@ -59,7 +58,8 @@ pub struct State {
     pub world_state_base: Option<At>,
     pub world_state_patches: u64,
     pub token_info: Option<(At, Value)>,
-    pub findings: Vec<Finding>,
+    /// World-state patches that came before any full snapshot (Codex ignores them).
+    pub patches_before_full: Vec<At>,
 }
 
 impl StateLog {
@@ -188,7 +188,7 @@ impl StateLog {
             world_state_base: None,
             world_state_patches: 0,
             token_info: None,
-            findings: Vec::new(),
+            patches_before_full: Vec::new(),
         };
         st.turn_context = self
             .turn_contexts
@@ -220,11 +220,7 @@ impl StateLog {
                     has_baseline = true;
                     from = Some(i);
                 }
-                World::Patch(_) if !has_baseline => {
-                    let pos = super::history::pos(*at);
-                    st.findings
-                        .push(Finding::new(Cause::WorldStatePatchBeforeFull, pos));
-                }
+                World::Patch(_) if !has_baseline => st.patches_before_full.push(*at),
                 World::Patch(_) => {}
             }
         }
@@ -290,9 +286,8 @@ mod tests {
             Some(json!({"a": {"b": "z"}, "e": [1], "f": true}))
         );
         assert_eq!(st.world_state_patches, 1);
-        assert_eq!(st.findings.len(), 1);
-        assert_eq!(st.findings[0].rule.slug(), "world_state.patch-before-full");
-        assert_eq!(st.findings[0].line(), 1);
+        assert_eq!(st.patches_before_full.len(), 1);
+        assert_eq!(st.patches_before_full[0].line, 1);
     }
 
     #[test]
@@ -303,7 +298,7 @@ mod tests {
             world(false, json!({"b": 1})),
         ]);
         assert_eq!(st.world_state, None);
-        assert_eq!(st.findings.len(), 1);
+        assert_eq!(st.patches_before_full.len(), 1);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::lineage::{self, Resolver};
 use crate::replay::{self, Replayed};
 
 use super::facts::{Facts, RecordCx};
-use super::found::{Counter, Findings};
+use super::found::{Findings, Lines};
 use super::stage::Stage;
 use super::unit::{FileCheck, Hook, RecordCheck, Unit};
 
@@ -28,13 +28,24 @@ const KINDS: [Kind; 8] = [
     Kind::Other,
 ];
 
+/// A record check, and what it reads.
+#[derive(Debug, Clone, Copy)]
+struct RecordHook {
+    rule: Rule,
+    stage: Stage,
+    longer_than: u64,
+    check: RecordCheck,
+}
+
 /// The checks a run makes.
 #[derive(Debug)]
 pub struct Checker {
     /// Per record kind (its discriminant), the record checks that read it.
-    records: Vec<Vec<(Rule, Stage, RecordCheck)>>,
+    records: Vec<Vec<RecordHook>>,
     files: Vec<(Rule, Stage, FileCheck)>,
     placement: bool,
+    /// Count the end columns of the spans (for SARIF).
+    columns: bool,
 }
 
 impl Checker {
@@ -48,11 +59,17 @@ impl Checker {
                     Hook::Record {
                         stage,
                         kinds,
+                        longer_than,
                         check,
                     } => {
                         for kind in KINDS.into_iter().filter(|&k| kinds.contains(k)) {
                             if let Some(list) = records.get_mut(kind as usize) {
-                                list.push((unit.rule, stage, check));
+                                list.push(RecordHook {
+                                    rule: unit.rule,
+                                    stage,
+                                    longer_than,
+                                    check,
+                                });
                             }
                         }
                     }
@@ -65,7 +82,14 @@ impl Checker {
             records,
             files,
             placement,
+            columns: false,
         }
+    }
+
+    /// The checks, their findings' spans counting end columns (an output that prints them).
+    pub fn with_columns(mut self, columns: bool) -> Checker {
+        self.columns = columns;
+        self
     }
 
     /// The checks of every hook of the units `keep` keeps.
@@ -76,7 +100,7 @@ impl Checker {
     /// The rules whose checks it makes, in registry order.
     pub fn rules(&self) -> Vec<Rule> {
         let mut made: Vec<Rule> = self.files.iter().map(|(r, _, _)| *r).collect();
-        made.extend(self.records.iter().flatten().map(|(r, _, _)| *r));
+        made.extend(self.records.iter().flatten().map(|h| h.rule));
         super::all()
             .iter()
             .copied()
@@ -91,16 +115,26 @@ impl Checker {
 
     /// Check one record.
     pub fn record(&self, rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Findings) {
-        for &(rule, stage, check) in self.records.get(rec.kind as usize).into_iter().flatten() {
-            check(rec, cx, &mut out.of(rule, stage, None));
+        let Some(hooks) = self.records.get(rec.kind as usize) else {
+            return;
+        };
+        let Some(first) = hooks.first() else {
+            return;
+        };
+        // One sink for the record, each check's rule and stage set as it runs.
+        let mut found = out.of(first.rule, first.stage, None);
+        let len = rec.raw.len() as u64;
+        for h in hooks.iter().filter(|h| len > h.longer_than) {
+            found.set(h.rule, h.stage);
+            (h.check)(rec, cx, &mut found);
         }
     }
 
-    /// Check the facts of a whole file. `count` reads back the characters of a line a fact
-    /// left uncounted.
-    pub fn file(&self, facts: &Facts<'_>, out: &mut Findings, count: Option<Counter<'_>>) {
+    /// Check the facts of a whole file. `lines` finds the whole line at a position a fact
+    /// kept.
+    pub fn file(&self, facts: &Facts<'_>, out: &mut Findings, lines: Option<Lines<'_>>) {
         for &(rule, stage, check) in &self.files {
-            check(facts, &mut out.of(rule, stage, count));
+            check(facts, &mut out.of(rule, stage, lines));
         }
     }
 }
@@ -122,14 +156,14 @@ pub fn replay(
     opts: &replay::Options,
     checker: &Checker,
 ) -> Checked {
-    let mut found = Findings::new(source.clone());
+    let mut found = Findings::new(source.clone()).with_columns(checker.columns);
     let file_id = source
         .path()
         .and_then(|p| p.file_name())
         .and_then(|n| n.to_str())
         .and_then(lineage::ids_from_file_name)
         .map(|(thread, _)| thread.to_ascii_lowercase());
-    let reads_records = checker.reads_records() && std::env::var_os("NOHOOKS").is_none();
+    let reads_records = checker.reads_records();
     let mut watch = |rec: &Record<'_>, session: &crate::analysis::session::SessionInfo| {
         if reads_records {
             let cx = RecordCx::new(session, file_id.as_deref());
@@ -141,11 +175,11 @@ pub fn replay(
         .placement
         .then(|| source.path().and_then(placement::placement))
         .flatten();
-    let count = |line: &crate::decode::Line| replay.count_chars(line);
+    let lines = |pos: crate::decode::Pos, count: bool| replay.line_at(pos, count);
     checker.file(
         &Facts::of_replay(&replay, placement.as_ref()),
         &mut found,
-        Some(&count),
+        Some(&lines),
     );
     Checked {
         findings: found.finish(),
@@ -161,7 +195,9 @@ pub fn ordinals(
     lineage: Option<&lineage::Problem>,
     checker: &Checker,
 ) -> Vec<Finding> {
-    let mut found = Findings::new(facts.source.clone()).lineage_late();
+    let mut found = Findings::new(facts.source.clone())
+        .lineage_late()
+        .with_columns(checker.columns);
     let facts = Facts {
         file: facts,
         replay: None,

@@ -7,11 +7,10 @@ use crate::analysis::ordinal::{self, Fault, Head, OrdinalReport};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::FileFacts;
 use crate::content::Seen;
-use crate::decode::{Kind, Line, Record};
+use crate::decode::{Kind, Record};
 use crate::input::placement::Placement;
 use crate::input::Source;
 use crate::lineage;
-use crate::replay::item::At;
 use crate::replay::Replayed;
 
 /// The facts of one file, once it is read.
@@ -84,12 +83,6 @@ impl<'a> Facts<'a> {
         f.opened && records == 0 && f.bad.is_empty() && f.io_error.is_none()
     }
 
-    /// The line of a place of the replay when it is in the file replayed (a lineage
-    /// source's lines are not this file's: a finding there is about the whole file).
-    pub fn own_line(at: &At) -> Option<Line> {
-        (at.file == 0).then_some(at.whole)
-    }
-
     /// The file was not read to its end: what it lacks is not known.
     pub fn partial(&self) -> bool {
         self.file.io_error.is_some()
@@ -121,7 +114,11 @@ impl<'a> RecordCx<'a> {
     }
 
     pub fn paginated(&self) -> bool {
-        self.mode() == "paginated"
+        self.session.paginated
+    }
+
+    pub fn legacy(&self) -> bool {
+        self.mode() == "legacy"
     }
 
     /// `rec` is the first `session_meta`: the one the session is read from.

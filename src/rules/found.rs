@@ -2,14 +2,15 @@
 //! line it points at; in the end sorted by line, then by the [`Stage`] of the facts they
 //! rest on, then in the order found.
 
-use crate::decode::Line;
+use crate::decode::{Line, Pos, Record};
 use crate::findings::{Finding, Rule, Span};
 use crate::input::Source;
 
 use super::stage::Stage;
 
-/// Counts a line's characters by reading it back, for a fact that kept its line uncounted.
-pub type Counter<'a> = &'a dyn Fn(&Line) -> Option<u64>;
+/// Finds the whole line at a position (reading it back, or as the pass kept it), for a fact
+/// that kept only where its line starts; with `true`, its characters counted too.
+pub type Lines<'a> = &'a dyn Fn(Pos, bool) -> Option<Line>;
 
 /// The findings of one file, as the checks make them.
 #[derive(Debug)]
@@ -18,6 +19,9 @@ pub struct Findings {
     items: Vec<Keyed>,
     /// The lineage was checked after the file's own sequence (`check-ordinal`).
     late_lineage: bool,
+    /// Count the characters of every line a finding spans, for its end column (an output
+    /// that prints it: SARIF).
+    columns: bool,
 }
 
 #[derive(Debug)]
@@ -34,7 +38,14 @@ impl Findings {
             file,
             items: Vec::new(),
             late_lineage: false,
+            columns: false,
         }
+    }
+
+    /// Findings whose spans count their end columns.
+    pub fn with_columns(mut self, columns: bool) -> Findings {
+        self.columns = columns;
+        self
     }
 
     /// Findings whose lineage is checked after the file's own ordinal sequence: on one line,
@@ -45,7 +56,7 @@ impl Findings {
     }
 
     /// Where the findings of `rule`'s check at `stage` go.
-    pub fn of<'a>(&'a mut self, rule: Rule, stage: Stage, count: Option<Counter<'a>>) -> Found<'a> {
+    pub fn of<'a>(&'a mut self, rule: Rule, stage: Stage, lines: Option<Lines<'a>>) -> Found<'a> {
         let stage = match stage {
             Stage::Lineage if self.late_lineage => Stage::LateLineage,
             s => s,
@@ -54,7 +65,7 @@ impl Findings {
             sink: self,
             rule,
             stage,
-            count,
+            lines,
         }
     }
 
@@ -70,10 +81,16 @@ pub struct Found<'a> {
     sink: &'a mut Findings,
     rule: Rule,
     stage: Stage,
-    count: Option<Counter<'a>>,
+    lines: Option<Lines<'a>>,
 }
 
 impl Found<'_> {
+    /// The findings that follow are `rule`'s, at `stage` (a record's checks share a sink).
+    pub(super) fn set(&mut self, rule: Rule, stage: Stage) {
+        self.rule = rule;
+        self.stage = stage;
+    }
+
     /// A finding at `at` (`None`: about the whole file), worded `message`.
     pub fn push(&mut self, at: Option<Line>, message: String) -> &mut Finding {
         self.push_nth(0, at, message)
@@ -84,6 +101,30 @@ impl Found<'_> {
     pub fn push_nth(&mut self, nth: usize, at: Option<Line>, message: String) -> &mut Finding {
         let span = at.map(|l| self.span(&l));
         self.push_span(nth, span, message)
+    }
+
+    /// [`Found::push_nth`], at the line that starts at `at`.
+    pub fn push_at(&mut self, nth: usize, at: Option<Pos>, message: String) -> &mut Finding {
+        let columns = self.sink.columns;
+        let line = at.map(|pos| {
+            self.lines
+                .and_then(|lines| lines(pos, columns))
+                .unwrap_or(Line {
+                    pos,
+                    ..Line::default()
+                })
+        });
+        self.push_nth(nth, line, message)
+    }
+
+    /// A finding at `rec`'s line (its characters counted where the output prints columns).
+    pub fn push_rec(&mut self, rec: &Record<'_>, message: String) -> &mut Finding {
+        let line = if self.sink.columns {
+            rec.line()
+        } else {
+            rec.line_uncounted()
+        };
+        self.push_nth(0, Some(line), message)
     }
 
     /// [`Found::push_nth`], at a span of the rule's own making (a part of a line).
@@ -100,16 +141,17 @@ impl Found<'_> {
         &mut self.sink.items[last].finding
     }
 
-    /// The span of the whole of `line`, its characters counted from the file when the fact
-    /// did not count them.
+    /// The span of the whole of `line`, its characters counted (from the file, when the fact
+    /// did not count them) where the output prints columns.
     pub fn span(&self, line: &Line) -> Span {
-        let chars = line
-            .chars
-            .or_else(|| self.count.and_then(|count| count(line)))
-            // A fact keeps its line uncounted only where the file can be read again; if it
-            // changed since, its bytes stand in.
-            .unwrap_or(line.len);
-        Span::whole(line, chars)
+        let line = match (line.chars, self.sink.columns) {
+            (None, true) => self
+                .lines
+                .and_then(|lines| lines(line.pos, true))
+                .unwrap_or(*line),
+            _ => *line,
+        };
+        Span::whole(&line)
     }
 
     /// The file the findings are about.

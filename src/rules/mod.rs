@@ -24,23 +24,6 @@ pub mod select;
 mod stage;
 mod words;
 
-pub mod compact;
-pub mod content;
-pub mod file;
-pub mod fork;
-pub mod history_base;
-pub mod line;
-pub mod listing;
-pub mod meta;
-pub mod ordinal;
-pub mod pair;
-pub mod policy;
-pub mod rollback;
-pub mod size;
-pub mod tokens;
-pub mod turn;
-pub mod world_state;
-
 use std::sync::LazyLock;
 
 use crate::findings::Rule;
@@ -51,24 +34,33 @@ pub use found::{Findings, Found};
 pub use stage::Stage;
 pub use unit::{FileCheck, Hook, Kinds, RecordCheck, Unit};
 
-/// The groups, in registry order.
-const GROUPS: &[&[&Unit]] = &[
-    file::UNITS,
-    meta::UNITS,
-    line::UNITS,
-    ordinal::UNITS,
-    history_base::UNITS,
-    fork::UNITS,
-    policy::UNITS,
-    compact::UNITS,
-    world_state::UNITS,
-    pair::UNITS,
-    rollback::UNITS,
-    tokens::UNITS,
-    turn::UNITS,
-    content::UNITS,
-    size::UNITS,
-    listing::UNITS,
+/// The groups of units, in registry order: their modules and their list ([`GROUPS`]).
+macro_rules! groups {
+    ($($group:ident),+ $(,)?) => {
+        $(pub mod $group;)+
+
+        /// The groups, in registry order.
+        const GROUPS: &[&[&Unit]] = &[$($group::UNITS),+];
+    };
+}
+
+groups![
+    file,
+    meta,
+    line,
+    ordinal,
+    history_base,
+    fork,
+    policy,
+    compact,
+    world_state,
+    pair,
+    rollback,
+    tokens,
+    turn,
+    content,
+    size,
+    listing,
 ];
 
 /// The sections of every rule's documentation, in order.
@@ -92,7 +84,9 @@ pub fn all() -> &'static [Rule] {
 
 /// A rule's place in the registry.
 pub fn index(rule: Rule) -> usize {
-    all().iter().position(|&r| r == rule).unwrap_or(0)
+    static INDEX: LazyLock<foldhash::HashMap<Rule, usize>> =
+        LazyLock::new(|| all().iter().enumerate().map(|(i, &r)| (r, i)).collect());
+    INDEX.get(&rule).copied().unwrap_or(0)
 }
 
 /// The rule of a slug.

@@ -138,6 +138,11 @@ impl Overrides {
         self.own[i].or(self.of_group[i])
     }
 
+    /// Whether no rule is given a severity.
+    pub fn is_empty(&self) -> bool {
+        self.own.iter().chain(&self.of_group).all(Option::is_none)
+    }
+
     /// The finding at its overridden severity (itself when there is none).
     pub fn apply<'a>(&self, f: &'a Finding) -> Cow<'a, Finding> {
         match self.get(f.rule) {

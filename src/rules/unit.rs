@@ -88,10 +88,12 @@ pub type FileCheck = fn(&Facts<'_>, &mut Found<'_>);
 /// How a unit's check reads facts, and where its findings come on a line.
 #[derive(Debug, Clone, Copy)]
 pub enum Hook {
-    /// Each record of one of these kinds, as the pass reads it.
+    /// Each record of one of these kinds, longer than `longer_than` bytes, as the pass
+    /// reads it.
     Record {
         stage: Stage,
         kinds: Kinds,
+        longer_than: u64,
         check: RecordCheck,
     },
     /// The facts of the whole file.
@@ -103,7 +105,27 @@ impl Hook {
         Hook::Record {
             stage,
             kinds,
+            longer_than: 0,
             check,
+        }
+    }
+
+    /// The record hook only for records longer than `bytes` (a check about large records
+    /// costs the others nothing).
+    pub const fn longer_than(self, bytes: u64) -> Hook {
+        match self {
+            Hook::Record {
+                stage,
+                kinds,
+                check,
+                ..
+            } => Hook::Record {
+                stage,
+                kinds,
+                longer_than: bytes,
+                check,
+            },
+            file => file,
         }
     }
 
@@ -137,6 +159,7 @@ impl Kinds {
         Kinds(bits)
     }
 
+    #[inline(always)]
     pub fn contains(self, kind: Kind) -> bool {
         self.0 & (1 << kind as u16) != 0
     }

@@ -26,10 +26,10 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         let Fault::CompactionMetadataLen { history, metadata } = p.fault else {
             continue;
         };
-        let at = Facts::own_line(&p.at);
+        let at = p.at.own_pos();
         match history {
             Some(h) => {
-                let f = out.push_nth(
+                let f = out.push_at(
                     nth,
                     at,
                     format!(
@@ -41,7 +41,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 (f.expected, f.found) = (Some(h), Some(metadata));
             }
             None => {
-                out.push_nth(
+                out.push_at(
                     nth,
                     at,
                     format!(

@@ -23,9 +23,9 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let Some(r) = facts.replay else { return };
     for (nth, p) in r.history_problems.iter().enumerate() {
         if p.fault == Fault::CompactionNoWindow {
-            out.push_nth(
+            out.push_at(
                 nth,
-                Facts::own_line(&p.at),
+                p.at.own_pos(),
                 "compaction without window_number: Codex's bounded resume scan reads past it to \
                  the start of the file"
                     .to_string(),

@@ -32,8 +32,8 @@ pub const UNIT: Unit = Unit::new(
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     if let Some(m) = media::check(rec, cx.seen(rec)) {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "an inline base64 {} ({}) in {}: Codex's policy strips these now; each copy \
                  weighs on every resume",

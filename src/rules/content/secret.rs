@@ -31,8 +31,8 @@ pub const UNIT: Unit = Unit::new(
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     for s in secrets::check(rec, cx.seen(rec)) {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "{} in {} ({}): redact it before sharing this file, and rotate it",
                 s.kind,

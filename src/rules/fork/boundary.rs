@@ -68,5 +68,6 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
             num(b)
         ),
     };
-    out.push(Some(rec.line()), message);
+    out.push_rec(
+            rec, message);
 }

@@ -25,7 +25,7 @@ pub const UNIT: Unit = Unit::new(
     RULE,
     &[
         Hook::file(Stage::Decoder, too_long),
-        Hook::record(Stage::RecordSize, Kinds::ALL, record),
+        Hook::record(Stage::RecordSize, Kinds::ALL, record).longer_than(RECORD_WARN),
     ],
 );
 
@@ -61,8 +61,8 @@ fn record(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
     let Some(severity) = oversized(bytes) else {
         return;
     };
-    let f = out.push(
-        Some(rec.line()),
+    let f = out.push_rec(
+            rec,
         format!(
             "a record of {}: Codex's compression refuses records over 16 MiB{}",
             size(bytes),

@@ -47,6 +47,6 @@ fn in_history(facts: &Facts<'_>, out: &mut Found<'_>) {
             ),
             _ => continue,
         };
-        out.push_nth(nth, Facts::own_line(&p.at), message);
+        out.push_at(nth, p.at.own_pos(), message);
     }
 }

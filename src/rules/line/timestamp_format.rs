@@ -25,9 +25,9 @@ pub const UNIT: Unit = Unit::new(
 
 fn check(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
     let ts = rec.timestamp.as_ref();
-    if !ts.ends_with('Z') || crate::time::parse_ms(ts).is_none() {
-        out.push(
-            Some(rec.line()),
+    if !crate::time::is_utc(ts) {
+        out.push_rec(
+            rec,
             format!(
                 "timestamp {:?} is not an RFC 3339 time in UTC: Codex lists and sorts threads \
                  by these times",

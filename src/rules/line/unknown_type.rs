@@ -29,8 +29,8 @@ pub const UNIT: Unit = Unit::new(
 fn check(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
     let type_name = rec.type_name.as_ref();
     if !CODEX_RECORD_TYPES.contains(&type_name) {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "record type `{}` is unknown to Codex: it skips the record on resume",
                 short(type_name)

@@ -88,8 +88,8 @@ fn fields(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
         Some(kind) => format!("session_meta.{field} is {kind}, not a string"),
         None => format!("session_meta has no {field}"),
     };
-    out.push(
-        Some(rec.line()),
+    out.push_rec(
+            rec,
         format!(
             "{what}: Codex cannot read the session metadata and refuses the file (\"failed to \
              read session metadata\")"

@@ -30,8 +30,8 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     let meta_id = rec.payload_field("id").and_then(select::str_value);
     if let (Some(id), Some(file_id)) = (meta_id, cx.file_id) {
         if !id.eq_ignore_ascii_case(file_id) {
-            out.push(
-                Some(rec.line()),
+            out.push_rec(
+            rec,
                 format!(
                     "session_meta.id {} is not the thread id {} of the file name: Codex finds \
                      the file by its name and runs it under the metadata's id",

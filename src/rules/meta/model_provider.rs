@@ -29,8 +29,8 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
         return;
     }
     if let Some("null" | "\"\"") = rec.payload_field("model_provider") {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             "session_meta.model_provider is null or empty: the resume fails (\"Model provider \
              not found\") unless the config names one"
                 .to_string(),

@@ -39,8 +39,8 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     let copied = !cx.paginated() || parents;
     let first_line = cx.session.meta_line.unwrap_or(0);
     if copied {
-        let f = out.push(
-            Some(rec.line()),
+        let f = out.push_rec(
+            rec,
             format!(
                 "another session_meta (the first, at line {first_line}, is the file's own): \
                  copied history, as a fork or sub-agent copies its parent's"
@@ -48,8 +48,8 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
         );
         f.severity = Severity::Info;
     } else {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "another session_meta (the first is at line {first_line}): a paginated rollout \
                  has exactly one"

@@ -27,7 +27,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 previous,
             } => {
                 let earlier = match previous {
-                    Some(line) => format!("the previous line's (line {})", line.pos.line),
+                    Some(pos) => format!("the previous line's (line {})", pos.line),
                     None => "an earlier line's".to_string(),
                 };
                 let message = format!(

@@ -21,7 +21,7 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Pairing, check)]);
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let Some(r) = facts.replay else { return };
     for (nth, p) in r.pairs.iter().enumerate() {
-        let at = p.at.as_ref().and_then(Facts::own_line);
+        let at = p.at.as_ref().and_then(|a| a.own_pos());
         if let Pair::OutputDuplicate {
             call_id,
             first_line,
@@ -30,7 +30,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             let first = first_line
                 .map(|l| format!(" (first at line {l})"))
                 .unwrap_or_default();
-            out.push_nth(
+            out.push_at(
                 nth,
                 at,
                 format!(

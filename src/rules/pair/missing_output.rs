@@ -22,7 +22,7 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Pairing, check)]);
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let Some(r) = facts.replay else { return };
     for (nth, p) in r.pairs.iter().enumerate() {
-        let at = p.at.as_ref().and_then(Facts::own_line);
+        let at = p.at.as_ref().and_then(|a| a.own_pos());
         // The open last turn's call may still be running; one a fork or sub-agent copied
         // from its parent is answered in the parent's file.
         if let Pair::CallWithoutOutput {
@@ -31,7 +31,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             inherited: false,
         } = &p.pair
         {
-            out.push_nth(
+            out.push_at(
                 nth,
                 at,
                 format!(

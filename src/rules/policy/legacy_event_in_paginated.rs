@@ -43,8 +43,8 @@ const LEGACY_ONLY: &[&str] = &[
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     let Some(t) = rec.payload_type() else { return };
     if cx.paginated() && LEGACY_ONLY.contains(&t) {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "event `{}` is persisted only in legacy rollouts; a paginated one carries it as \
                  an item_completed",

@@ -33,13 +33,13 @@ const LEGACY_ITEMS: &[&str] = &[
 ];
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
-    if cx.mode() != "legacy" || rec.payload_type() != Some("item_completed") {
+    if !cx.legacy() || rec.payload_type() != Some("item_completed") {
         return;
     }
     let item = crate::model::completed_item_type(rec);
     if let Some(item) = item.filter(|i| !LEGACY_ITEMS.contains(&i.as_ref())) {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "item_completed `{}` is persisted only in paginated rollouts: a legacy client \
                  may show it twice",

@@ -30,8 +30,8 @@ const UNPERSISTED_ITEMS: &[&str] = &["additional_tools", "compaction_trigger"];
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     let _ = cx;
     if let Some(t) = rec.payload_type().filter(|t| UNPERSISTED_ITEMS.contains(t)) {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!(
                 "response_item `{}` is never persisted by Codex: it would replay as history \
                  Codex never sends",

@@ -25,8 +25,8 @@ pub const UNIT: Unit = Unit::new(
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     if cx.paginated() && rec.payload_type() == Some("thread_rolled_back") {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             "thread_rolled_back in a paginated rollout: paginated Codex reverts through a new \
              file's history_base"
                 .to_string(),

@@ -25,60 +25,62 @@ pub const UNIT: Unit = Unit::new(
     &[Hook::record(Stage::RecordPolicy, Kinds::of(&[Kind::EventMsg]), check)],
 );
 
-/// Events the policy never persists, in either mode (`codex-rs/rollout/src/policy.rs`).
-const TRANSIENT: &[&str] = &[
-    "error",
-    "warning",
-    "guardian_warning",
-    "stream_error",
-    "deprecation_notice",
-    "thread_queue_changed",
-    "guardian_assessment",
-    "exec_command_begin",
-    "exec_command_output_delta",
-    "terminal_interaction",
-    "patch_apply_begin",
-    "patch_apply_updated",
-    "turn_diff",
-    "view_image_tool_call",
-    "dynamic_tool_call_request",
-    "dynamic_tool_call_response",
-    "mcp_tool_call_begin",
-    "web_search_begin",
-    "image_generation_begin",
-    "safety_buffering",
-    "model_reroute",
-    "model_verification",
-    "turn_moderation_metadata",
-    "agent_reasoning_section_break",
-    "raw_response_item",
-    "raw_response_completed",
-    "agent_message_delta",
-    "agent_message_content_delta",
-    "agent_reasoning_delta",
-    "agent_reasoning_raw_content_delta",
-    "plan_delta",
-    "reasoning_content_delta",
-    "reasoning_raw_content_delta",
-    "session_configured",
-    "environment_connected",
-    "environment_disconnected",
-    "mcp_startup_update",
-    "mcp_startup_complete",
-    "shutdown_complete",
-    "exec_approval_request",
-    "apply_patch_approval_request",
-    "request_permissions",
-    "request_user_input",
-    "elicitation_request",
-    "plan_update",
-    "item_started",
-    "hook_started",
-    "hook_completed",
-];
-
-/// Prefixes of transient event families (`collab_*_begin/end`, `realtime_conversation_*`).
-const TRANSIENT_PREFIXES: &[&str] = &["collab_", "realtime_conversation_"];
+/// An event the policy never persists, in either mode (`codex-rs/rollout/src/policy.rs`):
+/// the list, and the families `collab_*` (begin and end) and `realtime_conversation_*`.
+fn transient(t: &str) -> bool {
+    matches!(
+        t,
+        "error"
+            | "warning"
+            | "guardian_warning"
+            | "stream_error"
+            | "deprecation_notice"
+            | "thread_queue_changed"
+            | "guardian_assessment"
+            | "exec_command_begin"
+            | "exec_command_output_delta"
+            | "terminal_interaction"
+            | "patch_apply_begin"
+            | "patch_apply_updated"
+            | "turn_diff"
+            | "view_image_tool_call"
+            | "dynamic_tool_call_request"
+            | "dynamic_tool_call_response"
+            | "mcp_tool_call_begin"
+            | "web_search_begin"
+            | "image_generation_begin"
+            | "safety_buffering"
+            | "model_reroute"
+            | "model_verification"
+            | "turn_moderation_metadata"
+            | "agent_reasoning_section_break"
+            | "raw_response_item"
+            | "raw_response_completed"
+            | "agent_message_delta"
+            | "agent_message_content_delta"
+            | "agent_reasoning_delta"
+            | "agent_reasoning_raw_content_delta"
+            | "plan_delta"
+            | "reasoning_content_delta"
+            | "reasoning_raw_content_delta"
+            | "session_configured"
+            | "environment_connected"
+            | "environment_disconnected"
+            | "mcp_startup_update"
+            | "mcp_startup_complete"
+            | "shutdown_complete"
+            | "exec_approval_request"
+            | "apply_patch_approval_request"
+            | "request_permissions"
+            | "request_user_input"
+            | "elicitation_request"
+            | "plan_update"
+            | "item_started"
+            | "hook_started"
+            | "hook_completed"
+    ) || t.starts_with("collab_")
+        || t.starts_with("realtime_conversation_")
+}
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     let _ = cx;
@@ -86,11 +88,11 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     // Older Codex persisted `exec_command_end` in its extended mode: legitimate, worth
     // knowing.
     let old = t == "exec_command_end";
-    if !old && !TRANSIENT.contains(&t) && !TRANSIENT_PREFIXES.iter().any(|p| t.starts_with(p)) {
+    if !old && !transient(t) {
         return;
     }
-    let f = out.push(
-        Some(rec.line()),
+    let f = out.push_rec(
+            rec,
         format!(
             "event `{}` is never persisted by Codex (its persistence policy drops it): a \
              foreign writer's stream",

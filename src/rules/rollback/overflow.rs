@@ -26,9 +26,9 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             user_turns,
         } = p.fault
         {
-            out.push_nth(
+            out.push_at(
                 nth,
-                Facts::own_line(&p.at),
+                p.at.own_pos(),
                 format!(
                     "thread_rolled_back drops {num_turns} turns but only {user_turns} user turns \
                      stand: every user turn is dropped"

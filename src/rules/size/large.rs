@@ -22,7 +22,7 @@ rule! {
 pub const UNIT: Unit = Unit::new(
     RULE,
     &[
-        Hook::record(Stage::RecordSize, Kinds::ALL, record),
+        Hook::record(Stage::RecordSize, Kinds::ALL, record).longer_than(RECORD_LARGE),
         Hook::file(Stage::FileSize, file),
     ],
 );
@@ -35,8 +35,8 @@ const FILE_LARGE: u64 = 100 * 1000 * 1000;
 fn record(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
     let bytes = rec.raw.len() as u64;
     if bytes > RECORD_LARGE && bytes <= RECORD_WARN {
-        out.push(
-            Some(rec.line()),
+        out.push_rec(
+            rec,
             format!("a record of {}: every resume holds it in memory", size(bytes)),
         );
     }

@@ -1,5 +1,6 @@
 //! `turn.id-mismatch`: an event that names another turn than its own.
 
+use crate::decode::Pos;
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -29,8 +30,13 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         } else {
             ""
         };
-        out.push(
-            Some(m.at),
+        let at = Pos {
+            line: m.line,
+            offset: m.offset,
+        };
+        out.push_at(
+            0,
+            Some(at),
             format!(
                 "{event} names turn {} but falls in turn {} ({}): Codex settles it on the turn it \
                  names{unsettled}",

@@ -1,5 +1,6 @@
 //! `turn.no-context`: a user turn without its settings.
 
+use crate::decode::Pos;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
@@ -23,8 +24,13 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         return;
     };
     for turn in t.without_context.iter().filter_map(|&i| t.turns.get(i)) {
-        out.push(
-            Some(turn.start),
+        let start = Pos {
+            line: turn.line_start,
+            offset: turn.offset_start,
+        };
+        out.push_at(
+            0,
+            Some(start),
             format!(
                 "user turn {} has no turn_context: on resume Codex has no previous turn settings \
                  and injects the whole context again",

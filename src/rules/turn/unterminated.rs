@@ -1,6 +1,7 @@
 //! `turn.unterminated`: a turn that never ended.
 
 use crate::analysis::turns::TurnStatus;
+use crate::decode::Pos;
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -30,8 +31,13 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 .as_deref()
                 .map(|t| format!(" ({})", short(t)))
                 .unwrap_or_default();
-            out.push(
-                Some(t.start),
+            let start = Pos {
+                line: t.line_start,
+                offset: t.offset_start,
+            };
+            out.push_at(
+                0,
+                Some(start),
                 format!(
                     "turn {}{id} never ended (no task_complete or turn_aborted) before the next \
                      began: the writer died or lost the event",

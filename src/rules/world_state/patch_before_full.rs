@@ -19,8 +19,9 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::State, check)]);
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let Some(r) = facts.replay else { return };
     for at in &r.state.patches_before_full {
-        out.push(
-            Facts::own_line(at),
+        out.push_at(
+            0,
+            at.own_pos(),
             "world_state patch before any full snapshot: Codex ignores it on resume".to_string(),
         );
     }
