@@ -13,6 +13,8 @@ use crate::input::Source;
 use crate::lineage;
 use crate::replay::Replayed;
 
+use super::stage::Stage;
+
 /// The facts of one file, once it is read.
 #[derive(Debug, Clone, Copy)]
 pub struct Facts<'a> {
@@ -61,6 +63,20 @@ impl<'a> Facts<'a> {
     /// The head of a file that is not paginated, when Codex cannot read it.
     pub fn legacy_head(&self) -> Option<&'a ordinal::Problem> {
         self.ordinals()?.legacy_head.as_ref()
+    }
+
+    /// What the head rules read at `stage`: a paginated file's ordinal problems (its head
+    /// among them) at [`Stage::Ordinals`], another file's head at [`Stage::Head`]; each with
+    /// its place in its list.
+    pub fn heads(
+        &self,
+        stage: Stage,
+    ) -> Box<dyn Iterator<Item = (usize, &'a ordinal::Problem)> + 'a> {
+        match stage {
+            Stage::Ordinals => Box::new(self.sequence()),
+            Stage::Head => Box::new(self.legacy_head().into_iter().map(|p| (0, p))),
+            _ => Box::new(std::iter::empty()),
+        }
     }
 
     /// The head Codex cannot read the file's `session_meta` from, in a file of any mode.

@@ -154,6 +154,11 @@ impl Found<'_> {
         Span::whole(&line)
     }
 
+    /// The stage the findings come at (a check hooked at two stages reads what each gives).
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
     /// The file the findings are about.
     pub fn file(&self) -> &Source {
         &self.sink.file

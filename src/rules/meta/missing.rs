@@ -18,22 +18,17 @@ rule! {
 pub const UNIT: Unit = Unit::new(
     RULE,
     &[
-        Hook::file(Stage::Ordinals, in_sequence),
-        Hook::file(Stage::Head, in_head),
+        Hook::file(Stage::Ordinals, head),
+        Hook::file(Stage::Head, head),
         Hook::file(Stage::NoMeta, in_file),
     ],
 );
 
-/// A file whose lines carry ordinals, checked as paginated with no `session_meta`.
-fn in_sequence(facts: &Facts<'_>, out: &mut Found<'_>) {
-    for (nth, p) in facts.sequence() {
+/// A file's head, as its ordinal check found it (a paginated file's among its ordinal
+/// problems, another's apart).
+fn head(facts: &Facts<'_>, out: &mut Found<'_>) {
+    for (nth, p) in facts.heads(out.stage()) {
         found(nth, p, out);
-    }
-}
-
-fn in_head(facts: &Facts<'_>, out: &mut Found<'_>) {
-    if let Some(p) = facts.legacy_head() {
-        found(0, p, out);
     }
 }
 
