@@ -279,3 +279,33 @@ fn the_checks_see_what_they_look_for() {
         ["crate::x::Y", "crate::x::z::W", "std::io"]
     );
 }
+
+/// `cargo fmt` does not reach the rule units: their modules are declared inside `group!`,
+/// where rustfmt does not follow them. This runs rustfmt on them itself (as `cargo fmt
+/// --check` would), so CI's format check covers them too.
+#[test]
+fn the_rule_units_are_formatted_as_cargo_fmt_would() {
+    let files: Vec<std::path::PathBuf> = walkdir::WalkDir::new(root().join("src/rules"))
+        .into_iter()
+        .map(|e| e.unwrap().into_path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    assert!(files.len() > 50);
+    let out = match std::process::Command::new("rustfmt")
+        .args(["--edition", "2021", "--check", "-l"])
+        .args(&files)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: no rustfmt ({e})");
+            return;
+        }
+    };
+    let unformatted = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "not formatted (run `rustfmt --edition 2021` on them): {unformatted}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -23,7 +23,9 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     if let Some(plain) = facts.placement.and_then(|p| p.twin.as_ref()) {
         out.push(
             None,
-            format!("{plain} sits beside this file: Codex reads the plain file and ignores this one"),
+            format!(
+                "{plain} sits beside this file: Codex reads the plain file and ignores this one"
+            ),
         );
     }
 }

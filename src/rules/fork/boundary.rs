@@ -23,7 +23,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordKind, Kinds::of(&[Kind::SessionMeta]), check)],
+    &[Hook::record(
+        Stage::RecordKind,
+        Kinds::of(&[Kind::SessionMeta]),
+        check,
+    )],
 );
 
 /// The fork point of the file's first `session_meta` against its history base: only a fork
@@ -55,7 +59,9 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     }
     let message = match (has_id, forked, base_end) {
         (false, Some(f), _) => {
-            format!("forked_from_ordinal_exclusive {f} without forked_from_id: a fork point of no fork")
+            format!(
+                "forked_from_ordinal_exclusive {f} without forked_from_id: a fork point of no fork"
+            )
         }
         (_, None, Some(b)) => format!(
             "forked_from_id without forked_from_ordinal_exclusive, in a fork by reference \
@@ -68,6 +74,5 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
             num(b)
         ),
     };
-    out.push_rec(
-            rec, message);
+    out.push_rec(rec, message);
 }

@@ -1,7 +1,7 @@
 //! `history_base.resolve`: a history base whose source is missing or unusable.
 
-use crate::lineage::Fault;
 use crate::findings::Severity;
+use crate::lineage::Fault;
 use crate::rules::words::{num, place};
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 

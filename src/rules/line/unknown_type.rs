@@ -23,7 +23,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordKind, Kinds::of(&[Kind::Other]), check)],
+    &[Hook::record(
+        Stage::RecordKind,
+        Kinds::of(&[Kind::Other]),
+        check,
+    )],
 );
 
 fn check(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {

@@ -20,7 +20,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordKind, Kinds::of(&[Kind::SessionMeta]), check)],
+    &[Hook::record(
+        Stage::RecordKind,
+        Kinds::of(&[Kind::SessionMeta]),
+        check,
+    )],
 );
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
@@ -31,7 +35,7 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     if let (Some(id), Some(file_id)) = (meta_id, cx.file_id) {
         if !id.eq_ignore_ascii_case(file_id) {
             out.push_rec(
-            rec,
+                rec,
                 format!(
                     "session_meta.id {} is not the thread id {} of the file name: Codex finds \
                      the file by its name and runs it under the metadata's id",

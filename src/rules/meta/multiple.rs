@@ -21,7 +21,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordKind, Kinds::of(&[Kind::SessionMeta]), check)],
+    &[Hook::record(
+        Stage::RecordKind,
+        Kinds::of(&[Kind::SessionMeta]),
+        check,
+    )],
 );
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {

@@ -22,7 +22,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordPolicy, Kinds::of(&[Kind::EventMsg]), check)],
+    &[Hook::record(
+        Stage::RecordPolicy,
+        Kinds::of(&[Kind::EventMsg]),
+        check,
+    )],
 );
 
 /// Events persisted only in legacy mode.

@@ -21,7 +21,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordPolicy, Kinds::of(&[Kind::EventMsg]), check)],
+    &[Hook::record(
+        Stage::RecordPolicy,
+        Kinds::of(&[Kind::EventMsg]),
+        check,
+    )],
 );
 
 /// `item_completed` items a legacy file persists.

@@ -20,7 +20,11 @@ rule! {
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordPolicy, Kinds::of(&[Kind::EventMsg]), check)],
+    &[Hook::record(
+        Stage::RecordPolicy,
+        Kinds::of(&[Kind::EventMsg]),
+        check,
+    )],
 );
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {

@@ -19,7 +19,11 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Usage, check)]);
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let Some(r) = facts.replay else { return };
-    let has_turns = facts.file.turns.as_ref().is_some_and(|t| !t.turns.is_empty());
+    let has_turns = facts
+        .file
+        .turns
+        .as_ref()
+        .is_some_and(|t| !t.turns.is_empty());
     if has_turns && r.state.token_info.is_none() && !facts.partial() {
         out.push(
             None,
