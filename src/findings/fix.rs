@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::decode::Line;
 use crate::input::Source;
 
 /// How safe a fix is.
@@ -45,6 +46,14 @@ impl Fix {
             edits,
         }
     }
+
+    pub fn safe(description: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix::new(Applicability::Safe, description.into(), edits)
+    }
+
+    pub fn unsafe_(description: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix::new(Applicability::Unsafe, description.into(), edits)
+    }
 }
 
 /// One edit of one file: the bytes `start..end` of its decoded text replaced by `content`
@@ -64,6 +73,12 @@ impl Edit {
 
     pub fn insert(file: Source, at: u64, content: String) -> Edit {
         Edit::replace(file, at..at, content)
+    }
+
+    /// Delete the line at `line`, its ending included (the last line, unterminated: the
+    /// line alone, so the line before keeps its own ending).
+    pub fn delete_line(file: Source, line: &Line) -> Edit {
+        Edit::delete(file, line.pos.offset..line.next())
     }
 
     pub fn replace(file: Source, range: Range<u64>, content: String) -> Edit {

@@ -85,6 +85,18 @@ impl Finding {
         }
     }
 
+    /// This finding, cured by `fix`.
+    pub fn fixed(&mut self, fix: Fix) -> &mut Finding {
+        self.fix = Some(fix);
+        self
+    }
+
+    /// This finding, with `related` among the places that explain it.
+    pub fn related(&mut self, related: Related) -> &mut Finding {
+        self.related.push(related);
+        self
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -243,6 +243,19 @@ impl Replayed {
         input::reread::excerpt(f.reread.as_ref()?, f.size, pos.offset, max)
     }
 
+    /// The bytes of `line` (without its ending) in the file replayed, read back; `None` for
+    /// input that cannot be read again. For a fix that moves or compares a line.
+    pub fn bytes(&self, line: &Line) -> Option<Vec<u8>> {
+        let f = self.files.first()?;
+        let reader = f.reread.as_ref()?;
+        if line.next() > f.size {
+            return None;
+        }
+        let mut buf = vec![0; usize::try_from(line.len).ok()?];
+        reader.read_exact_at(line.pos.offset, &mut buf).ok()?;
+        Some(buf)
+    }
+
     /// The last turn of the file replayed, when it has not ended.
     pub fn open_turn(&self) -> Option<&Turn> {
         open_turn(&self.facts)

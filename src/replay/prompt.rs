@@ -130,12 +130,9 @@ pub enum Pair {
     },
     /// An output the prompt drops: its call is not in the history.
     OutputWithoutCall { call_id: String },
-    /// An output written again for a call already answered; `first_line`: the first one's
-    /// line in the file replayed.
-    OutputDuplicate {
-        call_id: String,
-        first_line: Option<u64>,
-    },
+    /// An output written again for a call already answered; `first`: where the first one
+    /// lies in the file replayed.
+    OutputDuplicate { call_id: String, first: Option<At> },
 }
 
 /// A pairing fact and the item it is about.
@@ -178,7 +175,7 @@ pub fn facts(
         ));
     }
     // Outputs answered again: the first of each call's outputs, by type and call id.
-    let mut first: HashMap<(&str, &str), Option<u64>> = HashMap::new();
+    let mut first: HashMap<(&str, &str), Option<At>> = HashMap::new();
     for (n, i) in items.iter().enumerate() {
         if p.drops(n) && matches!(i.meta.kind, Kind::Output { .. }) {
             let call_id = i.meta.call_id().unwrap_or_default().to_string();
@@ -191,17 +188,17 @@ pub fn facts(
             ..
         } = &i.meta.kind
         {
-            let line = i.at.filter(|a| a.file == 0).map(|a| a.line);
+            let at = i.at.filter(|a| a.file == 0);
             match first.get(&(*type_, &**id)) {
-                Some(first_line) => {
+                Some(earlier) => {
                     let pair = Pair::OutputDuplicate {
                         call_id: id.to_string(),
-                        first_line: *first_line,
+                        first: *earlier,
                     };
                     out.push(fact(i, pair));
                 }
                 None => {
-                    first.insert((*type_, &**id), line);
+                    first.insert((*type_, &**id), at);
                 }
             }
         }

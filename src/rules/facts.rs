@@ -7,7 +7,7 @@ use crate::analysis::ordinal::{self, Fault, Head, OrdinalReport};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::FileFacts;
 use crate::content::Seen;
-use crate::decode::{Kind, Record};
+use crate::decode::{self, Kind, Line, Record};
 use crate::input::placement::Placement;
 use crate::input::Source;
 use crate::lineage;
@@ -90,6 +90,20 @@ impl<'a> Facts<'a> {
             .iter()
             .find_map(head)
             .or_else(|| rep.legacy_head.as_ref().and_then(head))
+    }
+
+    /// The bytes of `line` (without its ending), read back from the file: for a fix that
+    /// moves or compares lines (`None` where the file cannot be read again).
+    pub fn bytes(&self, line: &Line) -> Option<Vec<u8>> {
+        self.replay?.bytes(line)
+    }
+
+    /// The record at `line`, read back and decoded: its `ordinal`, and its payload's JSON
+    /// text as written.
+    pub fn record_at(&self, line: &Line) -> Option<(Option<u64>, String)> {
+        let bytes = self.bytes(line)?;
+        let rec = decode::decode_line(&bytes, line.pos).ok()?;
+        Some((rec.ordinal, rec.payload.get().to_string()))
     }
 
     /// No line holds anything: opened and read whole, no record, no bad line.

@@ -154,6 +154,12 @@ impl Found<'_> {
         Span::whole(&line)
     }
 
+    /// The whole line that starts at `pos` (read back, or as the pass kept it), for a fix
+    /// that deletes it.
+    pub fn line_at(&self, pos: Pos) -> Option<Line> {
+        self.lines.and_then(|lines| lines(pos, false))
+    }
+
     /// The stage the findings come at (a check hooked at two stages reads what each gives).
     pub fn stage(&self) -> Stage {
         self.stage
