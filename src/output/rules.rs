@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::findings::Rule;
+use crate::findings::{FixWhen, Rule};
 
 /// A rule's documentation as Markdown: its doc comment, each line without the one space
 /// that follows `///`.
@@ -28,7 +28,12 @@ pub fn markdown() -> String {
          something is wrong or lossy; **info** for facts worth knowing.\n\n\
          This page is generated from the rule units (`src/rules/<group>/<name>.rs`); do \
          not edit it by hand. `BLESS=1 cargo test --test cli rules_page` writes it again.\n\n\
-         | rule | group | severity | summary |\n|---|---|---|---|\n",
+         A rule whose cure is mechanical gives its findings a fix: edits, and whether they \
+         are *safe* (what the real Codex rebuilds from the file, the model's history and \
+         what a client is shown, is unchanged or restored, and no record Codex uses is lost) \
+         or *unsafe*. Each rule's section says what its fix does and on what evidence. \
+         Nothing writes them yet.\n\n\
+         | rule | group | severity | fix | summary |\n|---|---|---|---|---|\n",
     );
     for &r in crate::rules::all() {
         let anchor: String = r
@@ -38,25 +43,39 @@ pub fn markdown() -> String {
             .collect();
         let _ = writeln!(
             out,
-            "| [`{}`](#{anchor}) | `{}` | {} | {} |",
+            "| [`{}`](#{anchor}) | `{}` | {} | {} | {} |",
             r.slug(),
             r.group(),
             r.default_severity().as_str(),
+            fixes(r),
             r.summary()
         );
     }
     for &r in crate::rules::all() {
         let _ = write!(
             out,
-            "\n## `{}`\n\nGroup `{}`, severity **{}**: {}.\n\n{}\n",
+            "\n## `{}`\n\nGroup `{}`, severity **{}**, fix {}: {}.\n\n{}\n",
             r.slug(),
             r.group(),
             r.default_severity().as_str(),
+            fixes(r),
             r.summary(),
             doc_markdown(r)
         );
     }
     out
+}
+
+/// When a rule's findings carry a fix, and how safe: `sometimes (safe, unsafe)`, `none`.
+fn fixes(rule: Rule) -> String {
+    let f = rule.fixes();
+    let when = match f.when {
+        FixWhen::Never => return "none".to_string(),
+        FixWhen::Sometimes => "sometimes",
+        FixWhen::Always => "always",
+    };
+    let how: Vec<&str> = f.applicabilities.iter().map(|a| a.as_str()).collect();
+    format!("{when} ({})", how.join(", "))
 }
 
 #[cfg(test)]

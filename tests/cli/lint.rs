@@ -208,17 +208,17 @@ fn every_rule_explains_itself_and_is_listed() {
 }
 
 /// What a rule folder's `expect` file says (format in `testdata/lint/README.md`).
-struct Expect {
+pub(crate) struct Expect {
     /// `line N`, or `file` (a finding about the whole file: `line` null).
-    line: Value,
+    pub(crate) line: Value,
     /// `also SLUG`: rules the same defect fires too (a BOM also hides `session_meta`).
-    also: Vec<String>,
+    pub(crate) also: Vec<String>,
     /// `lint NAME`: the files of `fires/` and `clean/` to lint; the others are there for
     /// them (a fork's source). Default: every file of the folder.
-    lint: Vec<String>,
+    pub(crate) lint: Vec<String>,
 }
 
-fn expect(dir: &std::path::Path) -> Expect {
+pub(crate) fn expect(dir: &std::path::Path) -> Expect {
     let text = std::fs::read_to_string(dir.join("expect")).unwrap();
     let mut e = Expect {
         line: Value::Null,
@@ -244,7 +244,7 @@ fn expect(dir: &std::path::Path) -> Expect {
 
 /// The files of `dir` to lint: those `expect` names (paths relative to `dir`) that are
 /// there, or all the files directly in it.
-fn targets(dir: &std::path::Path, e: &Expect) -> Vec<PathBuf> {
+pub(crate) fn targets(dir: &std::path::Path, e: &Expect) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = if e.lint.is_empty() {
         std::fs::read_dir(dir)
             .unwrap()

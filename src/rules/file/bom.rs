@@ -1,7 +1,7 @@
 //! `file.bom`: a byte order mark before the first record.
 
 use crate::analysis::ordinal::{Fault, Head, Problem};
-use crate::findings::Span;
+use crate::findings::{Edit, Fix, Span};
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
@@ -14,7 +14,11 @@ rule! {
     /// **Example.** A writer opened the file with a BOM-adding encoding (`utf-8-sig`).
     ///
     /// **Fix.** Write UTF-8 without a BOM; strip the first three bytes of an affected file.
+    ///
+    /// The fix (safe) deletes the three bytes: Codex parses the first record again (the
+    /// fixture fixed is its clean twin, byte for byte: `tests/cli/fixes.rs`).
     "file.bom", Error, "the file starts with a UTF-8 byte order mark",
+    fix: Always [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(
@@ -40,11 +44,16 @@ fn found(nth: usize, p: &Problem, out: &mut Found<'_>) {
     // The mark itself: three bytes, one character.
     let at = p.at.pos.offset;
     let span = Span::within(&p.at, at..at + 3, 0..1);
+    let fix = Fix::safe(
+        "delete the byte order mark",
+        vec![Edit::delete(out.file().clone(), at..at + 3)],
+    );
     out.push_span(
         nth,
         Some(span),
         "line 1 starts with a UTF-8 byte order mark: Codex cannot parse its first record, so \
          its resume fails (openai/codex#28139)"
             .to_string(),
-    );
+    )
+    .fixed(fix);
 }

@@ -1,7 +1,8 @@
 //! Lines: what Codex's reader rejects or skips, and what it reads wrong.
 
-use crate::decode::{BadLine, DecodeError};
-use crate::rules::Facts;
+use crate::decode::{BadLine, DecodeError, Line};
+use crate::findings::{Edit, Fix};
+use crate::rules::{Facts, Found};
 
 group![
     json,
@@ -40,4 +41,31 @@ fn message(bad: &BadLine) -> String {
     } else {
         format!("Codex cannot read this line ({bad}): its record is lost on resume")
     }
+}
+
+/// Delete a line Codex cannot read: it skips the line, so what it rebuilds stays the same
+/// (safe). Unsafe for a line that is not UTF-8, which makes Codex 0.147 refuse the whole
+/// file: deleted, its record is lost where replacing the bad bytes would keep it. None in
+/// a paginated file for a line that carries an ordinal, where the deletion would open a
+/// gap.
+fn delete(facts: &Facts<'_>, bad: &BadLine, out: &Found<'_>) -> Option<Fix> {
+    let paginated = facts.ordinals().is_some_and(|o| o.paginated);
+    if paginated && bad.ordinal_hint.is_some() {
+        return None;
+    }
+    let edits = vec![Edit::delete_line(out.file().clone(), &bad.line())];
+    Some(match bad.error {
+        DecodeError::Utf8 { .. } => Fix::unsafe_("delete the line that is not UTF-8", edits),
+        _ => Fix::safe("delete the line Codex skips", edits),
+    })
+}
+
+/// Delete the record at `line`, which Codex skips (safe), when it carries no ordinal.
+fn delete_record(line: &Line, ordinal: Option<u64>, out: &Found<'_>) -> Option<Fix> {
+    ordinal.is_none().then(|| {
+        Fix::safe(
+            "delete the line Codex skips",
+            vec![Edit::delete_line(out.file().clone(), line)],
+        )
+    })
 }

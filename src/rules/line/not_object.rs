@@ -12,7 +12,12 @@ rule! {
     /// **Example.** `[1,2,3]` on a line of its own.
     ///
     /// **Fix.** Write records as `{timestamp, type, payload}` objects.
+    ///
+    /// The fix (safe) deletes the line, which Codex skips (0.147 resumes the file without it to
+    /// the same history, `testdata/lint/line.not-object/verdict-0.147.0-fixed.json`). None in a
+    /// paginated file for a line that carries an ordinal (deleted, it would open a gap).
     "line.not-object", Error, "a line that is not a JSON object",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
@@ -21,7 +26,8 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, bad) in super::rejected(facts) {
         if matches!(bad.error, DecodeError::NotObject { .. }) {
-            out.push_nth(nth, Some(bad.line()), super::message(bad));
+            let fix = super::delete(facts, bad, out);
+            out.push_nth(nth, Some(bad.line()), super::message(bad)).fix = fix;
         }
     }
 }

@@ -12,7 +12,12 @@ rule! {
     /// **Example.** `"ordinal": "12"` or `-1`.
     ///
     /// **Fix.** Write the ordinal as a number.
+    ///
+    /// The fix (safe) deletes the line, which Codex skips (0.171 resumes the file without it to
+    /// the same history, `testdata/lint/line.ordinal/verdict-0.171.0-fixed.json`). None where a
+    /// raw scan reads an ordinal in the line (deleted, it would open a gap).
     "line.ordinal", Error, "an ordinal that is not an unsigned integer",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
@@ -21,7 +26,8 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, bad) in super::rejected(facts) {
         if matches!(bad.error, DecodeError::OrdinalInvalid) {
-            out.push_nth(nth, Some(bad.line()), super::message(bad));
+            let fix = super::delete(facts, bad, out);
+            out.push_nth(nth, Some(bad.line()), super::message(bad)).fix = fix;
         }
     }
 }

@@ -62,7 +62,7 @@ fn record(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
         return;
     };
     let f = out.push_rec(
-            rec,
+        rec,
         format!(
             "a record of {}: Codex's compression refuses records over 16 MiB{}",
             size(bytes),

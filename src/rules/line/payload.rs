@@ -1,9 +1,9 @@
 //! `line.payload`: a payload Codex cannot decode into its record.
 
 use crate::decode::DecodeError;
-use crate::rules::{Facts, Found, Hook, Stage, Unit};
 use crate::replay::history::Fault;
 use crate::rules::words::short;
+use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
     /// **Checks.** Every record has an object `payload` of the shape its type requires (a
@@ -15,17 +15,31 @@ rule! {
     /// **Example.** `"num_turns": "2"`; a `replacement_history` entry that is a number.
     ///
     /// **Fix.** Write the payload with the types Codex writes.
+    ///
+    /// The fix (safe) deletes the line, which Codex skips (0.147 resumes the file without it to
+    /// the same history, `testdata/lint/line.payload/verdict-0.147.0-fixed.json`), when it
+    /// carries no ordinal (deleted, it would open a gap).
     "line.payload", Error, "a payload Codex cannot decode into its record type",
+    fix: Sometimes [Safe],
 }
 
-pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check),
-        Hook::file(Stage::History, in_history),]);
+pub const UNIT: Unit = Unit::new(
+    RULE,
+    &[
+        Hook::file(Stage::Decoder, check),
+        Hook::file(Stage::History, in_history),
+    ],
+);
 
 /// Each line the decoder rejected for this.
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, bad) in super::rejected(facts) {
-        if matches!(bad.error, DecodeError::PayloadMissing | DecodeError::PayloadNotObject) {
-            out.push_nth(nth, Some(bad.line()), super::message(bad));
+        if matches!(
+            bad.error,
+            DecodeError::PayloadMissing | DecodeError::PayloadNotObject
+        ) {
+            let fix = super::delete(facts, bad, out);
+            out.push_nth(nth, Some(bad.line()), super::message(bad)).fix = fix;
         }
     }
 }
@@ -47,6 +61,8 @@ fn in_history(facts: &Facts<'_>, out: &mut Found<'_>) {
             ),
             _ => continue,
         };
-        out.push_at(nth, p.at.own_pos(), message);
+        let line = p.at.own_pos().and_then(|pos| out.line_at(pos));
+        let fix = line.and_then(|l| super::delete_record(&l, p.at.ordinal, out));
+        out.push_at(nth, p.at.own_pos(), message).fix = fix;
     }
 }

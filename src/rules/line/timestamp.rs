@@ -11,7 +11,12 @@ rule! {
     /// **Example.** A record written without its envelope's `timestamp`.
     ///
     /// **Fix.** Stamp every record (RFC 3339, UTC).
+    ///
+    /// The fix (safe) deletes the line, which Codex skips (0.147 resumes the file without it to
+    /// the same history, `testdata/lint/line.timestamp/verdict-0.147.0-fixed.json`). None in a
+    /// paginated file for a line that carries an ordinal (deleted, it would open a gap).
     "line.timestamp", Error, "a record without a string timestamp",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
@@ -19,8 +24,12 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
 /// Each line the decoder rejected for this.
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, bad) in super::rejected(facts) {
-        if matches!(bad.error, DecodeError::TimestampMissing | DecodeError::TimestampNotString) {
-            out.push_nth(nth, Some(bad.line()), super::message(bad));
+        if matches!(
+            bad.error,
+            DecodeError::TimestampMissing | DecodeError::TimestampNotString
+        ) {
+            let fix = super::delete(facts, bad, out);
+            out.push_nth(nth, Some(bad.line()), super::message(bad)).fix = fix;
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::analysis::ordinal::{Fault, Head, Problem};
 use crate::decode::{Kind, Record};
+use crate::findings::{Edit, Fix};
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Kinds, RecordCx, Stage, Unit};
 
@@ -17,7 +18,14 @@ rule! {
     /// **Example.** An `event_msg` written before the `session_meta`; `"cli_version": 171`.
     ///
     /// **Fix.** Write `session_meta` first, with the fields Codex writes, as strings.
+    ///
+    /// The fix (safe) moves a `session_meta` found later in the file to the head (where the
+    /// ordinals allow: in a paginated file, only one numbered below the first record), or
+    /// deletes a first line Codex cannot parse when a `session_meta` follows it: the file is
+    /// then one Codex resumes, as written (the fixture fixed is its clean twin, byte for byte:
+    /// `tests/cli/fixes.rs`).
     "meta.first", Error, "the first record is not a decodable session_meta",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(
@@ -33,11 +41,11 @@ pub const UNIT: Unit = Unit::new(
 /// problems, another's apart).
 fn head(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, p) in facts.heads(out.stage()) {
-        found(nth, p, out);
+        found(facts, nth, p, out);
     }
 }
 
-fn found(nth: usize, p: &Problem, out: &mut Found<'_>) {
+fn found(facts: &Facts<'_>, nth: usize, p: &Problem, out: &mut Found<'_>) {
     let message = match &p.fault {
         Fault::Head(Head::FirstLineUnreadable(bad)) => format!(
             "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse \
@@ -50,7 +58,47 @@ fn found(nth: usize, p: &Problem, out: &mut Found<'_>) {
         ),
         _ => return,
     };
-    out.push_nth(nth, Some(p.at), message);
+    let fix = fix(facts, p, out);
+    out.push_nth(nth, Some(p.at), message).fix = fix;
+}
+
+/// Bring the file's `session_meta` to its head: move it there from further down, or, when
+/// it follows a first line Codex cannot parse, delete that line.
+fn fix(facts: &Facts<'_>, p: &Problem, out: &Found<'_>) -> Option<Fix> {
+    let meta = facts.ordinals()?.meta?;
+    let head = &p.at;
+    if meta.pos.line <= head.pos.line {
+        return None;
+    }
+    let file = out.file().clone();
+    match &p.fault {
+        Fault::Head(Head::FirstLineUnreadable(_)) if meta.pos.offset == head.next() => {
+            Some(Fix::safe(
+                "delete the line before session_meta",
+                vec![Edit::delete_line(file, head)],
+            ))
+        }
+        Fault::Head(Head::FirstRecordNotMeta { .. }) => {
+            let (meta_ordinal, _) = facts.record_at(&meta)?;
+            let (head_ordinal, _) = facts.record_at(head)?;
+            // Moved, the ordinals must still grow.
+            if meta_ordinal.zip(head_ordinal).is_some_and(|(m, h)| m >= h)
+                || meta_ordinal.is_some() != head_ordinal.is_some()
+            {
+                return None;
+            }
+            let mut text = String::from_utf8(facts.bytes(&meta)?).ok()?;
+            text.push_str(if meta.eol == 2 { "\r\n" } else { "\n" });
+            Some(Fix::safe(
+                "move session_meta to the head of the file",
+                vec![
+                    Edit::insert(file.clone(), head.pos.offset, text),
+                    Edit::delete_line(file, &meta),
+                ],
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// The fields every Codex version writes in `session_meta` and requires as strings (the
@@ -83,7 +131,7 @@ fn fields(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
         None => format!("session_meta has no {field}"),
     };
     out.push_rec(
-            rec,
+        rec,
         format!(
             "{what}: Codex cannot read the session metadata and refuses the file (\"failed to \
              read session metadata\")"

@@ -1,6 +1,8 @@
 //! `ordinal.non-monotonic`: an ordinal that repeats or goes back.
 
 use crate::analysis::ordinal::Fault;
+use crate::decode::{Line, Pos};
+use crate::findings::{Edit, Fix};
 use crate::rules::words::due;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -8,12 +10,24 @@ rule! {
     /// **Checks.** Ordinals only grow: none repeats an earlier one or goes back.
     ///
     /// **Why it matters.** Codex's thread-history projection stops there for good ("expected
-    /// ordinal N, got N-1", openai/codex#41566); a resume skips the line with a warning.
+    /// ordinal N, got N-1", openai/codex#41566; 0.146 to 0.153); from 0.154 it skips the
+    /// line with a warning, while the resume still reads it into the history (verified with
+    /// 0.171): what a client is shown and what the model is sent differ.
     ///
     /// **Example.** Two writers appending to one file; a line written twice.
     ///
-    /// **Fix.** Renumber from the first bad line; never let two writers share a file.
+    /// **Fix.** For a duplicate, delete the later line and renumber nothing (the cure
+    /// confirmed in openai/codex#41079); never let two writers share a file.
+    ///
+    /// The fix deletes the later line. Safe when the line repeats the record before it (the
+    /// same ordinal and payload: what is left is the file written once). Unsafe otherwise:
+    /// the resume reads the line, so the history loses what it held (a user message,
+    /// `testdata/lint/ordinal.non-monotonic/verdict-0.171.0-message-deleted.json`), and a
+    /// deleted `thread_settings_applied` is written again on the next resume
+    /// (`…-settings-deleted.json`). A decrease has no mechanical cure: renumbering moves
+    /// every later ordinal (and a fork's `history_base` that counts them).
     "ordinal.non-monotonic", Error, "a duplicate or decreasing ordinal",
+    fix: Sometimes [Safe, Unsafe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);
@@ -51,7 +65,29 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             }
             _ => continue,
         };
+        let fix = match &p.fault {
+            Fault::Duplicate { previous, .. } => Some(delete(facts, &p.at, *previous, out)),
+            _ => None,
+        };
         let f = out.push_nth(nth, Some(p.at), message);
         (f.expected, f.found, f.case) = (expected, Some(found), Some(case));
+        f.fix = fix;
+    }
+}
+
+/// Delete the line `at` that repeats an ordinal: safe when it repeats the record just
+/// before it (`previous`) whole, unsafe when it may hold a record of its own.
+fn delete(facts: &Facts<'_>, at: &Line, previous: Option<Pos>, out: &Found<'_>) -> Fix {
+    let edits = vec![Edit::delete_line(out.file().clone(), at)];
+    let record = |l: &Line| facts.record_at(l);
+    let before = previous.and_then(|pos| out.line_at(pos));
+    match before.and_then(|b| record(&b)) {
+        Some(a) if record(at).is_some_and(|b| a == b) => {
+            Fix::safe("delete the record written again", edits)
+        }
+        _ => Fix::unsafe_(
+            "delete the later line (its record may be one Codex uses)",
+            edits,
+        ),
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::analysis::ordinal::Fault;
 use crate::analysis::ordinal::Unparseable;
+use crate::findings::{Edit, Fix};
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -17,7 +18,13 @@ rule! {
     ///
     /// **Fix.** Remove the unparseable line before resuming (keep the lines up to the last
     /// record Codex parses, `head -n N`): a final newline alone does not make it parseable.
+    ///
+    /// The fix deletes the line: safe for a line that does not decode (Codex 0.171 resumes the
+    /// cut file without a warning and writes the next ordinal once,
+    /// `testdata/lint/ordinal.tail-unparseable/verdict-0.171.0-fixes.json`); unsafe for a
+    /// record of a type this Codex does not know, which a later one may read.
     "ordinal.tail-unparseable", Error, "an unparseable tail line whose ordinal the next resume reuses",
+    fix: Always [Safe, Unsafe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);
@@ -34,9 +41,16 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         else {
             continue;
         };
-        let reason = match line {
-            Unparseable::UnknownType(t) => format!("record type `{}` is unknown to Codex", short(t)),
-            Unparseable::Bad(bad) => bad.to_string(),
+        let delete = vec![Edit::delete_line(out.file().clone(), &p.at)];
+        let (reason, fix) = match line {
+            Unparseable::UnknownType(t) => (
+                format!("record type `{}` is unknown to Codex", short(t)),
+                Fix::unsafe_("delete the record Codex does not know", delete),
+            ),
+            Unparseable::Bad(bad) => (
+                bad.to_string(),
+                Fix::safe("delete the line Codex cannot parse", delete),
+            ),
         };
         let effect = if next == found {
             format!("writes ordinal {next} again")
@@ -52,5 +66,6 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             ),
         );
         (f.expected, f.found) = (Some(*next), Some(*found));
+        f.fixed(fix);
     }
 }

@@ -1,8 +1,12 @@
 //! `pair.duplicate`: a tool output written twice.
 
+use crate::decode::Line;
+use crate::findings::{Edit, Fix, Related};
 use crate::replay::prompt::Pair;
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
+
+use super::own_line;
 
 rule! {
     /// **Checks.** No call in the rebuilt history gets two outputs.
@@ -13,7 +17,14 @@ rule! {
     /// **Example.** A writer that retries a write and appends the output again.
     ///
     /// **Fix.** Write each output once.
+    ///
+    /// The fix deletes the later copy, when it is a line of its own without an ordinal (a
+    /// legacy file's `response_item`): safe when its payload repeats the first's byte for byte
+    /// (what is left is the file written once: the fixture fixed is its clean twin,
+    /// `tests/cli/fixes.rs`); unsafe when the two differ, or the first cannot be read again,
+    /// since the model then loses what the later one said.
     "pair.duplicate", Warning, "a tool output written twice",
+    fix: Sometimes [Safe, Unsafe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Pairing, check)]);
@@ -22,15 +33,30 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let Some(r) = facts.replay else { return };
     for (nth, p) in r.pairs.iter().enumerate() {
         let at = p.at.as_ref().and_then(|a| a.own_pos());
-        if let Pair::OutputDuplicate {
-            call_id,
-            first_line,
-        } = &p.pair
-        {
-            let first = first_line
-                .map(|l| format!(" (first at line {l})"))
+        if let Pair::OutputDuplicate { call_id, first } = &p.pair {
+            let first_line = first.and_then(|a| out.line_at(a.own_pos()?));
+            let fix = own_line(p, out).map(|line| {
+                let delete = vec![Edit::delete_line(out.file().clone(), &line)];
+                let payload = |l: &Line| facts.record_at(l).map(|(_, payload)| payload);
+                match first_line.and_then(|f| payload(&f)) {
+                    Some(a) if payload(&line).is_some_and(|b| a == b) => {
+                        Fix::safe("delete the copy written again", delete)
+                    }
+                    _ => Fix::unsafe_(
+                        "delete the later output (it may say what the first does not)",
+                        delete,
+                    ),
+                }
+            });
+            let related = first_line.map(|l| Related {
+                file: out.file().clone(),
+                span: Some(out.span(&l)),
+                note: "the first output".to_string(),
+            });
+            let first = first
+                .map(|a| format!(" (first at line {})", a.line))
                 .unwrap_or_default();
-            out.push_at(
+            let f = out.push_at(
                 nth,
                 at,
                 format!(
@@ -39,6 +65,8 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                     short(call_id)
                 ),
             );
+            f.fix = fix;
+            f.related.extend(related);
         }
     }
 }

@@ -1,8 +1,11 @@
 //! `pair.orphan-output`: a tool output without its call.
 
+use crate::findings::{Edit, Fix};
 use crate::replay::prompt::Pair;
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
+
+use super::own_line;
 
 rule! {
     /// **Checks.** Every tool output in the rebuilt history answers a call in it.
@@ -14,7 +17,13 @@ rule! {
     /// **Example.** A call line deleted, or cut away by a compaction.
     ///
     /// **Fix.** Keep each call with its output.
+    ///
+    /// The fix (safe) deletes an orphan output that is a line of its own without an
+    /// ordinal (a legacy file's `response_item`): Codex drops it anyway, so the history it
+    /// sends and the turns its app-server shows are the same (0.147,
+    /// `testdata/lint/pair.orphan-output/verdict-0.147.0-fixed.json`).
     "pair.orphan-output", Warning, "a tool output without its call",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Pairing, check)]);
@@ -24,7 +33,13 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, p) in r.pairs.iter().enumerate() {
         let at = p.at.as_ref().and_then(|a| a.own_pos());
         if let Pair::OutputWithoutCall { call_id } = &p.pair {
-            out.push_at(
+            let fix = own_line(p, out).map(|line| {
+                Fix::safe(
+                    "delete the output Codex drops",
+                    vec![Edit::delete_line(out.file().clone(), &line)],
+                )
+            });
+            let f = out.push_at(
                 nth,
                 at,
                 format!(
@@ -32,6 +47,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                     short(call_id)
                 ),
             );
+            f.fix = fix;
         }
     }
 }

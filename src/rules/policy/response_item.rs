@@ -16,12 +16,21 @@ rule! {
     /// **Example.** A `compaction_trigger` item recorded by a proxy.
     ///
     /// **Fix.** Leave them out of the rollout.
+    ///
+    /// The fix (safe) deletes the item, when it carries no ordinal: Codex drops it anyway, and
+    /// its app-server shows the thread the same without it
+    /// (`testdata/lint/policy.response-item/ui-0.147.0-fixed.json`).
     "policy.response-item", Warning, "a response item Codex never persists",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordPolicy, Kinds::of(&[Kind::ResponseItem]), check)],
+    &[Hook::record(
+        Stage::RecordPolicy,
+        Kinds::of(&[Kind::ResponseItem]),
+        check,
+    )],
 );
 
 /// Response item types the policy filters out.
@@ -30,6 +39,11 @@ const UNPERSISTED_ITEMS: &[&str] = &["additional_tools", "compaction_trigger"];
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     let _ = cx;
     if let Some(t) = rec.payload_type().filter(|t| UNPERSISTED_ITEMS.contains(t)) {
+        let fix = super::delete(
+            rec,
+            "delete the item Codex never persists",
+            out.file().clone(),
+        );
         out.push_rec(
             rec,
             format!(
@@ -37,6 +51,7 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
                  Codex never sends",
                 short(t)
             ),
-        );
+        )
+        .fix = fix;
     }
 }

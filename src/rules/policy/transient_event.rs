@@ -17,12 +17,21 @@ rule! {
     /// **Example.** `agent_message_delta` events, one per streamed token.
     ///
     /// **Fix.** Persist what Codex persists (`docs/rules.md` lists the policy's classes).
+    ///
+    /// The fix (safe) deletes the event, when it carries no ordinal: Codex ignores it, and its
+    /// app-server shows the thread the same without it
+    /// (`testdata/lint/policy.transient-event/ui-0.147.0-fixed.json`).
     "policy.transient-event", Warning, "an event Codex never persists",
+    fix: Sometimes [Safe],
 }
 
 pub const UNIT: Unit = Unit::new(
     RULE,
-    &[Hook::record(Stage::RecordPolicy, Kinds::of(&[Kind::EventMsg]), check)],
+    &[Hook::record(
+        Stage::RecordPolicy,
+        Kinds::of(&[Kind::EventMsg]),
+        check,
+    )],
 );
 
 /// An event the policy never persists, in either mode (`codex-rs/rollout/src/policy.rs`):
@@ -91,8 +100,9 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     if !old && !transient(t) {
         return;
     }
+    let file = out.file().clone();
     let f = out.push_rec(
-            rec,
+        rec,
         format!(
             "event `{}` is never persisted by Codex (its persistence policy drops it): a \
              foreign writer's stream",
@@ -101,5 +111,9 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     );
     if old {
         f.severity = crate::findings::Severity::Info;
+    }
+    // Not an `exec_command_end`: older Codex wrote it, and its clients may show it.
+    if !old {
+        f.fix = super::delete(rec, "delete the event Codex never persists", file);
     }
 }

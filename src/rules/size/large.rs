@@ -37,7 +37,10 @@ fn record(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
     if bytes > RECORD_LARGE && bytes <= RECORD_WARN {
         out.push_rec(
             rec,
-            format!("a record of {}: every resume holds it in memory", size(bytes)),
+            format!(
+                "a record of {}: every resume holds it in memory",
+                size(bytes)
+            ),
         );
     }
 }
