@@ -270,6 +270,13 @@ fn a_duplicate_ordinal_that_is_not_a_copy_has_an_unsafe_fix() {
         .map(|f| f.fix.as_ref().map(|x| (x.applicability, f.line())))
         .collect();
     assert_eq!(fixes, [Some((Applicability::Unsafe, 8))]);
+    // The finding points at the line it repeats too.
+    let related: Vec<u64> = findings
+        .iter()
+        .flat_map(|f| &f.related)
+        .filter_map(|r| r.span.map(|s| s.start_line))
+        .collect();
+    assert_eq!(related, [7]);
 }
 
 /// The evidence a rule's documentation cites from `testdata/` is there.

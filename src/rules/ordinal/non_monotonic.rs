@@ -1,8 +1,8 @@
 //! `ordinal.non-monotonic`: an ordinal that repeats or goes back.
 
 use crate::analysis::ordinal::Fault;
-use crate::decode::{Line, Pos};
-use crate::findings::{Edit, Fix};
+use crate::decode::Line;
+use crate::findings::{Edit, Fix, Related};
 use crate::rules::words::due;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -65,22 +65,30 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             }
             _ => continue,
         };
-        let fix = match &p.fault {
-            Fault::Duplicate { previous, .. } => Some(delete(facts, &p.at, *previous, out)),
-            _ => None,
+        let (fix, related) = match &p.fault {
+            Fault::Duplicate { previous, .. } => {
+                let before = previous.and_then(|pos| out.line_at(pos));
+                let related = before.map(|l| Related {
+                    file: out.file().clone(),
+                    span: Some(out.span(&l)),
+                    note: "the line whose ordinal it repeats".to_string(),
+                });
+                (Some(delete(facts, &p.at, before, out)), related)
+            }
+            _ => (None, None),
         };
         let f = out.push_nth(nth, Some(p.at), message);
         (f.expected, f.found, f.case) = (expected, Some(found), Some(case));
         f.fix = fix;
+        f.related.extend(related);
     }
 }
 
 /// Delete the line `at` that repeats an ordinal: safe when it repeats the record just
-/// before it (`previous`) whole, unsafe when it may hold a record of its own.
-fn delete(facts: &Facts<'_>, at: &Line, previous: Option<Pos>, out: &Found<'_>) -> Fix {
+/// before it (`before`) whole, unsafe when it may hold a record of its own.
+fn delete(facts: &Facts<'_>, at: &Line, before: Option<Line>, out: &Found<'_>) -> Fix {
     let edits = vec![Edit::delete_line(out.file().clone(), at)];
     let record = |l: &Line| facts.record_at(l);
-    let before = previous.and_then(|pos| out.line_at(pos));
     match before.and_then(|b| record(&b)) {
         Some(a) if record(at).is_some_and(|b| a == b) => {
             Fix::safe("delete the record written again", edits)
