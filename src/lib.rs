@@ -6,7 +6,9 @@
 //! main ─ cli (clap, in one place) ─ cmd (glue: one file per subcommand)
 //!          │
 //!          ├── output    the only writer to stdout and stderr: tables, NDJSON/JSON rows,
-//!          │             diagnostics, findings in words (clippy.toml enforces it)
+//!          │             diagnostics in every format (clippy.toml enforces it)
+//!          ├── rules     the lint rules, one unit a rule: facts in, findings (worded, with
+//!          │             spans and fixes) out; the registry is the groups' lists
 //!          ├── replay    the replay Codex runs on resume: history, prompt, state, UI
 //!          ├── lineage   finding a fork's source rollout on disk, judging its cutoff
 //!          ├── parallel  the ordered parallel scheduler
@@ -14,7 +16,8 @@
 //!          ├── config    the config file (`rollscope.toml`): found, read, checked
 //!          ├── analysis  the shared per-file analyses and the one pass computing them:
 //!          │             session, turns, calls, ordinal, tokens, census, boundary
-//!          ├── findings  findings as data, and the rule registry they name
+//!          ├── content   what a record's text holds: secrets, inline media
+//!          ├── findings  findings as data: Severity, Rule, Span, Finding, Fix
 //!          ├── model     typed, lenient views of payloads
 //!          ├── decode    the one tolerant line decoder
 //!          ├── input     discovery, opening, zstd, reading a plain file again

@@ -785,11 +785,17 @@ fn readme_says_what_every_call_status_means() {
 
 /// The pages a user reads to use rollscope: the README, the index, one per subcommand and
 /// the recipes. (`docs/rules.md` is generated from the registry; `docs/performance.md` is
-/// the benchmark log, where its generator's `--seed` is an option.)
+/// the benchmark log, where its generator's `--seed` is an option; `docs/contributing.md`
+/// is the developers' page, which names the team's tools beside the checkout.)
 fn user_pages() -> Vec<Page> {
+    const NOT_FOR_USERS: [&str; 3] = [
+        "docs/rules.md",
+        "docs/performance.md",
+        "docs/contributing.md",
+    ];
     pages()
         .into_iter()
-        .filter(|p| p.rel != "docs/rules.md" && p.rel != "docs/performance.md")
+        .filter(|p| !NOT_FOR_USERS.contains(&p.rel.as_str()))
         .collect()
 }
 
