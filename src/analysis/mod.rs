@@ -31,8 +31,8 @@ pub mod tokens;
 pub mod turns;
 
 pub use pass::{
-    read, read_observed, read_stream, read_stream_observed, FileFacts, HeldLines, Needs, Observer,
-    ReadOptions,
+    read, read_observed, read_stream, read_stream_observed, BlankRun, FileFacts, HeldLines, Needs,
+    Observer, ReadOptions,
 };
 
 use crate::decode::{BadLine, Line, Record};

@@ -97,6 +97,8 @@ pub struct FileFacts {
     pub stream: StreamInfo,
     /// Lines the decoder rejected, in file order.
     pub bad: Vec<BadLine>,
+    /// Blank lines (empty, or whitespace only), in runs of consecutive ones, in file order.
+    pub blank: Vec<BlankRun>,
     /// Set when the file could not be opened or read to the end: the cause, one line.
     pub io_error: Option<String>,
     /// False when the file could not be opened at all.
@@ -115,6 +117,20 @@ pub struct FileFacts {
     /// The file, still open, when some call text is held as where it lies in it
     /// ([`crate::analysis::calls::Text::InFile`]), or [`Needs::reread`] asked for it.
     pub file: Option<SourceFile>,
+}
+
+/// Consecutive blank lines: the first and the last (the same line for a run of one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlankRun {
+    pub first: Line,
+    pub last: Line,
+}
+
+impl BlankRun {
+    /// How many lines it holds.
+    pub fn lines(&self) -> u64 {
+        self.last.pos.line - self.first.pos.line + 1
+    }
 }
 
 /// How to read.
@@ -171,6 +187,7 @@ pub fn read_observed(
             session: SessionInfo::default(),
             stream: StreamInfo::default(),
             bad: Vec::new(),
+            blank: Vec::new(),
             io_error: Some(input::io_cause(&e)),
             opened: false,
             census: None,
@@ -311,6 +328,7 @@ struct Pass {
     reread: bool,
     session: SessionTracker,
     bad: Vec<BadLine>,
+    blank: Vec<BlankRun>,
     census: Option<CensusCount>,
     turns: Option<TurnLog>,
     calls: Option<CallCollector>,
@@ -327,6 +345,7 @@ impl Pass {
             reread: needs.reread,
             session: SessionTracker::new(),
             bad: Vec::new(),
+            blank: Vec::new(),
             census: needs.census.map(CensusCount::new),
             usage: (turns.is_some() || needs.census.is_some()).then(UsageAccount::new),
             turns,
@@ -401,6 +420,13 @@ impl Pass {
         if let Some(b) = &mut self.boundary {
             b.blank(line);
         }
+        match self.blank.last_mut() {
+            Some(run) if run.last.pos.line + 1 == line.pos.line => run.last = line,
+            _ => self.blank.push(BlankRun {
+                first: line,
+                last: line,
+            }),
+        }
     }
 
     fn finish(
@@ -414,6 +440,7 @@ impl Pass {
             reread,
             session,
             bad,
+            blank,
             census,
             turns,
             calls,
@@ -465,6 +492,7 @@ impl Pass {
         FileFacts {
             source,
             bad,
+            blank,
             io_error,
             opened: true,
             census,
