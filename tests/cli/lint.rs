@@ -442,3 +442,73 @@ fn the_tail_unparseable_fix_is_the_one_real_codex_bears_out() {
     assert!(fix.contains("Remove the unparseable line"), "{fix}");
     assert!(!fix.contains("End the torn line with a newline"), "{fix}");
 }
+
+/// `line.blank`, the rule `docs/contributing.md` adds: one finding a run of blank lines,
+/// at the lines `testdata/broken/README.md` says `blank-lines.jsonl` has blank (3, 9, and
+/// 17 at the end); a run of several is one finding whose span ends on its last line.
+#[test]
+fn blank_lines_are_found_one_run_at_a_time() {
+    let (code, rows) = lint(
+        &["--select", "line.blank"],
+        &testdata("broken/blank-lines.jsonl"),
+    );
+    assert_eq!(code, 0, "a warning does not fail the default gate");
+    let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [3, 9, 17]);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let clean = std::fs::read_to_string(
+        std::fs::read_dir(testdata("lint/line.blank/clean"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    let mut lines: Vec<&str> = clean.lines().collect();
+    lines.splice(4..4, ["", " ", ""]);
+    let path = tmp
+        .path()
+        .join("rollout-2026-11-29T12-02-16-01a2272f-3a4a-7f32-804b-af9053b29ff1.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let out = output(
+        &[
+            "lint",
+            "--format",
+            "sarif",
+            "--select",
+            "line.blank",
+            path.to_str().unwrap(),
+        ],
+        0,
+    );
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{results:?}");
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["endLine"].as_u64()),
+        (Some(5), Some(7))
+    );
+    assert!(results[0]["message"]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("3 blank lines"));
+}
+
+/// What `line.blank`'s documentation says of Codex, as its verdicts recorded it: every
+/// version resumed every placement of blank lines to the history (and the turns shown) of
+/// the file without them.
+#[test]
+fn codex_skips_blank_lines_as_line_blank_says() {
+    let path = testdata("lint/line.blank/verdicts.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 9);
+    for r in runs {
+        assert_eq!(r["verdict"], "resumed", "{r}");
+        assert_eq!(r["history_same_as_clean"], true, "{r}");
+        assert_ne!(r["ui_turns_same_as_clean"], false, "{r}");
+    }
+}

@@ -13,7 +13,8 @@ group![
     ordinal,
     payload,
     unknown_type,
-    oversized
+    oversized,
+    blank
 ];
 
 /// The lines the decoder rejected, with their place in the list (the `line.*` rules read
