@@ -651,3 +651,46 @@ fn a_file_whose_read_fails_part_way_is_never_called_ok() {
     let err = String::from_utf8_lossy(&human.get_output().stderr).into_owned();
     assert!(err.contains("incomplete frame"), "{err}");
 }
+
+/// Issue #24's named change: `check-ordinal` prints its problems in `lint`'s finding
+/// formats too. `ordinal-line-duplicated.jsonl` repeats ordinal 8 at line 10
+/// (`testdata/broken/README.md`): one `ordinal.non-monotonic` error there, exit 1 in every
+/// format; `human` and `concise` keep the file's summary line.
+#[test]
+fn problems_print_in_lints_finding_formats() {
+    let path = broken("ordinal-line-duplicated.jsonl");
+    let p = s(&path);
+    let text = |format: &str| {
+        let out = output(&["check-ordinal", "--format", format, p], 1);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let summary = format!("{p}: paginated, 17 records, ordinals 0..15");
+    let human = text("human");
+    assert!(
+        human.starts_with("error[ordinal.non-monotonic]: ordinal 8 repeats"),
+        "{human}"
+    );
+    assert!(human.contains(&format!("--> {p}:10:1")), "{human}");
+    assert!(human.contains("= help: "), "{human}");
+    assert!(human.contains(&summary), "{human}");
+    let concise = text("concise");
+    let lines: Vec<&str> = concise.lines().collect();
+    assert_eq!(lines.len(), 2, "{concise}");
+    assert!(lines[0].starts_with(&format!("{p}:10:1: error[ordinal.non-monotonic] ")));
+    assert!(lines[1].starts_with(&summary));
+    let github = text("github");
+    assert!(
+        github.starts_with(&format!(
+            "::error file={p},line=10,title=ordinal.non-monotonic::"
+        )),
+        "{github}"
+    );
+    assert_eq!(github.lines().count(), 1);
+    let log: Value = serde_json::from_str(&text("sarif")).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "ordinal.non-monotonic");
+    assert_eq!(results[0]["level"], "error");
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], 10);
+}

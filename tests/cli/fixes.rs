@@ -291,3 +291,21 @@ fn the_evidence_rules_cite_is_in_testdata() {
     }
     assert!(cited >= 10, "{cited}");
 }
+
+/// A named change of issue #24: `ordinal.non-monotonic`'s help said to renumber from the
+/// first bad line, the cure openai/codex#41079 found wrong for a duplicate (delete the
+/// redundant line, renumber nothing).
+#[test]
+fn the_duplicate_ordinal_help_says_not_to_renumber() {
+    let (_, rows) = crate::lint::lint(&[], &testdata("broken/ordinal-line-duplicated.jsonl"));
+    let help = rows
+        .iter()
+        .find(|r| r["rule"] == "ordinal.non-monotonic")
+        .map(|r| r["help"].as_str().unwrap().to_string())
+        .unwrap();
+    assert!(
+        help.contains("delete the later line and renumber nothing"),
+        "{help}"
+    );
+    assert!(!help.starts_with("Renumber"), "{help}");
+}

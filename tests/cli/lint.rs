@@ -29,7 +29,7 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
-fn lint(args: &[&str], path: &std::path::Path) -> (i32, Vec<Value>) {
+pub(crate) fn lint(args: &[&str], path: &std::path::Path) -> (i32, Vec<Value>) {
     let mut a = vec!["lint", "--format", "ndjson"];
     a.extend_from_slice(args);
     a.push(path.to_str().unwrap());

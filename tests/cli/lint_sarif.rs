@@ -280,3 +280,63 @@ fn the_rule_list_as_sarif_is_a_valid_log_of_every_rule_and_no_result() {
     let slugs: Vec<&Value> = rules.iter().map(|r| &r["slug"]).collect();
     assert_eq!(ids, slugs);
 }
+
+/// Issue #24's named change: a result's region ends where its span ends, columns counted in
+/// Unicode scalar values, and the run says so. A BOM is one character (columns 1 to 2); a
+/// line that is not JSON spans the whole line, whose characters the test counts itself.
+#[test]
+fn regions_end_where_the_span_ends_counted_in_characters() {
+    let run = |path: &Path| -> Value {
+        let out = output(&["lint", "--format", "sarif", path.to_str().unwrap()], 1);
+        let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+        log["runs"][0].clone()
+    };
+    let region = |run: &Value, rule: &str| -> Value {
+        let r = run["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["ruleId"] == rule)
+            .unwrap_or_else(|| panic!("no {rule}"));
+        r["locations"][0]["physicalLocation"]["region"].clone()
+    };
+    let bom = std::fs::read_dir(testdata("lint/file.bom/fires"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let r = run(&bom);
+    assert_eq!(r["columnKind"], "unicodeCodePoints");
+    let b = region(&r, "file.bom");
+    assert_eq!(
+        [
+            &b["startLine"],
+            &b["startColumn"],
+            &b["endLine"],
+            &b["endColumn"]
+        ],
+        [1, 1, 1, 2]
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let clean = std::fs::read_to_string(&bom).unwrap();
+    let clean = clean.trim_start_matches('\u{feff}');
+    let mut lines: Vec<&str> = clean.lines().collect();
+    let bad = r#"{"timestamp":"2026-11-29T12:02:16.352Z","type":"event_msg","payload":{"type":"agent_message","message":"héllo — ünïcode ✓""#;
+    lines.insert(4, bad);
+    let path = tmp.path().join(bom.file_name().unwrap());
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let j = region(&run(&path), "line.json");
+    let chars = bad.chars().count() as u64;
+    assert!(chars < bad.len() as u64, "the line is not ASCII");
+    assert_eq!(
+        [
+            &j["startLine"],
+            &j["startColumn"],
+            &j["endLine"],
+            &j["endColumn"]
+        ],
+        [5, 1, 5, chars + 1]
+    );
+}

@@ -760,3 +760,52 @@ fn a_forks_rollback_drops_its_sources_turn_and_that_turns_context() {
     assert_eq!(st["turn_context"]["context"]["model"], "m-t1", "{st:#}");
     assert_eq!(st["rollbacks"][0]["items_dropped"], 1);
 }
+
+/// Issue #24's named change: `replay --view state` prints its diagnostics in `lint`'s
+/// finding formats too; the other views refuse them (a usage error). In
+/// `output-duplicated.jsonl` line 21 is written again as line 22
+/// (`testdata/lint/README.md`): one `pair.duplicate` warning at line 22.
+#[test]
+fn the_state_view_prints_findings_in_lints_formats_and_the_others_refuse_them() {
+    let path = testdata("replay/output-duplicated.jsonl");
+    let p = path.to_str().unwrap();
+    let text = |format: &str| {
+        let out = output(&["replay", "--view", "state", "--format", format, p], 0);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let concise = text("concise");
+    assert!(
+        concise.contains(&format!("{p}:22:1: warning[pair.duplicate] ")),
+        "{concise}"
+    );
+    assert!(concise.contains("resumes, with 1 warning"), "{concise}");
+    let human = text("human");
+    assert!(
+        human.contains("warning[pair.duplicate]: output for call"),
+        "{human}"
+    );
+    assert!(human.contains(&format!("--> {p}:22:1")), "{human}");
+    let github = text("github");
+    assert_eq!(
+        github.lines().collect::<Vec<_>>().len(),
+        1,
+        "annotations alone: {github}"
+    );
+    assert!(github.starts_with(&format!(
+        "::warning file={p},line=22,title=pair.duplicate::"
+    )));
+    let log: Value = serde_json::from_str(&text("sarif")).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "pair.duplicate");
+    for view in ["history", "ui"] {
+        for format in ["human", "concise", "github", "sarif"] {
+            let out = output(&["replay", "--view", view, "--format", format, p], 2);
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert!(
+                err.contains("only `--view state` reports findings"),
+                "{err}"
+            );
+        }
+    }
+}
