@@ -32,6 +32,17 @@ fn rejected<'a>(facts: &Facts<'a>) -> impl Iterator<Item = (usize, &'a BadLine)>
     })
 }
 
+/// Report each line the decoder rejected for a cause `of` picks (a rule's own causes),
+/// each with its deletion fix.
+fn report(facts: &Facts<'_>, out: &mut Found<'_>, of: impl Fn(&DecodeError) -> bool) {
+    for (nth, bad) in rejected(facts) {
+        if of(&bad.error) {
+            let fix = delete(facts, bad, out);
+            out.push_nth(nth, Some(bad.line()), message(bad)).fix = fix;
+        }
+    }
+}
+
 /// What a rejected line costs.
 fn message(bad: &BadLine) -> String {
     if matches!(bad.error, DecodeError::Utf8 { .. }) {

@@ -24,10 +24,5 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Decoder, check)]);
 
 /// Each line the decoder rejected for this.
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
-    for (nth, bad) in super::rejected(facts) {
-        if matches!(bad.error, DecodeError::OrdinalInvalid) {
-            let fix = super::delete(facts, bad, out);
-            out.push_nth(nth, Some(bad.line()), super::message(bad)).fix = fix;
-        }
-    }
+    super::report(facts, out, |e| matches!(e, DecodeError::OrdinalInvalid));
 }

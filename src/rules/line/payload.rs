@@ -33,15 +33,12 @@ pub const UNIT: Unit = Unit::new(
 
 /// Each line the decoder rejected for this.
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
-    for (nth, bad) in super::rejected(facts) {
-        if matches!(
-            bad.error,
+    super::report(facts, out, |e| {
+        matches!(
+            e,
             DecodeError::PayloadMissing | DecodeError::PayloadNotObject
-        ) {
-            let fix = super::delete(facts, bad, out);
-            out.push_nth(nth, Some(bad.line()), super::message(bad)).fix = fix;
-        }
-    }
+        )
+    });
 }
 
 /// A record that decodes, whose payload Codex cannot decode into its type (a compaction, a
