@@ -1,6 +1,6 @@
 //! Where a finding is in its file.
 
-use crate::decode::Line;
+use crate::decode::{Line, Pos};
 
 /// A stretch of a file's text: its bytes, and the line and column where it starts and where
 /// it ends. Offsets count in the decoded stream (the text of a `.zst`, not its compressed
@@ -34,6 +34,20 @@ impl Span {
             end_line: line.pos.line,
             end_column: line.chars.map(|c| c + 1),
             line_offset: line.pos.offset,
+        }
+    }
+
+    /// The start of the line at `pos`, as a place (no characters): where only the line's
+    /// start is known, as of a line in another file.
+    pub fn start_of(pos: Pos) -> Span {
+        Span {
+            start: pos.offset,
+            end: pos.offset,
+            start_line: pos.line,
+            start_column: 1,
+            end_line: pos.line,
+            end_column: Some(1),
+            line_offset: pos.offset,
         }
     }
 
@@ -82,6 +96,9 @@ mod tests {
             .end_column,
             None
         );
+        let start = Span::start_of(line.pos);
+        assert_eq!((start.start, start.end, start.start_line), (100, 100, 4));
+        assert_eq!((start.start_column, start.end_column), (1, Some(1)));
         let bom = Span::within(&line, 100..103, 0..1);
         assert_eq!(
             (bom.start_column, bom.end_column, bom.line_offset),

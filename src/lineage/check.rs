@@ -15,11 +15,11 @@
 //! cutoff, however many children name it.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::analysis::boundary::{Cutoff, Probe};
 use crate::analysis::{self, Needs, ReadOptions};
-use crate::decode::Line;
+use crate::decode::{Line, Pos};
 use crate::input::Source;
 use crate::lineage::resolve::Place;
 use crate::lineage::Resolver;
@@ -95,6 +95,17 @@ pub struct Problem {
     /// The ordinal or byte offset that should be there, and the one that is.
     pub expected: Option<u64>,
     pub found: Option<u64>,
+    /// The source rollout the fault is about, once one was found.
+    pub source: Option<SourceAt>,
+}
+
+/// A source rollout, and the place in it a fault concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceAt {
+    pub path: PathBuf,
+    /// The line at the cutoff (the source's first record at or past it), for a fault of the
+    /// byte offset that names one; `None` for the file as a whole.
+    pub at: Option<Pos>,
 }
 
 impl Problem {
@@ -104,7 +115,17 @@ impl Problem {
             fault,
             expected: None,
             found: None,
+            source: None,
         }
+    }
+
+    /// The same problem, about the source rollout at `path` as a whole.
+    pub fn in_source(mut self, path: &Path) -> Problem {
+        self.source = Some(SourceAt {
+            path: path.to_path_buf(),
+            at: None,
+        });
+        self
     }
 }
 
@@ -144,19 +165,30 @@ pub fn target(base: &HistoryBase, at: Option<Line>) -> Result<BaseTarget, Box<Pr
     })
 }
 
-/// Judge a cutoff against what its source says. `source` is the source's path as shown;
-/// `at` the child's `session_meta`.
-pub fn judge(t: &BaseTarget, source: &str, probe: &Probe, at: Option<Line>) -> Option<Problem> {
+/// Judge a cutoff against what its source, at `path`, says; `at` is the child's
+/// `session_meta`.
+pub fn judge(t: &BaseTarget, path: &Path, probe: &Probe, at: Option<Line>) -> Option<Problem> {
     let end = t.cutoff.end_ordinal;
-    let problem = |fault, expected: Option<u64>, found: Option<u64>| {
+    let problem = |fault: Fault, expected: Option<u64>, found: Option<u64>| {
+        // An offset fault is about the line at the cutoff; the others, about the file.
+        let line = match &fault {
+            Fault::OffsetPastEnd { .. }
+            | Fault::OffsetNotAtLineStart { .. }
+            | Fault::OffsetMismatch { .. } => probe.first_at_end,
+            _ => None,
+        };
         Some(Problem {
             at,
             fault,
             expected,
             found,
+            source: Some(SourceAt {
+                path: path.to_path_buf(),
+                at: line,
+            }),
         })
     };
-    let source = source.to_string();
+    let source = path.display().to_string();
     if probe.history_mode != "paginated" {
         let mode = probe.history_mode.clone();
         return problem(Fault::SourceNotPaginated { source, mode }, None, None);
@@ -259,7 +291,7 @@ impl Lineage {
             .entry((path.clone(), t.cutoff))
             .or_insert_with(|| {
                 let facts = analysis::read(
-                    &Source::File(path),
+                    &Source::File(path.clone()),
                     read,
                     &Needs::default().boundary(t.cutoff),
                 );
@@ -271,7 +303,7 @@ impl Lineage {
             });
         match probe {
             Ok(p) => Checked {
-                problem: judge(&t, &shown, p, at),
+                problem: judge(&t, &path, p, at),
                 unreadable: None,
             },
             Err(cause) => {
@@ -282,7 +314,7 @@ impl Lineage {
                     refused: false,
                 };
                 Checked {
-                    problem: Some(Problem::new(at, fault)),
+                    problem: Some(Problem::new(at, fault).in_source(&path)),
                     unreadable: Some((shown, cause.clone())),
                 }
             }
@@ -329,7 +361,7 @@ mod tests {
             rollout_id: "s".into(),
             cutoff,
         };
-        judge(&t, "src", &probe(text, cutoff), None)
+        judge(&t, Path::new("src"), &probe(text, cutoff), None)
     }
 
     #[test]
@@ -344,6 +376,9 @@ mod tests {
         );
         let p = run(&text, 3, offs[2]).unwrap();
         assert!(matches!(p.fault, Fault::OffsetMismatch { .. }), "{p:?}");
+        // The place in the source: its line at the cutoff (ordinal 3, the fourth line).
+        let at = p.source.and_then(|s| s.at).unwrap();
+        assert_eq!((at.line, at.offset), (4, offs[3]));
     }
 
     #[test]
@@ -366,6 +401,9 @@ mod tests {
         let (legacy, offs) = source(5, "legacy");
         let p = run(&legacy, 3, offs[3]).unwrap();
         assert!(matches!(&p.fault, Fault::SourceNotPaginated { mode, .. } if mode == "legacy"));
+        // About the source as a whole.
+        let s = p.source.unwrap();
+        assert_eq!((s.path.as_path(), s.at), (Path::new("src"), None));
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod state;
 pub mod ui;
 
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::analysis::boundary::BoundaryProbe;
@@ -431,15 +431,16 @@ impl Run<'_> {
         let shown = path.display().to_string();
         if self.visited.contains(&key) {
             let fault = lineage::Fault::Cycle { source: shown };
-            self.lineage.push(lineage::Problem::new(at0, fault));
+            self.lineage
+                .push(lineage::Problem::new(at0, fault).in_source(&path));
             return;
         }
         self.visited.push(key);
-        let source = Source::File(path);
+        let source = Source::File(path.clone());
         let (stream, reopen) = match input::open_rereadable(&source) {
             Ok(s) => s,
             Err(e) => {
-                self.unreadable(&shown, &target.rollout_id, input::io_cause(&e), at0);
+                self.unreadable(&path, &target.rollout_id, input::io_cause(&e), at0);
                 return;
             }
         };
@@ -482,7 +483,7 @@ impl Run<'_> {
                 }
                 Err(e) => {
                     let cause = format!("read error: {}", input::io_cause(&e));
-                    self.unreadable(&shown, &target.rollout_id, cause, at0);
+                    self.unreadable(&path, &target.rollout_id, cause, at0);
                     read_error = true;
                     break;
                 }
@@ -500,19 +501,20 @@ impl Run<'_> {
         } else {
             let probe = probe.finish(&session, dec.info());
             self.lineage
-                .extend(check::judge(&target, &shown, &probe, at0));
+                .extend(check::judge(&target, &path, &probe, at0));
         }
     }
 
-    fn unreadable(&mut self, source: &str, rollout_id: &str, cause: String, at: Option<Line>) {
+    fn unreadable(&mut self, path: &Path, rollout_id: &str, cause: String, at: Option<Line>) {
         let fault = lineage::Fault::SourceUnreadable {
-            source: source.to_string(),
+            source: path.display().to_string(),
             rollout_id: rollout_id.to_string(),
             cause,
             // What Codex cannot read, it cannot resume from.
             refused: true,
         };
-        self.lineage.push(lineage::Problem::new(at, fault));
+        self.lineage
+            .push(lineage::Problem::new(at, fault).in_source(path));
     }
 }
 

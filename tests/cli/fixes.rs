@@ -1,6 +1,7 @@
 //! Fixes as data (issue #24, acceptance 3): for every rule with a fix, its edits applied in
 //! memory to its `fires` fixture make it stop firing and start no other rule; every fix is
-//! one its rule declares; `--list-rules --format json` says so for every rule.
+//! one its rule declares; `--list-rules --format json` says so for every rule. And the
+//! related places a finding names: the record a duplicate repeats, a fork's source.
 //!
 //! `ROLLSCOPE_FIXED_OUT=DIR` also writes each fixed fixture to `DIR/<slug>/`, for asking the
 //! real Codex what it makes of them (`corpus-gen/verdicts.py --files`).
@@ -308,4 +309,128 @@ fn the_duplicate_ordinal_help_says_not_to_renumber() {
         "{help}"
     );
     assert!(!help.starts_with("Renumber"), "{help}");
+}
+
+/// The ordinal boundary of a cutoff, read from the source itself: the line number and byte
+/// offset of its first record with `ordinal >= end`, `None` when there is none.
+fn first_at_or_past(source: &Path, end: u64) -> Option<(u64, u64)> {
+    let text = std::fs::read(source).unwrap();
+    let mut offset = 0u64;
+    for (i, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
+        let ordinal = serde_json::from_slice::<Value>(line)
+            .ok()
+            .and_then(|v| v["ordinal"].as_u64());
+        if ordinal.is_some_and(|o| o >= end) {
+            return Some((i as u64 + 1, offset));
+        }
+        offset += line.len() as u64;
+    }
+    None
+}
+
+/// A fork whose `history_base.end_byte_offset` misses its boundary names its source as a
+/// related place: the source's first record at the cutoff where there is one (a cutoff
+/// inside the source), the source file where the boundary is its end (the fixture, a fork
+/// of its parent's whole file). The boundary is read from the source here, not from
+/// rollscope.
+#[test]
+fn a_byte_offset_finding_relates_the_source_and_its_line_at_the_cutoff() {
+    let dir = testdata("lint/history_base.byte-offset/fires");
+    let tmp = tempfile::tempdir().unwrap();
+    for f in files_in(&dir) {
+        std::fs::copy(&f, tmp.path().join(f.file_name().unwrap())).unwrap();
+    }
+    let files = files_in(tmp.path());
+    let child = files
+        .iter()
+        .find(|f| f.to_string_lossy().contains("fdfa"))
+        .unwrap()
+        .clone();
+    let source = files.iter().find(|f| **f != child).unwrap().clone();
+    let text = std::fs::read_to_string(&child).unwrap();
+    let (meta, rest) = text.split_once('\n').unwrap();
+    let meta: Value = serde_json::from_str(meta).unwrap();
+
+    // As the fixture is: the boundary is the end of the source.
+    let end = meta["payload"]["history_base"]["end_ordinal_exclusive"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(first_at_or_past(&source, end), None);
+    let related = |files: &[PathBuf]| -> Vec<_> {
+        let found = lint(std::slice::from_ref(&child), files);
+        let f = found
+            .iter()
+            .find(|f| f.rule.slug() == "history_base.byte-offset")
+            .expect("history_base.byte-offset fires");
+        f.related.clone()
+    };
+    let r = related(&files);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].file, Source::File(source.clone()));
+    assert_eq!(r[0].span, None);
+
+    // A cutoff inside the source (ordinal 5; the offset left as it was, now wrong): the
+    // related place is the source's first record at ordinal 5 or past it.
+    let mut inside = meta.clone();
+    inside["payload"]["history_base"]["end_ordinal_exclusive"] = 5.into();
+    inside["payload"]["forked_from_ordinal_exclusive"] = 5.into();
+    std::fs::write(&child, format!("{inside}\n{rest}")).unwrap();
+    let (line, offset) = first_at_or_past(&source, 5).expect("the source has ordinal 5");
+    let r = related(&files);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].file, Source::File(source.clone()));
+    let span = r[0].span.expect("a line of the source");
+    assert_eq!(
+        (span.start_line, span.start, span.line_offset),
+        (line, offset, offset)
+    );
+    assert!(r[0].note.contains("cutoff"), "{}", r[0].note);
+}
+
+/// A fork whose source cannot be found names no related place; one whose source is not
+/// paginated names the source file.
+#[test]
+fn a_resolve_finding_relates_the_source_when_one_was_found() {
+    let dir = testdata("lint/history_base.byte-offset/fires");
+    let files = files_in(&dir);
+    let is_child = |f: &PathBuf| f.to_string_lossy().contains("fdfa");
+    // Alone in a folder, its source is not found (and no Codex home is searched).
+    let alone = tempfile::tempdir().unwrap();
+    let child = files.iter().find(|f| is_child(f)).unwrap();
+    let copy = alone.path().join(child.file_name().unwrap());
+    std::fs::copy(child, &copy).unwrap();
+    let found = lint(std::slice::from_ref(&copy), std::slice::from_ref(&copy));
+    let f = found
+        .iter()
+        .find(|f| f.rule.slug() == "history_base.resolve")
+        .expect("history_base.resolve fires without the source");
+    assert!(f.related.is_empty(), "{:?}", f.related);
+
+    // Beside a legacy copy of its source.
+    let tmp = tempfile::tempdir().unwrap();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let text = if is_child(f) {
+            text
+        } else {
+            text.replacen(
+                "\"history_mode\":\"paginated\"",
+                "\"history_mode\":\"legacy\"",
+                1,
+            )
+        };
+        std::fs::write(tmp.path().join(f.file_name().unwrap()), text).unwrap();
+    }
+    let copies = files_in(tmp.path());
+    let child = copies.iter().find(|f| is_child(f)).unwrap();
+    let source = copies.iter().find(|f| *f != child).unwrap();
+    let found = lint(std::slice::from_ref(child), &copies);
+    let f = found
+        .iter()
+        .find(|f| f.rule.slug() == "history_base.resolve")
+        .expect("history_base.resolve fires for a legacy source");
+    assert!(f.message.contains("not paginated"), "{}", f.message);
+    assert_eq!(f.related.len(), 1, "{:?}", f.related);
+    assert_eq!(f.related[0].file, Source::File(source.clone()));
+    assert_eq!(f.related[0].span, None);
 }

@@ -51,5 +51,6 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         };
         let f = out.push_nth(nth, p.at, message);
         (f.expected, f.found) = (p.expected, p.found);
+        f.related.extend(super::source(p));
     }
 }

@@ -89,6 +89,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         };
         let f = out.push_nth(nth, p.at, message);
         (f.expected, f.found) = (p.expected, p.found);
+        f.related.extend(super::source(p));
         // A lineage that could not be checked is a warning, never a pass: an error only
         // where Codex would refuse it (the source is not in the Codex home it looks in).
         if could_not_check {
