@@ -5,6 +5,8 @@
 //! pass), then, in input order, the lineage check of a paginated file's `history_base`
 //! ([`crate::lineage`]). The rules about ordinals, heads and lineage turn both into findings.
 
+use std::sync::Mutex;
+
 use serde::Serialize;
 
 use crate::analysis::ordinal::OrdinalReport;
@@ -13,7 +15,7 @@ use crate::cli::{CheckOrdinalArgs, DenyArg};
 use crate::cmd::Context;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
-use crate::lineage::{Lineage, Resolver};
+use crate::lineage::{Follower, JudgeOnly, Resolver};
 use crate::output::diagnostics::{Diagnostics, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
@@ -108,8 +110,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         None => Sink::Rows(Out::lines(cx.format, cx.color)),
         Some(s) => Sink::Findings(Diagnostics::new(s, cx.color, checker.rules())),
     };
-    let resolver = Resolver::new(&cx.sources, cx.codex_home());
-    let mut lineage = Lineage::new(resolver, cx.read.clone());
+    let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
+    let read = cx.read.clone();
+    let mut lineage = Follower::new(&resolver, &read);
     let mut failed = false;
     let mut files = 0u64;
     // The human format shows the start of each line a finding points at.
@@ -122,15 +125,15 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
             return Ok(());
         };
         files += 1;
-        let mut checked = None;
+        let mut problems = Vec::new();
         if let (Some(base), Some(at)) = (rep.history_base.as_ref(), rep.meta) {
-            let c = lineage.check(&r.source, base, at);
-            if let Some((src, cause)) = &c.unreadable {
+            let followed = lineage.follow(&r.source, base, at, &mut JudgeOnly);
+            for (src, cause) in &followed.unreadable {
                 cx.error(src, cause);
             }
-            checked = c.problem;
+            problems = followed.problems;
         }
-        let findings: Vec<Finding> = rules::ordinals(&r, checked.as_ref(), &checker)
+        let findings: Vec<Finding> = rules::ordinals(&r, &problems, &checker)
             .iter()
             .map(|f| severities.apply(f).into_owned())
             .collect();

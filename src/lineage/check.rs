@@ -11,18 +11,14 @@
 //! - Upstream's fork code skips the byte check for `.zst` sources; `check-ordinal` asks for it
 //!   on decoded bytes, which is what the reader's offsets are.
 //!
-//! The source is read through the ordinary pass ([`crate::analysis::boundary`]), once per
-//! cutoff, however many children name it.
+//! The source is read, and probed for the cutoff ([`crate::analysis::boundary`]), by the
+//! lineage reader ([`super::follow`]); this module judges what the probe saw.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::boundary::{Cutoff, Probe};
-use crate::analysis::{self, Needs, ReadOptions};
 use crate::decode::{Line, Pos};
-use crate::input::Source;
 use crate::lineage::resolve::Place;
-use crate::lineage::Resolver;
 use crate::model::HistoryBase;
 
 /// Where the ordinal boundary of a `history_base` cutoff lies in its source.
@@ -229,102 +225,10 @@ pub fn judge(t: &BaseTarget, path: &Path, probe: &Probe, at: Option<Line>) -> Op
     None
 }
 
-/// What checking one file's lineage gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Checked {
-    /// What is wrong with the lineage, or why it could not be checked.
-    pub problem: Option<Problem>,
-    /// A source that was found but could not be read: its path and the cause (an I/O error
-    /// of the run, beside the problem).
-    pub unreadable: Option<(String, String)>,
-}
-
-/// Checks `history_base`s: finds each source with a [`Resolver`] and reads it once per cutoff.
-#[derive(Debug)]
-pub struct Lineage {
-    resolver: Resolver,
-    read: ReadOptions,
-    probes: HashMap<(PathBuf, Cutoff), Result<Probe, String>>,
-}
-
-impl Lineage {
-    pub fn new(resolver: Resolver, read: ReadOptions) -> Lineage {
-        Lineage {
-            resolver,
-            read,
-            probes: HashMap::new(),
-        }
-    }
-
-    /// Check the `history_base` of `child`, held by its `session_meta` at `at`. A source
-    /// that cannot be found or read leaves the lineage unchecked: never a pass, never a
-    /// refusal.
-    pub fn check(&mut self, child: &Source, base: &HistoryBase, at: Line) -> Checked {
-        let at = Some(at);
-        let t = match target(base, at) {
-            Ok(t) => t,
-            Err(p) => {
-                return Checked {
-                    problem: Some(*p),
-                    unreadable: None,
-                }
-            }
-        };
-        let path = match self.resolver.find(child, &t.rollout_id) {
-            Ok(p) => p,
-            Err(searched) => {
-                let fault = Fault::SourceNotFound {
-                    rollout_id: t.rollout_id.clone(),
-                    searched,
-                    refused: false,
-                };
-                return Checked {
-                    problem: Some(Problem::new(at, fault)),
-                    unreadable: None,
-                };
-            }
-        };
-        let shown = path.display().to_string();
-        let read = &self.read;
-        let probe = self
-            .probes
-            .entry((path.clone(), t.cutoff))
-            .or_insert_with(|| {
-                let facts = analysis::read(
-                    &Source::File(path.clone()),
-                    read,
-                    &Needs::default().boundary(t.cutoff),
-                );
-                match (facts.io_error, facts.boundary) {
-                    (None, Some(p)) => Ok(p),
-                    (Some(cause), _) => Err(cause),
-                    (None, None) => Err("could not be read".to_string()),
-                }
-            });
-        match probe {
-            Ok(p) => Checked {
-                problem: judge(&t, &path, p, at),
-                unreadable: None,
-            },
-            Err(cause) => {
-                let fault = Fault::SourceUnreadable {
-                    source: shown.clone(),
-                    rollout_id: t.rollout_id.clone(),
-                    cause: cause.clone(),
-                    refused: false,
-                };
-                Checked {
-                    problem: Some(Problem::new(at, fault).in_source(&path)),
-                    unreadable: Some((shown, cause.clone())),
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::Needs;
     use crate::testkit;
 
     fn line(o: u64) -> String {

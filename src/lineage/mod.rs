@@ -1,7 +1,8 @@
 //! Lineage: a paginated fork or revert continues a source rollout named by its rollout id
-//! (`session_meta.history_base`). This module finds that source on disk ([`resolve`]) and
-//! judges whether the cutoff points at a real boundary of it ([`check`]), as facts
-//! ([`Problem`]) the `history_base.*` rules turn into findings.
+//! (`session_meta.history_base`). This module finds that source on disk ([`resolve`]), reads
+//! it, its own lineage first ([`follow`], the one reader `replay`, `lint` and
+//! `check-ordinal` share), and judges whether the cutoff points at a real boundary of it
+//! ([`check`]), as facts ([`Problem`]) the `history_base.*` rules turn into findings.
 //!
 //! The rules (`research/upstream.md` §4, lineage trim; `research/real-rollouts.md`):
 //! `history_base.thread_id` holds the source's **rollout** id: the part of its file name
@@ -10,9 +11,11 @@
 //! `_`; the fork's child names its parent's.
 
 pub mod check;
+pub mod follow;
 pub mod resolve;
 
-pub use check::{Boundary, Fault, Lineage, Problem};
+pub use check::{Boundary, Fault, Problem};
+pub use follow::{Followed, Follower, JudgeOnly, Visitor, MAX_DEPTH};
 pub use resolve::{Place, Resolver};
 
 /// The ids a rollout's file name declares (kept beside discovery's name rules).

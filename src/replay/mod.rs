@@ -22,17 +22,14 @@ pub mod state;
 pub mod ui;
 
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::analysis::boundary::BoundaryProbe;
 use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
-use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
-use crate::decode::{Decoder, Entry, Kind, Line, Pos, Record};
+use crate::analysis::{self, FileFacts, Needs, ReadOptions};
+use crate::decode::{Kind, Line, Pos, Record};
 use crate::input::{self, Handles, Source, SourceFile};
-use crate::lineage::{self, check, Resolver};
-use crate::model::HistoryBase;
+use crate::lineage::{self, Resolver};
 use history::{Base, History, Rollback};
 use item::{At, Body, Item, Origin};
 use prompt::PairFact;
@@ -47,7 +44,7 @@ pub(crate) fn cli_version(v: Option<&str>) -> Option<(u64, u64)> {
 }
 
 /// How deep a lineage is followed (each fork or revert of a fork is one level).
-pub const MAX_LINEAGE_DEPTH: usize = 64;
+pub const MAX_LINEAGE_DEPTH: usize = lineage::MAX_DEPTH;
 
 /// A turn named on the command line: its `index` as `turns` prints it (1-based), or its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -329,13 +326,8 @@ struct Run<'r> {
     state: StateLog,
     ui: UiLog,
     files: Vec<ReadFile>,
-    lineage: Vec<lineage::Problem>,
-    /// The files of the lineage read so far (a cycle is one of them again); the file
-    /// replayed's entry is made when a lineage is first followed.
-    visited: Vec<PathBuf>,
-    replayed: Option<PathBuf>,
-    resolver: &'r Mutex<Resolver>,
-    read: &'r ReadOptions,
+    /// What the history and state were before each lineage source now being read.
+    saved: Vec<(History, StateLog)>,
     /// The file replayed, and a second reader of it opened when a text of it must be read
     /// back during its pass.
     replayed_source: &'r Source,
@@ -384,137 +376,41 @@ impl Run<'_> {
             f.records += 1;
         }
     }
+}
 
-    /// Read the lineage source of `child` (whose `session_meta` is `at`) into the replay, its
-    /// own lineage first.
-    fn follow(&mut self, child: &Source, base: &HistoryBase, at: Line, depth: usize) {
-        if let Some(p) = self.replayed.take() {
-            self.visited.push(std::fs::canonicalize(&p).unwrap_or(p));
-        }
-        // A source's problems point at the file replayed's session_meta.
-        let at0 = (depth == 1).then_some(at);
-        let target = match check::target(base, at0) {
-            Ok(t) => t,
-            Err(p) => {
-                self.lineage.push(*p);
-                return;
-            }
-        };
-        if depth > MAX_LINEAGE_DEPTH {
-            let fault = lineage::Fault::TooDeep {
-                depth: MAX_LINEAGE_DEPTH,
-            };
-            self.lineage.push(lineage::Problem::new(at0, fault));
-            return;
-        }
-        let found = self
-            .resolver
-            .lock()
-            .map(|mut r| r.find(child, &target.rollout_id))
-            .unwrap_or_else(|e| e.into_inner().find(child, &target.rollout_id));
-        let path = match found {
-            Ok(p) => p,
-            Err(searched) => {
-                // Codex looks in the Codex home the thread belongs to: not there, it refuses.
-                // With no home to search, the lineage could not be checked.
-                let refused = searched.iter().any(lineage::Place::is_codex_home);
-                let fault = lineage::Fault::SourceNotFound {
-                    rollout_id: target.rollout_id.clone(),
-                    searched,
-                    refused,
-                };
-                self.lineage.push(lineage::Problem::new(at0, fault));
-                return;
-            }
-        };
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        let shown = path.display().to_string();
-        if self.visited.contains(&key) {
-            let fault = lineage::Fault::Cycle { source: shown };
-            self.lineage
-                .push(lineage::Problem::new(at0, fault).in_source(&path));
-            return;
-        }
-        self.visited.push(key);
-        let source = Source::File(path.clone());
-        let (stream, reopen) = match input::open_rereadable(&source) {
-            Ok(s) => s,
-            Err(e) => {
-                self.unreadable(&path, &target.rollout_id, input::io_cause(&e), at0);
-                return;
-            }
-        };
-        let file = self.files.len();
-        let rereadable = reopen.is_some();
-        let reread = reopen.map(|r| SourceFile::new(r, &self.read.handles));
-        let end = Some(target.cutoff.end_ordinal);
-        self.files.push(ReadFile::new(shown.clone(), end, reread));
-        let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
-        let mut session = analysis::session::SessionTracker::new();
-        // A source that breaks off part-way is not replayed at all, as Codex cannot rebuild
-        // from it: what it fed is taken back (the history is still empty here, as the
-        // lineage is followed at the first record, so the copy costs nothing).
-        let saved = (self.history.clone(), self.state.clone());
-        // The lineage check's probe of the cutoff rides along (`check-ordinal`'s judge).
-        let mut probe = BoundaryProbe::new(target.cutoff);
-        let mut read_error = false;
+/// The replay reads its lineage's sources through the one lineage reader: each source is a
+/// file of the run, its records below the cutoff fed as the file replayed's are. A source
+/// that breaks off part-way is taken back whole, as Codex cannot rebuild from it (the
+/// history is still empty when it is opened, as the lineage is followed at the first
+/// record, so the copy costs nothing).
+impl lineage::Visitor for Run<'_> {
+    fn open(&mut self, shown: &str, end: u64, reread: Option<SourceFile>) -> usize {
+        self.files
+            .push(ReadFile::new(shown.to_string(), Some(end), reread));
+        self.saved.push((self.history.clone(), self.state.clone()));
         self.state.new_file();
-        while let Some(next) = dec.next() {
-            match next {
-                Ok(Entry::Blank(l)) => probe.blank(l),
-                Ok(Entry::Bad(b)) => probe.bad(&b),
-                Ok(Entry::Record(rec)) => {
-                    session.observe(&rec);
-                    probe.record(&rec, &session);
-                    let info = session.info();
-                    if rec.kind == Kind::SessionMeta
-                        && info.meta_line == Some(rec.pos.line)
-                        && info.mode() == "paginated"
-                    {
-                        if let Some(b) = info.history_base.clone() {
-                            self.follow(&source, &b, rec.line(), depth + 1);
-                            self.state.new_file();
-                        }
-                    }
-                    if rec.ordinal.is_some_and(|o| o < target.cutoff.end_ordinal) {
-                        let origin = Origin::SourceRollout;
-                        self.feed(&rec, At::of(&rec, file), origin, rereadable);
-                    }
-                }
-                Err(e) => {
-                    let cause = format!("read error: {}", input::io_cause(&e));
-                    self.unreadable(&path, &target.rollout_id, cause, at0);
-                    read_error = true;
-                    break;
-                }
-            }
-        }
-        // `file` is the entry pushed above (`follow` only pushes more after it).
+        self.files.len() - 1
+    }
+
+    fn nested(&mut self) {
+        self.state.new_file();
+    }
+
+    fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool) {
+        self.feed(rec, At::of(rec, file), Origin::SourceRollout, rereadable);
+    }
+
+    fn close(&mut self, file: usize, size: u64, whole: bool) {
         if let Some(f) = self.files.get_mut(file) {
-            f.size = dec.info().bytes;
+            f.size = size;
         }
-        if read_error {
-            (self.history, self.state) = saved;
+        let saved = self.saved.pop();
+        if let (false, Some((history, state))) = (whole, saved) {
+            (self.history, self.state) = (history, state);
             for f in self.files.iter_mut().skip(file) {
                 f.records = 0;
             }
-        } else {
-            let probe = probe.finish(&session, dec.info());
-            self.lineage
-                .extend(check::judge(&target, &path, &probe, at0));
         }
-    }
-
-    fn unreadable(&mut self, path: &Path, rollout_id: &str, cause: String, at: Option<Line>) {
-        let fault = lineage::Fault::SourceUnreadable {
-            source: path.display().to_string(),
-            rollout_id: rollout_id.to_string(),
-            cause,
-            // What Codex cannot read, it cannot resume from.
-            refused: true,
-        };
-        self.lineage
-            .push(lineage::Problem::new(at, fault).in_source(path));
     }
 }
 
@@ -611,11 +507,7 @@ pub fn replay(
         state: StateLog::default(),
         ui: UiLog::default(),
         files: vec![ReadFile::new(source.display(), None, None)],
-        lineage: Vec::new(),
-        visited: Vec::new(),
-        replayed: source.path().map(PathBuf::from),
-        resolver,
-        read,
+        saved: Vec::new(),
         replayed_source: source,
         own: None,
         held_times: Default::default(),
@@ -626,6 +518,8 @@ pub fn replay(
         .ordinals()
         .listing()
         .reread();
+    let mut follower = lineage::Follower::new(resolver, read);
+    let mut lineage = Vec::new();
     // The lines a fork or sub-agent copied from its parent, as ranges.
     let mut inherited: Vec<(u64, u64)> = Vec::new();
     let mut last_record: Option<Line> = None;
@@ -647,7 +541,8 @@ pub fn replay(
             }
             if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) && paginated {
                 if let Some(base) = info.history_base.clone() {
-                    run.follow(source, &base, rec.line_uncounted(), 1);
+                    let followed = follower.follow(source, &base, rec.line_uncounted(), &mut run);
+                    lineage.extend(followed.problems);
                     run.state.new_file();
                 }
             }
@@ -679,7 +574,6 @@ pub fn replay(
         state,
         ui,
         mut files,
-        lineage,
         held_times,
         ..
     } = run;

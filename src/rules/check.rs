@@ -192,7 +192,7 @@ pub fn replay(
 /// once the pass was done.
 pub fn ordinals(
     facts: &FileFacts,
-    lineage: Option<&lineage::Problem>,
+    lineage: &[lineage::Problem],
     checker: &Checker,
 ) -> Vec<Finding> {
     let mut found = Findings::new(facts.source.clone())
@@ -201,7 +201,7 @@ pub fn ordinals(
     let facts = Facts {
         file: facts,
         replay: None,
-        lineage: lineage.map(std::slice::from_ref).unwrap_or_default(),
+        lineage,
         placement: None,
     };
     checker.file(&facts, &mut found, None);

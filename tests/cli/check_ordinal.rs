@@ -536,6 +536,11 @@ fn source_named_thread_underscore_rollout_is_found_in_archived_sessions() {
         .join("sessions/2026/11/29")
         .join(REVERT_NEW);
     std::fs::copy(&src, archived.join(REVERT_NEW)).unwrap();
+    // The revert's own source, the file it reverts (its lineage is followed too).
+    for f in std::fs::read_dir(src.parent().unwrap()).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, archived.join(f.file_name().unwrap())).unwrap();
+    }
     // Cut after ordinal 39: the boundary is the line holding ordinal 40.
     let f = facts(&src);
     let idx = f.ordinals.iter().position(|&o| o == 40).unwrap();
@@ -693,4 +698,65 @@ fn problems_print_in_lints_finding_formats() {
     assert_eq!(results[0]["level"], "error");
     let region = &results[0]["locations"][0]["physicalLocation"]["region"];
     assert_eq!(region["startLine"], 10);
+}
+
+/// One lineage reader (issue #25): a fork whose source is missing is an error for
+/// `check-ordinal`, `lint` and `replay --view state` alike when a Codex home was searched
+/// (Codex looks there, and refuses the resume), and a warning for all three when there was
+/// none to search (the lineage could not be checked). `check-ordinal` said "warning" for
+/// both before.
+#[test]
+fn every_reader_judges_a_missing_fork_source_alike() {
+    let child = testdata("lint/history_base.byte-offset/fires")
+        .join("rollout-2026-11-29T12-00-55-01a2272d-fdfa-7c33-abe8-a07f91b0fc53.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(child.file_name().unwrap());
+    std::fs::copy(&child, &copy).unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join("sessions")).unwrap();
+    for (codex_home, severity, ends) in [
+        (home.clone(), "error", "refuses the resume"),
+        (
+            dir.path().join("no-home"),
+            "warning",
+            "the lineage could not be checked",
+        ),
+    ] {
+        let text = |args: &[&str]| -> String {
+            let out = rollscope()
+                .env("CODEX_HOME", &codex_home)
+                .args(args)
+                .arg(&copy)
+                .output()
+                .unwrap();
+            assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let run = |args: &[&str]| -> Vec<Value> { ndjson(text(args).as_bytes()) };
+        let co = run(&["check-ordinal", "--format", "ndjson"]);
+        let problems = co[0]["problems"].as_array().unwrap();
+        let lint = run(&["lint", "--format", "ndjson", "--select", "history_base"]);
+        let state = text(&["replay", "--view", "state", "--format", "concise"]);
+        let said: Vec<(String, String)> = problems
+            .iter()
+            .chain(lint.iter())
+            .map(|p| (p["severity"].to_string(), p["message"].to_string()))
+            .collect();
+        assert_eq!(said.len(), 2, "{said:?}");
+        for (sev, message) in &said {
+            assert_eq!(sev.trim_matches('"'), severity, "{said:?}");
+            assert!(message.trim_matches('"').ends_with(ends), "{message}");
+            assert!(message.contains("not found in"), "{message}");
+        }
+        assert_eq!(said[0], said[1]);
+        let line = state
+            .lines()
+            .find(|l| l.contains("history_base.resolve"))
+            .unwrap_or_else(|| panic!("{state}"));
+        assert!(
+            line.contains(&format!("{severity}[history_base.resolve]")),
+            "{line}"
+        );
+        assert!(line.ends_with(ends), "{line}");
+    }
 }

@@ -53,9 +53,9 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             } => {
                 let places: Vec<String> = searched.iter().map(place).collect();
                 let message = format!(
-                    "source rollout {rollout_id} (history_base.thread_id) not found in {}: the \
-                     lineage could not be checked",
-                    places.join(", ")
+                    "source rollout {rollout_id} (history_base.thread_id) not found in {}: {}",
+                    places.join(", "),
+                    outcome(*refused)
                 );
                 (message, !refused)
             }
@@ -67,7 +67,8 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             } => (
                 format!(
                     "source rollout {source} (history_base.thread_id {rollout_id}) could not be \
-                     read ({cause}): the lineage could not be checked"
+                     read ({cause}): {}",
+                    outcome(*refused)
                 ),
                 !refused,
             ),
@@ -95,5 +96,15 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         if could_not_check {
             f.severity = Severity::Warning;
         }
+    }
+}
+
+/// What a source that could not be had means: Codex refuses the resume (it looked where
+/// Codex looks, or found the file and could not read it), or rollscope could not check.
+fn outcome(refused: bool) -> &'static str {
+    if refused {
+        "Codex cannot rebuild the inherited history and refuses the resume"
+    } else {
+        "the lineage could not be checked"
     }
 }

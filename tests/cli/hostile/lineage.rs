@@ -85,7 +85,8 @@ fn state(path: &Path, env: &[(&str, &Path)], jobs: &[&str]) -> Vec<Value> {
 /// A and B each name the other as their `history_base`: `replay` reads B for A, meets A
 /// again and refuses it (a `history_base.resolve` error, exit 0: replay is no gate);
 /// `lint` exits 1 on it. A's cutoff can be right for no B (B's ordinals start where A's
-/// do): `check-ordinal`, which judges one level, says so and exits 1.
+/// do). `check-ordinal` follows the lineage with the same reader (issue #25): it says both,
+/// as `lint` does, and exits 1.
 #[test]
 fn a_history_base_cycle_is_refused_with_a_finding() {
     let dir = tempfile::tempdir().unwrap();
@@ -111,9 +112,13 @@ fn a_history_base_cycle_is_refused_with_a_finding() {
     of(&runs, "calls").said(0, &["rollscope: no tool calls in 1 file".into()]);
     let co = of(&runs, "check-ordinal").said(1, &[]);
     let problems = co.rows[0]["problems"].as_array().unwrap();
-    assert_eq!(problems.len(), 1);
+    assert_eq!(problems.len(), 2, "{problems:#?}");
     assert_fields(
         &problems[0],
+        json!({"kind": "base", "severity": "error", "line": 0, "message": cycle}),
+    );
+    assert_fields(
+        &problems[1],
         json!({"kind": "base", "severity": "error", "line": 1, "expected": 1, "found": 3, "message": outside}),
     );
     // The history is A's own: B, refused, adds nothing.
@@ -134,7 +139,8 @@ fn a_history_base_cycle_is_refused_with_a_finding() {
 /// lineage is followed `MAX_LINEAGE_DEPTH` (64) deep, then refused with a
 /// `history_base.resolve` error; the replay reads the file and 64 sources, never 10 000
 /// (the follow recurses once per level: 65 frames, on a worker thread's stack too). Each
-/// cutoff is right, so `check-ordinal` (one level) passes.
+/// cutoff is right, but `check-ordinal` follows the lineage with the same reader (issue #25)
+/// and says what `lint` says: too deep to follow, an error.
 #[test]
 fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
     const FORKS: usize = 10_000;
@@ -164,10 +170,18 @@ fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
     of(&runs, "stats").said(0, &[]);
     of(&runs, "turns").said(0, &[]);
     of(&runs, "calls").said(0, &["rollscope: no tool calls in 1 file".into()]);
-    let co = of(&runs, "check-ordinal").said(0, &[]);
+    let co = of(&runs, "check-ordinal").said(1, &[]);
     assert_fields(
         &co.rows[0],
-        json!({"ok": true, "first": 2 * (FORKS - 1), "next_on_resume": 2 * FORKS, "problems": []}),
+        json!({"ok": false, "first": 2 * (FORKS - 1), "next_on_resume": 2 * FORKS}),
+    );
+    let problems = co.rows[0]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert_fields(
+        &problems[0],
+        json!({"kind": "base", "severity": "error", "line": 0, "message": format!(
+            "the lineage (history_base) is more than {DEPTH} rollouts deep: not followed further"
+        )}),
     );
     // Its own message and one from each of the 64 sources, source first.
     let replay = of(&runs, "replay").said(0, &[]);
@@ -250,9 +264,10 @@ fn a_history_base_thread_id_that_is_a_path_is_a_finding_never_a_read() {
         children.push((path, id));
     }
     let paths: Vec<&Path> = children.iter().map(|(p, _)| p.as_path()).collect();
+    // A Codex home was searched: Codex refuses the resume, for every reader (issue #25).
     let not_found = |id: &str| {
         format!(
-            "source rollout {id} (history_base.thread_id) not found in the given inputs, {}, {}: the lineage could not be checked",
+            "source rollout {id} (history_base.thread_id) not found in the given inputs, {}, {}: Codex cannot rebuild the inherited history and refuses the resume",
             day.display(),
             home.join("sessions").display()
         )
@@ -276,13 +291,13 @@ fn a_history_base_thread_id_that_is_a_path_is_a_finding_never_a_read() {
         match cmd {
             "calls" => r.said(0, &["rollscope: no tool calls in 2 files".into()]),
             "check-ordinal" => {
-                r.said(0, &[]);
+                r.said(1, &[]);
                 for (row, (_, id)) in r.rows.iter().zip(&children) {
                     let p = &row["problems"];
                     assert_eq!(p.as_array().unwrap().len(), 1, "{p}");
                     assert_fields(
                         &p[0],
-                        json!({"kind": "base", "severity": "warning", "line": 1, "message": not_found(id)}),
+                        json!({"kind": "base", "severity": "error", "line": 1, "message": not_found(id)}),
                     );
                 }
                 &r
