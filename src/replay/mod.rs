@@ -15,9 +15,11 @@
 //! history of hundreds of MB costs a few words per item; [`Replayed::json`] reads one back
 //! when it is written.
 
+mod cut;
 pub mod history;
 pub mod item;
 pub mod prompt;
+mod run;
 pub mod state;
 pub mod ui;
 
@@ -28,13 +30,15 @@ use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::decode::{Kind, Line, Pos, Record};
-use crate::input::{self, Handles, Source, SourceFile};
+use crate::input::{self, Source, SourceFile};
 use crate::lineage::{self, Resolver};
-use history::{Base, History, Rollback};
+pub use cut::{Cut, CutAt, TurnRef};
+use history::{Base, Rollback};
 use item::{At, Body, Item, Origin};
 use prompt::PairFact;
-use state::{State, StateLog};
-use ui::{UiLog, UiRow};
+use run::Run;
+use state::State;
+use ui::UiRow;
 
 /// `major.minor` of a `cli_version`, when it reads as one (the behaviours that changed
 /// between Codex versions are keyed on it).
@@ -45,22 +49,6 @@ pub(crate) fn cli_version(v: Option<&str>) -> Option<(u64, u64)> {
 
 /// How deep a lineage is followed (each fork or revert of a fork is one level).
 pub const MAX_LINEAGE_DEPTH: usize = lineage::MAX_DEPTH;
-
-/// A turn named on the command line: its `index` as `turns` prints it (1-based), or its id.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TurnRef {
-    Index(u64),
-    Id(String),
-}
-
-/// Where the replay stops, as a fork at that point would carry the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cut {
-    /// Through the end of this turn.
-    Through(TurnRef),
-    /// Before this turn begins.
-    Before(TurnRef),
-}
 
 /// What a replay computes.
 #[derive(Debug, Clone, Default)]
@@ -143,16 +131,6 @@ impl ReadFile {
         let bytes = w.bytes.get(at..at + len).ok_or_else(changed)?;
         String::from_utf8(bytes.to_vec()).map_err(|_| changed())
     }
-}
-
-/// Where a cut fell.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CutAt {
-    pub through: bool,
-    pub turn_index: u64,
-    pub turn_id: Option<String>,
-    /// The last line replayed.
-    pub last_line: u64,
 }
 
 /// Everything one replay found.
@@ -320,146 +298,6 @@ fn open_turn(facts: &FileFacts) -> Option<&Turn> {
         .filter(|t| t.status == TurnStatus::Open)
 }
 
-/// The replay's state while it reads.
-struct Run<'r> {
-    history: History,
-    state: StateLog,
-    ui: UiLog,
-    files: Vec<ReadFile>,
-    /// What the history and state were before each lineage source now being read.
-    saved: Vec<(History, StateLog)>,
-    /// The file replayed, and a second reader of it opened when a text of it must be read
-    /// back during its pass.
-    replayed_source: &'r Source,
-    own: Option<Option<SourceFile>>,
-    held_times: std::collections::HashMap<(usize, u64), Box<str>>,
-}
-
-impl Run<'_> {
-    fn feed(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) {
-        let Run {
-            history,
-            files,
-            own,
-            replayed_source,
-            ..
-        } = self;
-        // A long user message is read back only when a legacy compaction needs its text.
-        let mut read = |i: &Item| -> Option<String> {
-            let json = match &i.body {
-                Body::Held(s) => s.to_string(),
-                Body::InFile { offset, len } => {
-                    let file = i.at.map_or(0, |a| a.file);
-                    let reader = match files.get(file)?.reread.as_ref() {
-                        Some(r) => r,
-                        // The file replayed, during its pass: opened again for this.
-                        None if file == 0 => own
-                            .get_or_insert_with(|| {
-                                let reopen = input::reopen(replayed_source).ok()??;
-                                Some(SourceFile::new(reopen, &Handles::new(1)))
-                            })
-                            .as_ref()?,
-                        None => return None,
-                    };
-                    read_back(reader, *offset, *len).ok()?
-                }
-            };
-            item::message_text(&json)
-        };
-        let effect = history.record(rec, at, origin, rereadable, &mut read);
-        if !rereadable && matches!(rec.kind, Kind::ResponseItem | Kind::Compacted) {
-            self.held_times
-                .insert((at.file, at.line), rec.timestamp.as_ref().into());
-        }
-        self.state.record(rec, at, rereadable, effect);
-        if let Some(f) = self.files.get_mut(at.file) {
-            f.records += 1;
-        }
-    }
-}
-
-/// The replay reads its lineage's sources through the one lineage reader: each source is a
-/// file of the run, its records below the cutoff fed as the file replayed's are. A source
-/// that breaks off part-way is taken back whole, as Codex cannot rebuild from it (the
-/// history is still empty when it is opened, as the lineage is followed at the first
-/// record, so the copy costs nothing).
-impl lineage::Visitor for Run<'_> {
-    fn open(&mut self, shown: &str, end: u64, reread: Option<SourceFile>) -> usize {
-        self.files
-            .push(ReadFile::new(shown.to_string(), Some(end), reread));
-        self.saved.push((self.history.clone(), self.state.clone()));
-        self.state.new_file();
-        self.files.len() - 1
-    }
-
-    fn nested(&mut self) {
-        self.state.new_file();
-    }
-
-    fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool) {
-        self.feed(rec, At::of(rec, file), Origin::SourceRollout, rereadable);
-    }
-
-    fn close(&mut self, file: usize, size: u64, whole: bool) {
-        if let Some(f) = self.files.get_mut(file) {
-            f.size = size;
-        }
-        let saved = self.saved.pop();
-        if let (false, Some((history, state))) = (whole, saved) {
-            (self.history, self.state) = (history, state);
-            for f in self.files.iter_mut().skip(file) {
-                f.records = 0;
-            }
-        }
-    }
-}
-
-/// The last line to replay for `cut`, from a first pass over the turns (over `spooled`,
-/// standard input read into memory, when there is one).
-fn cut_line(
-    source: &Source,
-    spooled: Option<&[u8]>,
-    read: &ReadOptions,
-    cut: &Cut,
-) -> Result<CutAt, String> {
-    let needs = Needs::default().turns(Detail::Place);
-    let facts = match spooled {
-        Some(bytes) => analysis::read_stream(bytes, source.clone(), read, &needs),
-        None => analysis::read(source, read, &needs),
-    };
-    if let Some(e) = facts.io_error {
-        return Err(e);
-    }
-    let turns = facts.turns.map(|t| t.turns).unwrap_or_default();
-    let (through, r) = match cut {
-        Cut::Through(r) => (true, r),
-        Cut::Before(r) => (false, r),
-    };
-    let found = turns.iter().find(|t| match r {
-        TurnRef::Index(n) => t.index == *n,
-        TurnRef::Id(id) => t.turn_id.as_deref() == Some(id.as_str()),
-    });
-    let Some(t) = found else {
-        let what = match r {
-            TurnRef::Index(n) => format!("no turn {n}"),
-            TurnRef::Id(id) => format!("no turn with id {id}"),
-        };
-        let n = turns.len();
-        let s = if n == 1 { "" } else { "s" };
-        return Err(format!("{what} in the file ({n} turn{s})"));
-    };
-    Ok(CutAt {
-        through,
-        turn_index: t.index,
-        turn_id: t.turn_id.clone(),
-        last_line: if through {
-            t.line_end
-        } else {
-            t.line_start.saturating_sub(1)
-        },
-    })
-}
-
 /// Replay one file, handing each of its records to `watch` too as the pass reads it.
 pub fn replay(
     source: &Source,
@@ -468,50 +306,61 @@ pub fn replay(
     opts: &Options,
     watch: Watch<'_>,
 ) -> Replayed {
-    // Standard input, a pipe or a FIFO cannot be read twice: with a cut, it is read into
-    // memory once. (Opened again, a FIFO waited for a writer that never came, and a pipe
-    // named by `/dev/fd/N` was empty: `tests/cli/hostile/files.rs`,
-    // `a_fifo_given_as_a_path_is_read_and_one_in_a_walk_is_skipped`.)
-    let once_only = match source {
-        Source::Stdin => true,
-        Source::File(p) => !std::fs::metadata(p).is_ok_and(|m| m.is_file()),
-    };
-    let mut spool_error = None;
-    let spooled: Option<Vec<u8>> = (opts.cut.is_some() && once_only).then(|| {
-        let mut buf = Vec::new();
-        let read = input::open(source).and_then(|mut s| {
-            use std::io::Read;
-            s.read_to_end(&mut buf)
-        });
-        if let Err(e) = read {
-            spool_error = Some(format!("read error: {}", input::io_cause(&e)));
-        }
-        buf
-    });
-    let (cut, mut error) = match &opts.cut {
+    let (spooled, spool_error) = cut::spool(source, opts.cut.as_ref());
+    let (cut, cut_error) = match &opts.cut {
         None => (None, None),
-        Some(c) => match cut_line(source, spooled.as_deref(), read, c) {
+        Some(c) => match cut::cut_line(source, spooled.as_deref(), read, c) {
             Ok(at) => (Some(at), None),
             Err(e) => (None, Some(e)),
         },
     };
-    if spool_error.is_some() {
-        error = spool_error;
-    }
+    // The input could not be read whole: that says more than the cut it failed to find.
+    let error = spool_error.or(cut_error);
+    let input = Input {
+        spooled: spooled.as_deref(),
+        cut: cut.as_ref(),
+        // With no replay to do (a cut naming no turn), the pass still reads the file.
+        replaying: error.is_none(),
+    };
+    let pass = read_pass(source, &input, resolver, read, opts, watch);
+    let error = error.or_else(|| pass.facts.io_error.clone());
+    finish(pass, opts, cut, error)
+}
+
+/// How the pass reads the file replayed: from the copy of it held in memory, if any, and
+/// where it stops.
+struct Input<'a> {
+    spooled: Option<&'a [u8]>,
+    cut: Option<&'a CutAt>,
+    replaying: bool,
+}
+
+/// What the pass over the file replayed gave.
+struct Pass<'r> {
+    facts: FileFacts,
+    run: Run<'r>,
+    /// The lines a fork or sub-agent copied from its parent, as ranges.
+    inherited: Vec<(u64, u64)>,
+    last_record: Option<Line>,
+    lineage: Vec<lineage::Problem>,
+}
+
+/// The one pass over the file replayed: the shared analyses of its records (the turn
+/// statuses, the ordinals, the listing) and the rebuild beside them, its lineage followed
+/// when its `session_meta` is read.
+fn read_pass<'r>(
+    source: &'r Source,
+    input: &Input<'_>,
+    resolver: &Mutex<Resolver>,
+    read: &ReadOptions,
+    opts: &Options,
+    watch: Watch<'_>,
+) -> Pass<'r> {
     // The analyses read only what the cut keeps: turns, ordinals and bad lines are those
     // of the prefix a fork there would carry.
     let mut read_cut = read.clone();
-    read_cut.until_line = cut.as_ref().map(|c| c.last_line);
-    let mut run = Run {
-        history: History::new(),
-        state: StateLog::default(),
-        ui: UiLog::default(),
-        files: vec![ReadFile::new(source.display(), None, None)],
-        saved: Vec::new(),
-        replayed_source: source,
-        own: None,
-        held_times: Default::default(),
-    };
+    read_cut.until_line = input.cut.map(|c| c.last_line);
+    let mut run = Run::new(source);
     // The statuses (rolled back, open) without the texts and settings `turns` shows.
     let needs = Needs::default()
         .turns(Detail::Status)
@@ -520,13 +369,11 @@ pub fn replay(
         .reread();
     let mut follower = lineage::Follower::new(resolver, read);
     let mut lineage = Vec::new();
-    // The lines a fork or sub-agent copied from its parent, as ranges.
     let mut inherited: Vec<(u64, u64)> = Vec::new();
     let mut last_record: Option<Line> = None;
-    let skip = error.is_some();
     let mut observe =
         |rec: &Record<'_>, session: &analysis::session::SessionTracker, rereadable: bool| {
-            if skip {
+            if !input.replaying {
                 return;
             }
             let info = session.info();
@@ -551,24 +398,36 @@ pub fn replay(
                 run.ui.record(rec, paginated, info.cli_version.as_deref());
             }
         };
-    let mut facts = match &spooled {
-        Some(bytes) => analysis::read_stream_observed(
-            &bytes[..],
-            source.clone(),
-            &read_cut,
-            &needs,
-            &mut observe,
-        ),
+    let mut facts = match input.spooled {
+        Some(bytes) => {
+            analysis::read_stream_observed(bytes, source.clone(), &read_cut, &needs, &mut observe)
+        }
         None => analysis::read_observed(source, &read_cut, &needs, &mut observe),
     };
-    if error.is_none() {
-        error = facts.io_error.clone();
-    }
-    // The file replayed is the run's first.
+    // The file replayed is the run's first; it keeps its handle there.
     if let Some(f) = run.files.first_mut() {
         f.reread = facts.file.take();
         f.size = facts.stream.bytes;
     }
+    Pass {
+        facts,
+        run,
+        inherited,
+        last_record,
+        lineage,
+    }
+}
+
+/// What the replay found, made from the pass: the history finished, paired, made a prompt
+/// when asked; the state and the UI view finished.
+fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<String>) -> Replayed {
+    let Pass {
+        facts,
+        run,
+        inherited,
+        last_record,
+        lineage,
+    } = pass;
     let Run {
         history,
         state,
@@ -577,7 +436,6 @@ pub fn replay(
         held_times,
         ..
     } = run;
-    // The file replayed keeps its handle in `files`; the facts no longer need it.
     let rebuilt = history.finish();
     let turns = facts.turns.as_ref();
     let open_from = open_turn(&facts).map(|t| t.line_start);
@@ -592,30 +450,16 @@ pub fn replay(
     let history_len = rebuilt.items.len();
     let prompt_len =
         history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();
-    let read_item = |files: &[ReadFile], i: &Item| -> Option<String> {
-        match &i.body {
-            Body::Held(s) => Some(s.to_string()),
-            Body::InFile { offset, len } => {
-                let f = files.get(i.at.map_or(0, |a| a.file))?;
-                read_back(f.reread.as_ref()?, *offset, *len).ok()
-            }
-        }
-    };
     let items = if opts.for_prompt {
         let reserialize =
             prompt::reserializes(facts.session.cli_version.as_deref(), &rebuilt.items);
         prompt::build(rebuilt.items, &pairing, reserialize, |i| {
-            read_item(&files, i)
+            read_text(&files, i.at.map_or(0, |a| a.file), &i.body)
         })
     } else {
         rebuilt.items
     };
-    let state = state.finish(turns, |at, b| match b {
-        Body::Held(s) => Some(s.to_string()),
-        Body::InFile { offset, len } => {
-            read_back(files.get(at.file)?.reread.as_ref()?, *offset, *len).ok()
-        }
-    });
+    let state = state.finish(turns, |at, b| read_text(&files, at.file, b));
     let ui = ui.finish(turns);
     files.shrink_to_fit();
     Replayed {
@@ -636,5 +480,15 @@ pub fn replay(
         cut,
         error,
         held_times,
+    }
+}
+
+/// A body's text, read back from file `file` of the run (`None` where it cannot be).
+fn read_text(files: &[ReadFile], file: usize, body: &Body) -> Option<String> {
+    match body {
+        Body::Held(s) => Some(s.to_string()),
+        Body::InFile { offset, len } => {
+            read_back(files.get(file)?.reread.as_ref()?, *offset, *len).ok()
+        }
     }
 }

@@ -1,0 +1,121 @@
+//! The per-file rebuild: what the replay holds while it reads (the history, the state, the
+//! UI view, the files read), fed record by record from the file replayed and, through the
+//! one lineage reader, from its sources.
+
+use std::collections::HashMap;
+
+use super::history::History;
+use super::item::{self, At, Body, Item, Origin};
+use super::state::StateLog;
+use super::ui::UiLog;
+use super::{read_back, ReadFile};
+use crate::decode::{Kind, Record};
+use crate::input::{self, Handles, Source, SourceFile};
+use crate::lineage;
+
+/// The replay's state while it reads.
+pub(super) struct Run<'r> {
+    pub(super) history: History,
+    pub(super) state: StateLog,
+    pub(super) ui: UiLog,
+    pub(super) files: Vec<ReadFile>,
+    /// What the history and state were before each lineage source now being read.
+    saved: Vec<(History, StateLog)>,
+    /// The file replayed, and a second reader of it opened when a text of it must be read
+    /// back during its pass.
+    replayed_source: &'r Source,
+    own: Option<Option<SourceFile>>,
+    pub(super) held_times: HashMap<(usize, u64), Box<str>>,
+}
+
+impl<'r> Run<'r> {
+    pub(super) fn new(source: &'r Source) -> Run<'r> {
+        Run {
+            history: History::new(),
+            state: StateLog::default(),
+            ui: UiLog::default(),
+            files: vec![ReadFile::new(source.display(), None, None)],
+            saved: Vec::new(),
+            replayed_source: source,
+            own: None,
+            held_times: HashMap::new(),
+        }
+    }
+
+    pub(super) fn feed(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) {
+        let Run {
+            history,
+            files,
+            own,
+            replayed_source,
+            ..
+        } = self;
+        // A long user message is read back only when a legacy compaction needs its text.
+        let mut read = |i: &Item| -> Option<String> {
+            let json = match &i.body {
+                Body::Held(s) => s.to_string(),
+                Body::InFile { offset, len } => {
+                    let file = i.at.map_or(0, |a| a.file);
+                    let reader = match files.get(file)?.reread.as_ref() {
+                        Some(r) => r,
+                        // The file replayed, during its pass: opened again for this.
+                        None if file == 0 => own
+                            .get_or_insert_with(|| {
+                                let reopen = input::reopen(replayed_source).ok()??;
+                                Some(SourceFile::new(reopen, &Handles::new(1)))
+                            })
+                            .as_ref()?,
+                        None => return None,
+                    };
+                    read_back(reader, *offset, *len).ok()?
+                }
+            };
+            item::message_text(&json)
+        };
+        let effect = history.record(rec, at, origin, rereadable, &mut read);
+        if !rereadable && matches!(rec.kind, Kind::ResponseItem | Kind::Compacted) {
+            self.held_times
+                .insert((at.file, at.line), rec.timestamp.as_ref().into());
+        }
+        self.state.record(rec, at, rereadable, effect);
+        if let Some(f) = self.files.get_mut(at.file) {
+            f.records += 1;
+        }
+    }
+}
+
+/// The replay reads its lineage's sources through the one lineage reader: each source is a
+/// file of the run, its records below the cutoff fed as the file replayed's are. A source
+/// that breaks off part-way is taken back whole, as Codex cannot rebuild from it (the
+/// history is still empty when it is opened, as the lineage is followed at the first
+/// record, so the copy costs nothing).
+impl lineage::Visitor for Run<'_> {
+    fn open(&mut self, shown: &str, end: u64, reread: Option<SourceFile>) -> usize {
+        self.files
+            .push(ReadFile::new(shown.to_string(), Some(end), reread));
+        self.saved.push((self.history.clone(), self.state.clone()));
+        self.state.new_file();
+        self.files.len() - 1
+    }
+
+    fn nested(&mut self) {
+        self.state.new_file();
+    }
+
+    fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool) {
+        self.feed(rec, At::of(rec, file), Origin::SourceRollout, rereadable);
+    }
+
+    fn close(&mut self, file: usize, size: u64, whole: bool) {
+        if let Some(f) = self.files.get_mut(file) {
+            f.size = size;
+        }
+        let saved = self.saved.pop();
+        if let (false, Some((history, state))) = (whole, saved) {
+            (self.history, self.state) = (history, state);
+            for f in self.files.iter_mut().skip(file) {
+                f.records = 0;
+            }
+        }
+    }
+}
