@@ -462,9 +462,36 @@ fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
     let r = &c.replay;
     let findings = &c.findings;
     let path = r.facts.source.display();
-    let s = &r.facts.session;
-    let st = &r.state;
-    let base = match r.base {
+    let diag = match out {
+        Sink::Rows(out) => return out.row(&state_row(&path, r, findings), Vec::new),
+        Sink::Findings(diag) => diag,
+    };
+    diag.note(|| state_lines(&path, r))?;
+    for f in findings {
+        let excerpt = match (diag.style(), f.span) {
+            (Style::Human, Some(s)) => r.excerpt(
+                crate::decode::Pos {
+                    line: s.start_line,
+                    offset: s.line_offset,
+                },
+                200,
+            ),
+            _ => None,
+        };
+        let shown = Shown {
+            path: &path,
+            finding: f,
+            excerpt: excerpt.as_deref(),
+            label: "",
+        };
+        diag.write(&shown)?;
+    }
+    diag.note(|| vec![verdict(findings)])
+}
+
+/// What the history rests on, as the state row says it.
+fn base_out(r: &Replayed) -> BaseOut<'_> {
+    match r.base {
         Base::Start => BaseOut {
             kind: "start",
             path: None,
@@ -486,9 +513,15 @@ fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
             ordinal: at.ordinal,
             window_number: None,
         },
-    };
-    let row = StateRow {
-        path: &path,
+    }
+}
+
+/// The state view's row (`docs/replay.md`).
+fn state_row<'a>(path: &'a str, r: &'a Replayed, findings: &'a [Finding]) -> StateRow<'a> {
+    let s = &r.facts.session;
+    let st = &r.state;
+    StateRow {
+        path,
         session_id: s.session_id.as_deref(),
         thread_id: s.thread_id.as_deref(),
         history_mode: s.mode(),
@@ -511,7 +544,7 @@ fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
         history: HistoryOut {
             items: r.history_len,
             prompt_items: r.prompt_len,
-            base,
+            base: base_out(r),
             compactions: r.compactions,
         },
         rollbacks: r
@@ -549,32 +582,7 @@ fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
             line: t.line_start,
         }),
         diagnostics: findings.iter().map(Diagnostic::of).collect(),
-    };
-    let diag = match out {
-        Sink::Rows(out) => return out.row(&row, Vec::new),
-        Sink::Findings(diag) => diag,
-    };
-    diag.note(|| state_lines(&path, r))?;
-    for f in findings {
-        let excerpt = match (diag.style(), f.span) {
-            (Style::Human, Some(s)) => r.excerpt(
-                crate::decode::Pos {
-                    line: s.start_line,
-                    offset: s.line_offset,
-                },
-                200,
-            ),
-            _ => None,
-        };
-        let shown = Shown {
-            path: &path,
-            finding: f,
-            excerpt: excerpt.as_deref(),
-            label: "",
-        };
-        diag.write(&shown)?;
     }
-    diag.note(|| vec![verdict(findings)])
 }
 
 /// The state view's first lines, for people: the thread, its history and what it rests on,

@@ -231,40 +231,7 @@ impl History {
                 return false;
             }
         };
-        // Codex's decoder rejects the whole line on these (the checkpoint is lost).
-        match (&c.replacement_history, &c.replacement_history_metadata) {
-            (Some(h), Some(m)) if h.len() != m.len() => {
-                let fault = Fault::CompactionMetadataLen {
-                    history: Some(h.len() as u64),
-                    metadata: m.len() as u64,
-                };
-                self.problems.push(Problem { at, fault });
-                return false;
-            }
-            (None, Some(m)) => {
-                let fault = Fault::CompactionMetadataLen {
-                    history: None,
-                    metadata: m.len() as u64,
-                };
-                self.problems.push(Problem { at, fault });
-                return false;
-            }
-            _ => {}
-        }
-        // Every entry must be a response item (an object); Codex's decoder rejects the line
-        // otherwise.
-        if let Some(bad) = c
-            .replacement_history
-            .iter()
-            .flatten()
-            .find(|e| !e.get().starts_with('{'))
-        {
-            let fault = Fault::CompactionUndecodable {
-                error: format!(
-                    "a replacement_history entry is not an object: {}",
-                    bad.get()
-                ),
-            };
+        if let Some(fault) = rejected(&c) {
             self.problems.push(Problem { at, fault });
             return false;
         }
@@ -358,6 +325,38 @@ impl History {
             problems: self.problems,
         }
     }
+}
+
+/// Why Codex's decoder rejects a compaction that parses, losing its checkpoint: a
+/// `replacement_history_metadata` that does not match the history entry for entry, or an
+/// entry that is not a response item (an object).
+fn rejected(c: &Compacted<'_>) -> Option<Fault> {
+    match (&c.replacement_history, &c.replacement_history_metadata) {
+        (Some(h), Some(m)) if h.len() != m.len() => {
+            return Some(Fault::CompactionMetadataLen {
+                history: Some(h.len() as u64),
+                metadata: m.len() as u64,
+            })
+        }
+        (None, Some(m)) => {
+            return Some(Fault::CompactionMetadataLen {
+                history: None,
+                metadata: m.len() as u64,
+            })
+        }
+        _ => {}
+    }
+    let bad = c
+        .replacement_history
+        .iter()
+        .flatten()
+        .find(|e| !e.get().starts_with('{'))?;
+    Some(Fault::CompactionUndecodable {
+        error: format!(
+            "a replacement_history entry is not an object: {}",
+            bad.get()
+        ),
+    })
 }
 
 #[cfg(test)]
