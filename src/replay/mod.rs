@@ -492,3 +492,151 @@ fn read_text(files: &[ReadFile], file: usize, body: &Body) -> Option<String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{self, Line};
+    use serde_json::json;
+    use std::path::{Path, PathBuf};
+
+    const SOURCE: &str = "01a22800-0000-7000-8000-00000000000a";
+    const CHILD: &str = "01a22800-0000-7000-8000-00000000000b";
+
+    fn name(id: &str) -> String {
+        format!("rollout-2026-01-01T00-00-00-{id}.jsonl")
+    }
+
+    fn user(text: &str) -> serde_json::Value {
+        json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+    }
+
+    /// A paginated rollout: its `session_meta` (with `base` as its `history_base`) at
+    /// ordinal `first`, then one user message a text.
+    fn paginated(id: &str, first: u64, base: Option<serde_json::Value>, texts: &[&str]) -> String {
+        let mut meta = json!({"id": id, "history_mode": "paginated"});
+        if let Some(b) = base {
+            meta["history_base"] = b;
+        }
+        let mut lines: Vec<Line> = vec![testkit::meta(meta).ordinal(first)];
+        for (i, t) in texts.iter().enumerate() {
+            lines.push(testkit::item(user(t)).ordinal(first + 1 + i as u64));
+        }
+        testkit::jsonl(&lines)
+    }
+
+    fn replay_of(path: &Path, all: &[PathBuf], opts: &Options) -> Replayed {
+        let sources: Vec<Source> = all.iter().cloned().map(Source::File).collect();
+        let resolver = Mutex::new(Resolver::new(&sources, None));
+        let source = Source::File(path.to_path_buf());
+        replay(&source, &resolver, &ReadOptions::default(), opts, &mut |_, _| {})
+    }
+
+    fn texts(r: &Replayed) -> Vec<String> {
+        r.items
+            .iter()
+            .map(|i| {
+                let v: serde_json::Value = serde_json::from_str(&r.json(i).unwrap()).unwrap();
+                v["content"][0]["text"].as_str().unwrap_or_default().to_string()
+            })
+            .collect()
+    }
+
+    /// A fork (by reference) and its source, in `dir`: the source holds ordinals 0..=3
+    /// (`s1`..`s3`), the fork's base ends at `end` with the byte offset `offset` (the
+    /// boundary's when `None`).
+    fn fork(dir: &Path, end: u64, offset: Option<u64>) -> (PathBuf, PathBuf) {
+        let source = paginated(SOURCE, 0, None, &["s1", "s2", "s3"]);
+        let boundary = source
+            .split_inclusive('\n')
+            .take(end as usize)
+            .map(str::len)
+            .sum::<usize>() as u64;
+        let base = json!({
+            "thread_id": SOURCE,
+            "end_ordinal_exclusive": end,
+            "end_byte_offset": offset.unwrap_or(boundary),
+        });
+        let (sp, cp) = (dir.join(name(SOURCE)), dir.join(name(CHILD)));
+        std::fs::write(&sp, source).unwrap();
+        std::fs::write(&cp, paginated(CHILD, end, Some(base), &["own"])).unwrap();
+        (sp, cp)
+    }
+
+    #[test]
+    fn a_fork_reads_its_source_up_to_the_cutoff_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let (sp, cp) = fork(dir.path(), 3, None);
+        let r = replay_of(&cp, &[cp.clone(), sp], &Options::default());
+        assert!(r.lineage.is_empty(), "{:?}", r.lineage);
+        assert_eq!(texts(&r), ["s1", "s2", "own"]);
+        assert_eq!(r.files.len(), 2);
+        assert_eq!((r.files[1].end_ordinal, r.files[1].records), (Some(3), 3));
+        // The source's items are read back from the source.
+        assert!(r.path_of(&r.items[0]).ends_with(&name(SOURCE)));
+        assert!(r.path_of(&r.items[2]).ends_with(&name(CHILD)));
+    }
+
+    #[test]
+    fn a_cutoff_off_its_boundary_is_a_lineage_problem_and_the_source_still_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let (sp, cp) = fork(dir.path(), 3, Some(1));
+        let r = replay_of(&cp, &[cp.clone(), sp.clone()], &Options::default());
+        assert_eq!(r.lineage.len(), 1, "{:?}", r.lineage);
+        let p = &r.lineage[0];
+        assert!(matches!(p.fault, lineage::Fault::OffsetNotAtLineStart { .. }));
+        assert_eq!(p.at.map(|l| l.pos.line), Some(1));
+        assert_eq!(p.source.as_ref().map(|s| s.path.clone()), Some(sp));
+        assert_eq!(texts(&r), ["s1", "s2", "own"]);
+    }
+
+    #[test]
+    fn a_missing_source_adds_nothing_and_is_judged_by_where_it_was_looked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let (sp, cp) = fork(dir.path(), 3, None);
+        std::fs::remove_file(&sp).unwrap();
+        let r = replay_of(&cp, std::slice::from_ref(&cp), &Options::default());
+        assert_eq!(texts(&r), ["own"]);
+        assert_eq!(r.files.len(), 1);
+        match &r.lineage[..] {
+            [p] => assert!(
+                matches!(&p.fault, lineage::Fault::SourceNotFound { refused: false, .. }),
+                "{p:?}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Two turns of a legacy file, each a `task_started`, a user message and a
+    /// `task_complete`.
+    fn two_turns() -> String {
+        let mut lines = vec![testkit::meta(json!({"id": CHILD}))];
+        for (id, text) in [("t1", "first"), ("t2", "second")] {
+            lines.push(testkit::event(json!({"type": "task_started", "turn_id": id})));
+            lines.push(testkit::item(user(text)));
+            lines.push(testkit::event(json!({"type": "task_complete", "turn_id": id})));
+        }
+        testkit::jsonl(&lines)
+    }
+
+    #[test]
+    fn a_cut_keeps_what_a_fork_there_would_carry() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name(CHILD));
+        std::fs::write(&path, two_turns()).unwrap();
+        let with = |cut: Cut| Options {
+            cut: Some(cut),
+            ..Options::default()
+        };
+        let through = replay_of(&path, &[], &with(Cut::Through(TurnRef::Index(1))));
+        assert_eq!(texts(&through), ["first"]);
+        let at = through.cut.unwrap();
+        assert_eq!((at.through, at.turn_index, at.last_line), (true, 1, 4));
+        let before = replay_of(&path, &[], &with(Cut::Before(TurnRef::Id("t2".into()))));
+        assert_eq!(texts(&before), ["first"]);
+        assert_eq!(before.cut.unwrap().last_line, 4);
+        let none = replay_of(&path, &[], &with(Cut::Through(TurnRef::Index(3))));
+        assert_eq!(none.error.as_deref(), Some("no turn 3 in the file (2 turns)"));
+        assert!(none.items.is_empty());
+    }
+}

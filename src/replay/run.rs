@@ -119,3 +119,37 @@ impl lineage::Visitor for Run<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lineage::Visitor;
+    use crate::testkit;
+    use serde_json::json;
+
+    fn user(text: &str) -> String {
+        testkit::jsonl(&[testkit::item(
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}),
+        )
+        .ordinal(1)])
+    }
+
+    /// A source that breaks off part-way is taken back whole: the history and the records
+    /// counted are what they were before it was opened; one read whole stays.
+    #[test]
+    fn a_source_read_whole_stays_and_one_that_broke_off_is_taken_back() {
+        let source = Source::Stdin;
+        let mut run = Run::new(&source);
+        for (whole, kept) in [(true, 1), (false, 1)] {
+            let file = run.open("source.jsonl", 2, None);
+            testkit::each_record(&user("s"), |rec| run.record(rec, file, false));
+            assert_eq!(run.history.clone().finish().items.len(), kept + usize::from(!whole));
+            run.close(file, 100, whole);
+            assert_eq!(run.files[file].size, 100);
+            assert_eq!(run.files[file].records, u64::from(whole));
+            assert_eq!(run.history.clone().finish().items.len(), kept);
+            assert!(run.saved.is_empty());
+        }
+        assert_eq!(run.files.len(), 3);
+    }
+}
