@@ -529,7 +529,13 @@ mod tests {
         let sources: Vec<Source> = all.iter().cloned().map(Source::File).collect();
         let resolver = Mutex::new(Resolver::new(&sources, None));
         let source = Source::File(path.to_path_buf());
-        replay(&source, &resolver, &ReadOptions::default(), opts, &mut |_, _| {})
+        replay(
+            &source,
+            &resolver,
+            &ReadOptions::default(),
+            opts,
+            &mut |_, _| {},
+        )
     }
 
     fn texts(r: &Replayed) -> Vec<String> {
@@ -537,7 +543,10 @@ mod tests {
             .iter()
             .map(|i| {
                 let v: serde_json::Value = serde_json::from_str(&r.json(i).unwrap()).unwrap();
-                v["content"][0]["text"].as_str().unwrap_or_default().to_string()
+                v["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
             })
             .collect()
     }
@@ -584,7 +593,10 @@ mod tests {
         let r = replay_of(&cp, &[cp.clone(), sp.clone()], &Options::default());
         assert_eq!(r.lineage.len(), 1, "{:?}", r.lineage);
         let p = &r.lineage[0];
-        assert!(matches!(p.fault, lineage::Fault::OffsetNotAtLineStart { .. }));
+        assert!(matches!(
+            p.fault,
+            lineage::Fault::OffsetNotAtLineStart { .. }
+        ));
         assert_eq!(p.at.map(|l| l.pos.line), Some(1));
         assert_eq!(p.source.as_ref().map(|s| s.path.clone()), Some(sp));
         assert_eq!(texts(&r), ["s1", "s2", "own"]);
@@ -600,7 +612,10 @@ mod tests {
         assert_eq!(r.files.len(), 1);
         match &r.lineage[..] {
             [p] => assert!(
-                matches!(&p.fault, lineage::Fault::SourceNotFound { refused: false, .. }),
+                matches!(
+                    &p.fault,
+                    lineage::Fault::SourceNotFound { refused: false, .. }
+                ),
                 "{p:?}"
             ),
             other => panic!("{other:?}"),
@@ -612,9 +627,13 @@ mod tests {
     fn two_turns() -> String {
         let mut lines = vec![testkit::meta(json!({"id": CHILD}))];
         for (id, text) in [("t1", "first"), ("t2", "second")] {
-            lines.push(testkit::event(json!({"type": "task_started", "turn_id": id})));
+            lines.push(testkit::event(
+                json!({"type": "task_started", "turn_id": id}),
+            ));
             lines.push(testkit::item(user(text)));
-            lines.push(testkit::event(json!({"type": "task_complete", "turn_id": id})));
+            lines.push(testkit::event(
+                json!({"type": "task_complete", "turn_id": id}),
+            ));
         }
         testkit::jsonl(&lines)
     }
@@ -636,7 +655,10 @@ mod tests {
         assert_eq!(texts(&before), ["first"]);
         assert_eq!(before.cut.unwrap().last_line, 4);
         let none = replay_of(&path, &[], &with(Cut::Through(TurnRef::Index(3))));
-        assert_eq!(none.error.as_deref(), Some("no turn 3 in the file (2 turns)"));
+        assert_eq!(
+            none.error.as_deref(),
+            Some("no turn 3 in the file (2 turns)")
+        );
         assert!(none.items.is_empty());
     }
 }

@@ -143,7 +143,10 @@ mod tests {
         for (whole, kept) in [(true, 1), (false, 1)] {
             let file = run.open("source.jsonl", 2, None);
             testkit::each_record(&user("s"), |rec| run.record(rec, file, false));
-            assert_eq!(run.history.clone().finish().items.len(), kept + usize::from(!whole));
+            assert_eq!(
+                run.history.clone().finish().items.len(),
+                kept + usize::from(!whole)
+            );
             run.close(file, 100, whole);
             assert_eq!(run.files[file].size, 100);
             assert_eq!(run.files[file].records, u64::from(whole));

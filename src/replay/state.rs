@@ -10,9 +10,8 @@ use serde_json::Value;
 
 use super::history::Effect;
 use super::item::{At, Body};
-use crate::analysis::turns::{TurnStatus, Turns};
+use crate::analysis::turns::{self, TurnStatus, Turns};
 use crate::decode::{select, Kind, Record};
-use crate::model::TurnEvent;
 
 /// A world-state event, in file order.
 #[derive(Debug, Clone)]
@@ -33,7 +32,12 @@ pub struct StateLog {
     world: Vec<(At, World, usize)>,
     /// The turns as the replay reads them, across every file: a rollback that drops a
     /// turn's user message drops its state too, wherever the turn was written (a fork's
-    /// marker can drop its source's turns).
+    /// marker can drop its source's turns). These are not the file's turns that
+    /// `analysis::turns` segments (one file, its start events chosen over the whole file)
+    /// but the history's user turns as a resume meets them, file after file; what starts a
+    /// turn and which turn a `task_started` names are read as the segmentation reads them
+    /// ([`turns::started_turn_id`]), and within the file replayed its rolled-back turns
+    /// are the segmentation's ([`StateLog::finish`]).
     frames: Vec<Frame>,
     /// A `task_started` was read in the file being read: it, not user messages, begins turns.
     task_started_seen: bool,
@@ -114,14 +118,7 @@ impl StateLog {
                 Some("task_started") => {
                     self.task_started_seen = true;
                     self.frames.push(Frame::default());
-                    // The top-level id, else the full parse (0.171 nests it).
-                    self.turn_id = match rec.payload_field("turn_id").and_then(select::str_value) {
-                        Some(id) => Some(id.into_owned()),
-                        None => rec
-                            .parse_payload::<TurnEvent<'_>>()
-                            .unwrap_or_default()
-                            .turn_id(),
-                    };
+                    self.turn_id = turns::started_turn_id(rec);
                 }
                 Some("token_count") => {
                     if let Some(info) = rec.payload_field("info").filter(|v| *v != "null") {

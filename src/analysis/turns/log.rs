@@ -175,13 +175,7 @@ impl TurnLog {
                 Some("task_started") => {
                     self.task_started_seen = true;
                     // Counting needs where turns start, not their ids.
-                    let turn_id = if ids {
-                        rec.parse_payload::<TurnEvent<'_>>()
-                            .unwrap_or_default()
-                            .turn_id()
-                    } else {
-                        None
-                    };
+                    let turn_id = if ids { started_turn_id(rec) } else { None };
                     self.start(rec, session, TurnSource::TaskStarted, turn_id);
                 }
                 Some("user_message") => {
@@ -436,6 +430,19 @@ impl TurnLog {
 impl Fold for TurnLog {
     fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
         self.observe(rec, session);
+    }
+}
+
+/// The turn a `task_started` begins: its top-level `turn_id`, else the full parse (0.171
+/// nests it in `turn_attribution`). The one reading of it for the turn segmentation and
+/// the replay's state.
+pub fn started_turn_id(rec: &Record<'_>) -> Option<String> {
+    match rec.payload_field("turn_id").and_then(select::str_value) {
+        Some(id) => Some(id.into_owned()),
+        None => rec
+            .parse_payload::<TurnEvent<'_>>()
+            .unwrap_or_default()
+            .turn_id(),
     }
 }
 

@@ -47,7 +47,7 @@ mod log;
 pub mod rollback;
 mod segment;
 
-pub use log::{is_real_user_message, TurnLog};
+pub use log::{is_real_user_message, started_turn_id, TurnLog};
 
 use serde::Serialize;
 
