@@ -4,8 +4,8 @@
 //! `check-ordinal` share), and judges whether the cutoff points at a real boundary of it
 //! ([`check`]), as facts ([`Problem`]) the `history_base.*` rules turn into findings.
 //!
-//! The rules (`research/upstream.md` §4, lineage trim; `research/real-rollouts.md`):
-//! `history_base.thread_id` holds the source's **rollout** id: the part of its file name
+//! The rules (upstream's fork code, which trims a lineage at its `history_base`, and what
+//! the real 0.171 writes; `docs/check-ordinal.md`): `history_base.thread_id` holds the source's **rollout** id: the part of its file name
 //! after `_` in `rollout-<ts>-<thread>_<rollout>.jsonl`, or the thread id when there is no
 //! `_`. The real 0.171 revert's new file names its base by the old file's id, which has no
 //! `_`; the fork's child names its parent's.

@@ -1,5 +1,5 @@
 //! The model history, rebuilt forward as Codex's `reconstruct_history_from_rollout`
-//! materialises it (`research/upstream.md` §5.1): records become items, a compaction with a
+//! (upstream `rollout_reconstruction.rs`) materialises it: records become items, a compaction with a
 //! replacement history replaces them, a legacy compaction rebuilds them from the user
 //! messages and its summary, a rollback drops the last user turns.
 //!
@@ -273,9 +273,10 @@ impl History {
         true
     }
 
-    /// Codex's legacy fallback (`build_compacted_history`, `research/replay-oracle.md` §2):
-    /// the leading contextual messages, then the real user messages so far (earlier
-    /// summaries and bridges left out), then the summary. A summary that is already the
+    /// Codex's legacy fallback (`compact::build_compacted_history`, as the real 0.36 and
+    /// 0.80 rebuilt it on resume, `docs/replay.md`): the leading contextual messages, then
+    /// the real user messages so far (earlier summaries and bridges left out), then the
+    /// summary. A summary that is already the
     /// bridge (0.80 and later) follows the user messages as one message each; a bare one
     /// (0.36) is wrapped with them in one bridge message.
     fn rebuild(&self, summary: &str, at: At, read: Reader<'_>) -> Vec<Item> {

@@ -1,5 +1,5 @@
-//! Replay: rebuild what Codex rebuilds from a rollout on resume and fork (seed `000_…`
-//! B.3, B.12.7, B.13; `research/upstream.md` §5): the model history ([`history`]), the
+//! Replay: rebuild what Codex rebuilds from a rollout on resume and fork (`docs/replay.md`;
+//! upstream `Session::reconstruct_history_from_rollout`): the model history ([`history`]), the
 //! prompt made of it ([`prompt`]), the session state ([`state`]) and what a client is shown
 //! ([`ui`]), with what will fail or be lossy on resume as findings.
 //!
@@ -7,8 +7,9 @@
 //! segmentation, whose rollback code the history shares; the ordinal check, whose head and
 //! sequence findings are the replay's too): [`analysis::read_observed`]. A paginated
 //! fork's or revert's lineage (`history_base`) is followed when its `session_meta` is read:
-//! the source rollout, found by the shared [`Resolver`], is read first (its records with
-//! `ordinal < end_ordinal_exclusive`), chains followed, cycles refused. A legacy copy-fork
+//! the source rollout, found by the shared [`Resolver`], is read first through the one
+//! lineage reader ([`lineage::follow`]: its records with `ordinal < end_ordinal_exclusive`),
+//! chains followed, cycles refused. A legacy copy-fork
 //! holds its parent's records itself.
 //!
 //! Items are held as where they lie in a plain file ([`item::Body`]), never as text, so a

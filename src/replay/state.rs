@@ -1,5 +1,6 @@
-//! The session state a resume restores beside the history (`research/upstream.md` §5.1,
-//! §5.4): the latest valid `turn_context`, the world state (a full snapshot, then RFC 7396
+//! The session state a resume restores beside the history (Codex's
+//! `rollout_reconstruction.rs` reverse scan, and its token-info recovery): the latest
+//! `turn_context` compatible with its turn, the world state (a full snapshot, then RFC 7396
 //! merge patches, cleared by a compaction), and the last token usage.
 //!
 //! The records are noted where they lie while the replay reads; the state is made at the
