@@ -53,6 +53,7 @@ pub mod cmd;
 pub mod config;
 pub mod content;
 pub mod decode;
+pub mod error;
 pub mod exit;
 pub mod findings;
 pub mod fuzz;
@@ -71,15 +72,8 @@ mod testkit;
 use cli::{Cli, Command};
 use exit::ExitStatus;
 
-/// What ends a run early: a usage error found after clap (a bad `--since`, say), or an I/O
-/// error on stdout (a closed pipe among them, which `main` turns into a quiet exit).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("{0}")]
-    Usage(String),
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-}
+/// The error that ends a run (`rollscope::Error`, as `main` matches it).
+pub use error::Error;
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
