@@ -8,13 +8,13 @@
 # bench-out/ (git-ignored) when missing, installs what it compares against (Debian `time`,
 # jq, the npm package ccusage into bench-out/tools; each one skipped with a note when it
 # cannot be had), warms the page cache, then times every rollscope subcommand on the
-# corpus tree and on the single file, with the default -j and with -j 1, beside the seed's
-# jq recipe and `ccusage codex daily --json --offline` on the same input. The commands of
-# an input run in rounds (each round runs each command once, so that the ones compared are
-# timed side by side); each figure is the median wall time of --runs rounds (after one
-# untimed warm-up run), shown with the fastest and slowest, and the peak RSS of the worst
-# run. It ends with the ratios that the targets of issue #5 need, and writes everything to
-# bench-out/results.json.
+# corpus tree and on the single file, with the default -j and with -j 1, beside the jq
+# recipe that counts record types (`jq -r .type | sort | uniq -c`) and `ccusage codex daily
+# --json --offline` on the same input. The commands of an input run in rounds (each round
+# runs each command once, so that the ones compared are timed side by side); each figure
+# is the median wall time of --runs rounds (after one untimed warm-up run), shown with the
+# fastest and slowest, and the peak RSS of the worst run. It ends with the ratios that the
+# targets of issue #5 need, and writes everything to bench-out/results.json.
 #
 # Options: --size SIZE (tree, default 1GB), --single SIZE (single file, default 500MB),
 #          --runs N (default 5), --seed N (default 1), --out DIR (default bench-out),
@@ -205,7 +205,7 @@ add_cmd() { # add_cmd LABEL PATH CMD [EXTRA...]
     add_job "$label" "$BIN" $args "$@"
 }
 
-jq_recipe() { # the seed's recipe over every plain rollout below $1 (jq cannot read .zst)
+jq_recipe() { # the record-type count over every plain rollout below $1 (jq cannot read .zst)
     find "$1" -name 'rollout-*.jsonl' -print0 | xargs -0 jq -r .type | sort | uniq -c
 }
 export -f jq_recipe

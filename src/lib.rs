@@ -1,33 +1,45 @@
 //! rollscope: a fast inspector and linter for OpenAI Codex session rollouts.
 //!
-//! Layers, dependencies pointing one way (a module only uses those below it):
+//! Layers, top to bottom, dependencies pointing one way: a module uses those of its own
+//! layer (with no cycle) and of the layers below it, never one above
+//! (`tests/cli/layers.rs` holds this table).
 //!
 //! ```text
-//! main ─ cli (clap, in one place) ─ cmd (glue: one file per subcommand)
-//!          │
-//!          ├── output    the only writer to stdout and stderr: tables, NDJSON/JSON rows,
-//!          │             diagnostics in every format (clippy.toml enforces it)
-//!          ├── rules     the lint rules, one unit a rule: facts in, findings (worded, with
-//!          │             spans and fixes) out; the registry is the groups' lists
-//!          ├── replay    the replay Codex runs on resume: history, prompt, state, UI
-//!          ├── lineage   finding a fork's source rollout on disk, judging its cutoff
-//!          ├── parallel  the ordered parallel scheduler
-//!          │
-//!          ├── config    the config file (`rollscope.toml`): found, read, checked
-//!          ├── analysis  the shared per-file analyses and the one pass computing them:
-//!          │             session, turns, calls, ordinal, tokens, census, boundary
-//!          ├── content   what a record's text holds: secrets, inline media
-//!          ├── findings  findings as data: Severity, Rule, Span, Finding, Fix
-//!          ├── model     typed, lenient views of payloads
-//!          ├── decode    the one tolerant line decoder
-//!          ├── input     discovery, opening, zstd, reading a plain file again
-//!          └── budget    a run-wide budget taken in shares (open handles)
+//! main, lib  parse the command line, dispatch, map the outcome to an exit code
+//! ─────────
+//! cmd        glue: one file per subcommand
+//! ─────────
+//! cli        every clap definition, in one place: the subcommands read their arguments
+//! ─────────
+//! output     the only writer to stdout and stderr: tables, NDJSON/JSON rows,
+//!            diagnostics in every format (clippy.toml enforces it)
+//! ─────────
+//! rules      the lint rules, one unit a rule: facts in, findings (worded, with spans
+//!            and fixes) out; the registry is the groups' lists
+//! replay     the replay Codex runs on resume: history, prompt, state, UI
+//! lineage    finding a fork's source rollout on disk, judging its cutoff
+//! config     the config file (`rollscope.toml`): found, read, checked
+//! ─────────
+//! analysis   the shared per-file analyses and the one pass computing them:
+//!            session, turns, calls, ordinal, tokens, census, boundary
+//! content    what a record's text holds: secrets, inline media
+//! ─────────
+//! model      typed, lenient views of payloads
+//! findings   findings as data: Severity, Rule, Span, Finding, Fix
+//! input      discovery, opening, zstd, reading a plain file again, a file's place
+//! ─────────
+//! decode     the one tolerant line decoder
+//! time       timestamps, days and date bounds
+//! exit       the exit-code contract
+//! parallel   the ordered parallel scheduler
+//! budget     a run-wide budget taken in shares (open handles)
+//! error      the error that ends a run early
 //!
-//!          time: timestamps, days and date bounds; exit: the exit-code contract
-//!          fuzz: the properties the fuzz targets (`fuzz/`) check, run by `cargo test` too
+//! fuzz       the properties the fuzz targets (`fuzz/`) check, run by `cargo test` too;
+//!            like the tests' kit (`testkit`), it may use any layer
 //! ```
 //!
-//! Only `cli`, `cmd` and [`run`] know clap. The tests' shared kit is `testkit`.
+//! Only `cli`, `cmd` and [`run`] know clap.
 //!
 //! `unsafe` code lives in two places only, the decoder's scanner and its envelope
 //! (`decode/scan.rs`, `decode/envelope.rs`), each block with a `// SAFETY:` comment; the
@@ -53,6 +65,7 @@ pub mod cmd;
 pub mod config;
 pub mod content;
 pub mod decode;
+pub mod error;
 pub mod exit;
 pub mod findings;
 pub mod fuzz;
@@ -71,15 +84,8 @@ mod testkit;
 use cli::{Cli, Command};
 use exit::ExitStatus;
 
-/// What ends a run early: a usage error found after clap (a bad `--since`, say), or an I/O
-/// error on stdout (a closed pipe among them, which `main` turns into a quiet exit).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("{0}")]
-    Usage(String),
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-}
+/// The error that ends a run (`rollscope::Error`, as `main` matches it).
+pub use error::Error;
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {

@@ -3,9 +3,10 @@
 //!
 //! `records` counts the envelope `type` of every decoded line; `response_items` and `events`
 //! count `payload.type` of `response_item` and `event_msg` lines (event aliases folded), which
-//! is what the seed's `jq -r .type | sort | uniq -c` recipes count. Usage is attributed to a
-//! [`UsageKey`] (the event's day and the model of the turn it happened in) so that every
-//! grouping sums to the same grand total. Turns and tool calls are the shared segmentation's
+//! is what the format's usual jq recipes count (`jq -r .type | sort | uniq -c`, and the same
+//! over `.payload.type`: `docs/stats.md`). Usage is attributed to a [`UsageKey`] (the event's
+//! day and the model of the turn it happened in) so that every grouping sums to the same
+//! grand total. Turns and tool calls are the shared segmentation's
 //! ([`crate::analysis::turns`]), so `stats`, `turns` and `calls` always agree.
 
 use std::collections::BTreeMap;

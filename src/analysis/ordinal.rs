@@ -4,7 +4,8 @@
 //! What it establishes are facts ([`Fault`]s, each at the line that shows it): the rules
 //! `ordinal.*` and those about a file's head (`file.bom`, `meta.first`, `meta.missing`,
 //! `meta.history-mode`) turn them into findings. What is checked is Codex's own reading
-//! (`research/upstream.md` §2, §4, §8):
+//! (`ordinal_state_for_rollout` and the recorder's `RolloutOrdinalState`, in its
+//! `rollout/src/ordinal.rs`):
 //! - The mode comes from the first `session_meta` (`history_mode`; absent means legacy).
 //! - Legacy: Codex never writes ordinals, so every record that carries one is a foreign
 //!   writer's ([`Fault::InLegacy`]).
@@ -12,9 +13,9 @@
 //!   `history_base.end_ordinal_exclusive` when the file has a `history_base`, else 0
 //!   ([`Fault::Start`]). Real files decide here: the 0.171 fork and revert files start at their
 //!   base's `end_ordinal_exclusive` (14 and 32), their `session_meta` consuming it, as the
-//!   upstream recorder does; the seed's "ordinals start at 0" is wrong for them. Each next
-//!   ordinal is the previous plus one: a duplicate or a decrease breaks the thread-history
-//!   projection for good; a gap is tolerated by the recorder but not by dense readers.
+//!   upstream recorder does, not at 0 as other paginated files do. Each next ordinal is the
+//!   previous plus one: a duplicate or a decrease breaks the thread-history projection for
+//!   good; a gap is tolerated by the recorder but not by dense readers.
 //! - Resume: Codex resumes at (ordinal of the last *parseable* record) + 1, scanning
 //!   backwards and skipping what it cannot decode. "Parseable" is approximated as: the
 //!   envelope decodes and `type` is one of the 12 record types of the newest Codex
@@ -40,9 +41,9 @@ use crate::analysis::Fold;
 use crate::decode::{BadLine, Kind, Line, Pos, Record, StreamInfo};
 use crate::model::HistoryBase;
 
-/// The `type` strings the newest Codex decodes (`history/src/lib.rs` + `rollout_payload.rs`,
-/// `research/upstream.md` §1.2). Any other type fails Codex's `decode_rollout_line`, so the
-/// reverse scanner skips it.
+/// The `type` strings the newest Codex decodes (the `RolloutItem` variants of its
+/// `history/src/lib.rs` and `rollout_payload.rs`, with no catch-all). Any other type fails
+/// Codex's `decode_rollout_line`, so the reverse scanner skips it.
 pub const CODEX_RECORD_TYPES: [&str; 12] = [
     "session_meta",
     "response_item",

@@ -6,7 +6,8 @@
 //! a fork or sub-agent copied from its parent as [`Provenance::Inherited`], so that nothing
 //! downstream counts a parent's usage twice.
 //!
-//! How inherited records are recognised (real files decide, `research/real-rollouts.md`):
+//! How inherited records are recognised (real files decide: what Codex 0.36 to 0.171 wrote,
+//! `testdata/real/`):
 //! - A legacy copy-fork (0.171 `copy_fork`) repeats the parent's records verbatim after its
 //!   own `session_meta`, starting with the parent's `session_meta`. A `session_meta` with
 //!   another id opens an inherited region.

@@ -1,7 +1,7 @@
 //! A session's **own** token usage, per response, attributed to caller-chosen keys.
 //!
 //! Two sources, decided per file at the end (the rules of issue #2, checked against the mock
-//! model's billing in `corpus/real/*/*/oracle/expected.json`):
+//! model's billing in `testdata/real/*/*/oracle/expected.json`):
 //! - `token_usage_record` (Codex 0.171+): one per model response; its `usage` is the
 //!   increment. Used whenever the file has one of its own: it survives where the matching
 //!   `token_count` was never written (a process killed during a tool run).

@@ -12,13 +12,13 @@ use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
 use crate::cli::CallsArgs;
 use crate::cmd::Context;
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::input::{io_cause, SourceFile};
 use crate::output::json::{text_json, text_plain, JsonText};
 use crate::output::table::Tone;
 use crate::output::{counted, Cell, Column};
 use crate::time::Zone;
-use crate::Error;
 
 /// One row (`docs/calls.md`): the file's identity, then the call.
 #[derive(Serialize)]

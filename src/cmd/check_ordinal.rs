@@ -13,6 +13,7 @@ use crate::analysis::ordinal::OrdinalReport;
 use crate::analysis::{FileFacts, Needs};
 use crate::cli::{CheckOrdinalArgs, DenyArg};
 use crate::cmd::Context;
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
 use crate::lineage::{Follower, JudgeOnly, Resolver};
@@ -20,7 +21,6 @@ use crate::output::diagnostics::{Diagnostics, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
 use crate::rules::{self, select::Overrides, Checker, Stage};
-use crate::Error;
 
 /// One file row (NDJSON schema: `docs/check-ordinal.md`).
 #[derive(Serialize)]

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::cli::{LintArgs, LintFormatArg, SeverityArg};
 use crate::cmd::{Context, Look};
 use crate::config::{self, Config, ConfigError, Problem};
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Applicability, FixWhen, Rule, Severity};
 use crate::input::Walk;
@@ -21,7 +22,6 @@ use crate::output::{self, Cell, Column, Format, Out, Shape};
 use crate::replay::Options;
 use crate::rules::select::{self, Selection, UnknownRule};
 use crate::rules::{self, Checker};
-use crate::Error;
 
 /// One rule of `--list-rules --format json`.
 #[derive(Serialize)]

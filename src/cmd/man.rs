@@ -9,9 +9,9 @@ use clap::CommandFactory;
 use clap_mangen::Man;
 
 use crate::cli::{Cli, ManArgs};
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::output;
-use crate::Error;
 
 /// One man page: its file name (`rollscope-stats.1`) and its roff.
 pub struct Page {

@@ -18,6 +18,7 @@ use std::sync::Mutex;
 
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::cli::{FormatValue, InputArgs, OutputArgs};
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
@@ -28,7 +29,6 @@ use crate::parallel;
 use crate::replay::Options as ReplayOptions;
 use crate::rules::{self, Checked, Checker};
 use crate::time::{Bound, Range, Zone};
-use crate::Error;
 
 /// Every table a subcommand prints, by the command line that prints it, and its columns:
 /// the catalog `docs/columns.md` is made from.

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::analysis::calls::parse_output_meta;
 use crate::cli::{FindingFormatArg, ReplayArgs, ViewArg};
 use crate::cmd::Context;
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
 use crate::output::diagnostics::{Diagnostics, Shown, Style};
@@ -20,7 +21,6 @@ use crate::replay::ui::UiRow;
 use crate::replay::{Cut, Options, Replayed, TurnRef};
 use crate::rules::{Checked, Checker};
 use crate::time::Zone;
-use crate::Error;
 
 /// One history row (`--view history`).
 #[derive(Serialize)]

@@ -9,11 +9,11 @@ use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
 use crate::cli::{ByArg, StatsArgs};
 use crate::cmd::Context;
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{counted, Cell, Column, Out};
 use crate::time::Zone;
-use crate::Error;
 
 /// One file row (NDJSON schema: `docs/stats.md`): the session, then its counts.
 #[derive(Serialize)]

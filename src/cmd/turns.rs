@@ -8,11 +8,11 @@ use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::Needs;
 use crate::cli::TurnsArgs;
 use crate::cmd::Context;
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::output::table::Tone;
 use crate::output::{counted, glyphs, Cell, Column};
 use crate::time::Zone;
-use crate::Error;
 
 /// One turn row: the file's identity, then the turn.
 #[derive(Serialize)]

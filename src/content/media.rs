@@ -1,8 +1,9 @@
 //! `content.inline-media`: base64 images and audio where Codex's persistence policy now
-//! strips them (`clone_without_inline_media_payloads`, `research/upstream.md` §3): tool
-//! outputs (in response items and in compactions' replacement histories), `item_completed`
-//! and `image_generation_end` events, and an `image_generation_call`'s `result`. Images a
-//! user attached to a message are kept by design and not looked at.
+//! strips them (`clone_without_inline_media_payloads`, in its `rollout/src/policy.rs`, writes
+//! a placeholder text for each `data:image/…` or `data:audio/…` URL): tool outputs (in
+//! response items and in compactions' replacement histories), `item_completed` and
+//! `image_generation_end` events, and an `image_generation_call`'s `result` (cleared).
+//! Images a user attached to a message are kept by design and not looked at.
 
 use memchr::memmem;
 

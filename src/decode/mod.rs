@@ -8,7 +8,7 @@
 //! JSON ([`RawValue`](serde_json::value::RawValue)) until a reducer asks for the part it
 //! needs.
 //!
-//! The rules mirror Codex's own `decode_rollout_line` (see `research/upstream.md` §1.1):
+//! The rules mirror Codex's own `decode_rollout_line` (its `rollout/src/lib.rs`):
 //! the line must be a JSON object, `timestamp` must be a string, `ordinal` is an optional
 //! unsigned integer (`null` allowed), `type` is required and `payload` must be an object.
 //! Unknown record types and unknown fields pass through untouched.

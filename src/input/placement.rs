@@ -1,16 +1,18 @@
-//! Where a rollout sits and what it is called, as Codex's discovery sees it
-//! (`research/upstream.md` §2, §7): a name Codex parses
-//! (`rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>[_<uuid>].jsonl[.zst]`), the date folder of a Codex
-//! home's `sessions/` or the flat `archived_sessions/`, and no plain twin shadowing a
-//! `.jsonl.zst`. Only file names and metadata are looked at, never contents. What it finds
-//! are facts ([`Placement`]); the rules `file.name`, `file.location` and `file.zst-shadowed`
-//! judge them.
+//! Where a rollout sits and what it is called, as Codex's discovery sees it: a name Codex
+//! parses (`rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>[_<uuid>].jsonl[.zst]`, in its
+//! `rollout/src/rollout_file_name.rs`), the session folder it lies in (a Codex home's
+//! `sessions/`, whose date folders Codex walks, or the flat `archived_sessions/`: its
+//! `rollout/src/list.rs`), and a plain twin beside a `.jsonl.zst`, which Codex reads instead
+//! (its `rollout/src/compression.rs`). Only file names and metadata are looked at, never
+//! contents. What it finds are facts ([`Placement`]: no verdict, no wording); the rules
+//! `file.name`, `file.location` and `file.zst-shadowed` judge them.
 
 use std::path::{Component, Path, PathBuf};
 
-/// The session folders of a Codex home.
-const SESSIONS: &str = "sessions";
-const ARCHIVED: &str = "archived_sessions";
+/// The session folders of a Codex home: the live sessions, in date folders, and the
+/// archived ones.
+pub const SESSIONS: &str = "sessions";
+pub const ARCHIVED: &str = "archived_sessions";
 
 /// Where a file lies relative to the nearest session folder above it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,21 +99,6 @@ pub struct Placement {
     pub twin: Option<String>,
 }
 
-impl Placement {
-    /// Where Codex would look for the file, relative to its home, when it lies elsewhere
-    /// there: `sessions/YYYY/MM/DD/`, or `archived_sessions/` (archives are flat).
-    pub fn misplaced(&self) -> Option<String> {
-        let date = self.date.as_ref()?;
-        match self.home.as_ref()? {
-            Home::Sessions { dirs } if dirs.as_slice() != date.as_slice() => {
-                Some(format!("{SESSIONS}/{}/", date.join("/")))
-            }
-            Home::Archived { dirs } if !dirs.is_empty() => Some(format!("{ARCHIVED}/")),
-            _ => None,
-        }
-    }
-}
-
 /// How a file lies and is named; `None` for a name that is not UTF-8 (no rollout's).
 pub fn placement(path: &Path) -> Option<Placement> {
     let name = path.file_name()?.to_str()?;
@@ -167,30 +154,36 @@ mod tests {
         assert_eq!(home_of(Path::new("/tmp/x.jsonl")), None);
     }
 
-    /// What the rules `file.name`, `file.location` read of a path.
-    fn seen(path: &str) -> (bool, Option<String>) {
-        let p = placement(Path::new(path)).unwrap();
-        (p.date.is_some(), p.misplaced())
-    }
-
     #[test]
-    fn names_and_places_are_seen_as_codex_finds_files() {
+    fn a_placement_is_the_folders_and_the_name_s_date() {
         let name = format!("rollout-2026-11-29T12-02-16-{ID}.jsonl");
+        let dirs = |d: &[&str]| d.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let date = Some(["2026", "11", "29"].map(String::from));
         assert_eq!(
-            seen(&format!("/h/sessions/2026/11/29/{name}")),
-            (true, None)
+            placement(Path::new(&format!("/h/sessions/2026/11/30/{name}"))),
+            Some(Placement {
+                home: Some(Home::Sessions {
+                    dirs: dirs(&["2026", "11", "30"])
+                }),
+                date: date.clone(),
+                twin: None,
+            })
         );
-        assert_eq!(seen(&format!("/h/archived_sessions/{name}")), (true, None));
-        assert_eq!(seen(&format!("/tmp/{name}")), (true, None));
         assert_eq!(
-            seen(&format!("/h/sessions/2026/11/30/{name}")),
-            (true, Some("sessions/2026/11/29/".into()))
+            placement(Path::new(&format!("/h/archived_sessions/{name}"))),
+            Some(Placement {
+                home: Some(Home::Archived { dirs: vec![] }),
+                date,
+                twin: None,
+            })
         );
         assert_eq!(
-            seen(&format!("/h/archived_sessions/2026/{name}")),
-            (true, Some("archived_sessions/".into()))
+            placement(Path::new("/tmp/copy.jsonl")),
+            Some(Placement {
+                home: None,
+                date: None,
+                twin: None,
+            })
         );
-        assert_eq!(seen("/h/sessions/2026/11/29/copy.jsonl"), (false, None));
-        assert_eq!(seen("/tmp/copy.jsonl"), (false, None));
     }
 }

@@ -4,7 +4,7 @@
 //! related places a finding names: the record a duplicate repeats, a fork's source.
 //!
 //! `ROLLSCOPE_FIXED_OUT=DIR` also writes each fixed fixture to `DIR/<slug>/`, for asking the
-//! real Codex what it makes of them (`corpus-gen/verdicts.py --files`).
+//! real Codex what it makes of them (`docs/contributing.md`, "Ask Codex first").
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
-//! The shape of `src/`, checked: no two sibling modules use each other, no subcommand file
-//! uses another one, no file holds more than 1000 lines outside its tests. (That nothing
-//! but `src/output/` writes to stdout or stderr is clippy's check: `clippy.toml`.)
+//! The shape of `src/`, checked: imports point down the table of layers ([`LAYERS`]), no
+//! two sibling modules use each other, no subcommand file uses another one, no file holds
+//! more than 1000 lines outside its tests. (That nothing but `src/output/` writes to stdout
+//! or stderr is clippy's check: `clippy.toml`.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -8,7 +9,8 @@ use std::path::Path;
 use crate::util::root;
 
 /// A source file of the crate: its module path (`analysis::turns::log`; `""` for the
-/// crate root) and its code before the test module, comments left out.
+/// crate root, `lib.rs` and `main.rs`) and its code outside its `#[cfg(test)]` items,
+/// comments left out.
 struct Source {
     module: String,
     code: String,
@@ -25,14 +27,11 @@ fn sources() -> Vec<Source> {
         }
         let rel = path.strip_prefix(&src).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        let outside_tests: Vec<&str> = text
-            .lines()
-            .take_while(|l| !l.starts_with("#[cfg(test)]"))
-            .collect();
+        let outside_tests = outside_tests(&text);
         let code = outside_tests
             .iter()
             .filter(|l| !l.trim_start().starts_with("//"))
-            .copied()
+            .map(|l| without_comment(l))
             .collect::<Vec<_>>()
             .join("\n");
         out.push(Source {
@@ -42,6 +41,47 @@ fn sources() -> Vec<Source> {
         });
     }
     out
+}
+
+/// The lines of `text` outside its `#[cfg(test)]` items: a test module, and a test-only
+/// `mod`, `use` or function anywhere. An item ends on its first line when that ends with
+/// `;`, else at the line that closes it at the attribute's indentation (rustfmt's layout).
+fn outside_tests(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix("#[cfg(test)]") else {
+            out.push(line);
+            continue;
+        };
+        let indent = line.len() - line.trim_start().len();
+        // The item's first line: after the attribute, or after its other attributes and docs.
+        let first = match rest.trim() {
+            "" => lines.by_ref().find(|l| {
+                let l = l.trim_start();
+                !(l.starts_with("#[") || l.starts_with("//"))
+            }),
+            same_line => Some(same_line),
+        };
+        if first.is_none_or(|f| f.trim_end().ends_with(';')) {
+            continue;
+        }
+        for l in lines.by_ref() {
+            let body = l.trim_start();
+            if l.len() - body.len() == indent && body.starts_with(['}', ')']) {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A line without its trailing `// comment` (one that no string around it opens).
+fn without_comment(line: &str) -> &str {
+    line.match_indices(" //")
+        .map(|(i, _)| i)
+        .find(|&i| line[..i].matches('"').count() % 2 == 0)
+        .map_or(line, |i| &line[..i])
 }
 
 /// `analysis/turns/log.rs` → `analysis::turns::log`; `mod.rs` is its directory's module.
@@ -130,7 +170,8 @@ fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
     }
 }
 
-/// Every `crate::…` and `super::…` path written in `code` outside `use` items.
+/// Every `crate::…` and `super::…` path written in `code` (`$crate::…` in a macro too),
+/// fully qualified names in code bodies among them.
 fn inline_paths(code: &str) -> Vec<String> {
     let mut out = Vec::new();
     for start in ["crate::", "super::"] {
@@ -143,7 +184,10 @@ fn inline_paths(code: &str) -> Vec<String> {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
                 .collect();
-            out.push(path.trim_end_matches(':').to_string());
+            // `crate::{…}`, `crate::x::*`: a `use` tree, which `use_paths` reads whole.
+            if !path.ends_with(':') {
+                out.push(path);
+            }
         }
     }
     out
@@ -170,7 +214,20 @@ fn target(from: &str, path: &str, modules: &BTreeSet<String>) -> Option<String> 
                 parts.next();
             }
         }
-        _ => return None,
+        // A path from the module itself: one of its child modules (`use open::Stream;` in
+        // `input`, `use cli::Cli;` in the crate root), or an external crate.
+        Some(first) => {
+            let child = if from.is_empty() {
+                first.to_string()
+            } else {
+                format!("{from}::{first}")
+            };
+            if !modules.contains(&child) {
+                return None;
+            }
+            segs = from.split("::").filter(|s| !s.is_empty()).collect();
+        }
+        None => return None,
     }
     segs.extend(parts);
     (0..=segs.len())
@@ -207,6 +264,208 @@ fn sibling_uses() -> BTreeMap<(String, String), String> {
         }
     }
     uses
+}
+
+/// The layers of `src/`, top to bottom. A module may use the modules of its own layer (with
+/// no cycle among them) and those of the layers below it, never one above.
+///
+/// It is the order of issue #25 with one change: `cli` sits below `cmd`, not beside the crate
+/// root. The subcommands read their arguments from it (`cmd::stats` takes `cli::StatsArgs`),
+/// and it uses nothing of `cmd` (only the vocabulary its flags take, from `output`, `rules`,
+/// `analysis` and `model`); only the root, which parses and dispatches, is above both.
+/// `error` (the error that ends a run) is one of the small base modules, so that `cmd`
+/// takes it from below rather than from the root that calls it.
+const LAYERS: &[&[&str]] = &[
+    // The binary and the library's root: parse, dispatch, map the outcome to an exit code.
+    &[ROOT],
+    // Glue: one file per subcommand.
+    &["cmd"],
+    // The command line's definition (every clap type in one place).
+    &["cli"],
+    // The only writer to stdout and stderr.
+    &["output"],
+    // What the commands compute from the facts below: lint rules and their configuration,
+    // the replay Codex runs on resume, a fork's lineage on disk.
+    &["rules", "replay", "lineage", "config"],
+    // The shared per-file analyses and what a record's text holds.
+    &["analysis", "content"],
+    // The payloads typed, findings as data, discovery and opening of inputs.
+    &["model", "findings", "input"],
+    // The line decoder and the small base modules.
+    &["decode", "time", "exit", "parallel", "budget", "error"],
+];
+
+/// Modules outside the table: they may use any module, and none may use them (`fuzz`, the
+/// properties the fuzz targets check, is used from `fuzz/`; `testkit` only by tests).
+const FREE: &[&str] = &["fuzz", "testkit"];
+
+/// The crate root's module path (`lib.rs`, and the binary's `main.rs`).
+const ROOT: &str = "";
+
+/// Imports from a layer above that are known, and owned by work under way elsewhere: each
+/// `(module, imported module, why it is allowed for now)`. Empty it as that work lands; an
+/// entry that no longer matches an import fails the test, so none outlives its import.
+/// (`output::json` taking `analysis::calls::Text` is not one: it points down the table.)
+const PENDING: &[(&str, &str, &str)] = &[];
+
+/// The top-level module of a module path (`analysis` for `analysis::turns::log`).
+fn top(module: &str) -> &str {
+    module.split("::").next().unwrap_or(ROOT)
+}
+
+/// How to name a module in a message: the root as `crate`.
+fn shown(module: &str) -> &str {
+    if module.is_empty() {
+        "crate"
+    } else {
+        module
+    }
+}
+
+/// The layer of a top-level module (0 is the top), `None` for the free ones.
+fn layer_of(top: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&top))
+}
+
+/// Every use of one module by another, as `(module, imported module)`, test code left out.
+fn uses() -> BTreeSet<(String, String)> {
+    let sources = sources();
+    let modules: BTreeSet<String> = sources.iter().map(|s| s.module.clone()).collect();
+    let mut out = BTreeSet::new();
+    for s in &sources {
+        let paths = use_paths(&s.code).into_iter().chain(inline_paths(&s.code));
+        for p in paths {
+            if let Some(to) = target(&s.module, &p, &modules) {
+                out.insert((s.module.clone(), to));
+            }
+        }
+    }
+    out
+}
+
+/// What `from` using `to` breaks, if anything: an import from a layer above, or of a module
+/// outside the table.
+fn upward(from: &str, to: &str) -> Option<String> {
+    let (a, b) = (top(from), top(to));
+    if a == b || FREE.contains(&a) {
+        return None;
+    }
+    let (la, lb) = (layer_of(a)?, layer_of(b));
+    match lb {
+        None => Some(format!(
+            "{} -> {} (used by tests only)",
+            shown(from),
+            shown(to)
+        )),
+        Some(lb) if lb < la => Some(format!(
+            "{} -> {} (layer {} above layer {})",
+            shown(from),
+            shown(to),
+            lb,
+            la
+        )),
+        _ => None,
+    }
+}
+
+#[test]
+fn every_module_has_one_place_in_the_layers() {
+    let mut placed: Vec<&str> = LAYERS.iter().flat_map(|l| l.iter().copied()).collect();
+    placed.extend(FREE);
+    let unique: BTreeSet<&str> = placed.iter().copied().collect();
+    assert_eq!(
+        unique.len(),
+        placed.len(),
+        "a module named twice: {placed:?}"
+    );
+    let tops: BTreeSet<String> = sources()
+        .iter()
+        .map(|s| top(&s.module).to_string())
+        .collect();
+    let missing: Vec<&String> = tops
+        .iter()
+        .filter(|t| !unique.contains(t.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules with no place in LAYERS or FREE (tests/cli/layers.rs): {missing:?}"
+    );
+    let gone: Vec<&&str> = unique.iter().filter(|m| !tops.contains(**m)).collect();
+    assert!(
+        gone.is_empty(),
+        "LAYERS names modules src/ no longer has: {gone:?}"
+    );
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above_it() {
+    let uses = uses();
+    assert!(uses.len() > 100, "the check sees the crate: {uses:?}");
+    let found: BTreeSet<(String, String)> = uses
+        .iter()
+        .filter(|(from, to)| upward(from, to).is_some())
+        .cloned()
+        .collect();
+    let pending: BTreeSet<(String, String)> = PENDING
+        .iter()
+        .map(|(a, b, _)| (a.to_string(), b.to_string()))
+        .collect();
+    let offending: Vec<String> = found
+        .iter()
+        .filter(|u| !pending.contains(*u))
+        .filter_map(|(from, to)| upward(from, to))
+        .collect();
+    assert!(
+        offending.is_empty(),
+        "imports from a layer above (module -> imported module), against the table LAYERS \
+         in tests/cli/layers.rs:\n  {}\n",
+        offending.join("\n  ")
+    );
+    let stale: Vec<String> = pending
+        .difference(&found)
+        .map(|(a, b)| format!("{} -> {}", shown(a), shown(b)))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "PENDING entries with no such import any more (remove them): {stale:?}"
+    );
+}
+
+#[test]
+fn no_cycle_between_the_modules_of_one_layer() {
+    // Which top-level module uses which, within a layer, through which module.
+    let mut edges: BTreeMap<(&str, &str), (String, String)> = BTreeMap::new();
+    let uses = uses();
+    for (from, to) in &uses {
+        let (a, b) = (top(from), top(to));
+        if a != b && layer_of(a).is_some() && layer_of(a) == layer_of(b) {
+            edges
+                .entry((a, b))
+                .or_insert_with(|| (from.clone(), to.clone()));
+        }
+    }
+    let reaches = |start: &str, goal: &str| {
+        let mut seen = BTreeSet::from([start]);
+        let mut todo = vec![start];
+        while let Some(m) = todo.pop() {
+            for &(a, b) in edges.keys() {
+                if a == m && seen.insert(b) {
+                    todo.push(b);
+                }
+            }
+        }
+        seen.contains(goal)
+    };
+    let cycles: Vec<String> = edges
+        .iter()
+        .filter(|((a, b), _)| reaches(b, a))
+        .map(|(_, (from, to))| format!("{} -> {}", shown(from), shown(to)))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "modules of one layer using each other, in a cycle (module -> imported module):\n  {}\n",
+        cycles.join("\n  ")
+    );
 }
 
 #[test]
@@ -278,6 +537,32 @@ fn the_checks_see_what_they_look_for() {
         use_paths("pub use crate::x::{Y, z::W};\nuse std::io;"),
         ["crate::x::Y", "crate::x::z::W", "std::io"]
     );
+    assert_eq!(target("", "c::X", &modules).as_deref(), Some("c"));
+    assert_eq!(target("a", "b::f", &modules).as_deref(), Some("a::b"));
+    assert_eq!(target("a", "serde::Serialize", &modules), None);
+    assert_eq!(
+        inline_paths("use crate::{a, b};\nlet x = crate::c::f(super::d);"),
+        ["crate::c::f", "super::d"]
+    );
+    assert_eq!(
+        without_comment("let s = \"a // b\"; // crate::x"),
+        "let s = \"a // b\";"
+    );
+    let code =
+        "use a;\n#[cfg(test)]\nmod t;\n    #[cfg(test)]\n    /// doc\n    fn f() {\n        \
+                g();\n    }\nuse b;\n#[cfg(test)]\nmod tests {\n    use crate::x;\n}\nuse c;";
+    assert_eq!(outside_tests(code), ["use a;", "use b;", "use c;"]);
+    assert_eq!(
+        upward("decode::scan", "model"),
+        Some("decode::scan -> model (layer 6 above layer 7)".into())
+    );
+    assert_eq!(
+        upward("cmd::stats", ""),
+        Some("cmd::stats -> crate (layer 0 above layer 1)".into())
+    );
+    assert_eq!(upward("cmd::stats", "cli"), None);
+    assert_eq!(upward("fuzz", "cmd"), None);
+    assert!(upward("input", "fuzz").is_some());
 }
 
 /// `cargo fmt` does not reach the rule units: their modules are declared inside `group!`,

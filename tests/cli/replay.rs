@@ -10,8 +10,9 @@ use serde_json::Value;
 
 use crate::util::*;
 
-/// An item as compared with a request's: without the rollout-only key Codex never sends
-/// (`research/replay-oracle.md` N1).
+/// An item as compared with a request's: without the rollout-only key Codex never sends,
+/// `internal_chat_message_metadata_passthrough` (0.147 and 0.171 write it into every
+/// `response_item` payload).
 fn sent(item: &Value) -> Value {
     let mut i = item.clone();
     if let Some(m) = i.as_object_mut() {

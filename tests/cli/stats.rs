@@ -1,5 +1,5 @@
-//! `rollscope stats`: counts equal to the seed's jq recipes, own tokens equal to the mock
-//! model's billing, tolerant reading of broken files, zstd, groupings.
+//! `rollscope stats`: counts equal to the format's usual jq recipes, own tokens equal to the
+//! mock model's billing, tolerant reading of broken files, zstd, groupings.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,9 +9,9 @@ use serde_json::{json, Value};
 
 use crate::util::*;
 
-/// What the seed's recipes count, computed independently of rollscope:
-/// `jq -r .type | sort | uniq -c`, and the same over `.payload.type` of `response_item` and
-/// `event_msg` lines (with Codex's event aliases folded).
+/// What the format's usual jq recipes count (`docs/stats.md`), computed independently of
+/// rollscope: `jq -r .type | sort | uniq -c`, and the same over `.payload.type` of
+/// `response_item` and `event_msg` lines (with Codex's event aliases folded).
 struct JqCounts {
     records: BTreeMap<String, u64>,
     response_items: BTreeMap<String, u64>,

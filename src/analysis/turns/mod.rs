@@ -8,19 +8,19 @@
 //!
 //! **Where a turn begins** (decided per file, at the end):
 //! - at each `event_msg/task_started` (alias `turn_started`), when the file has any;
-//! - otherwise (writers before about 0.128: see the 0.36 and 0.80 files in the corpus) at
+//! - otherwise (writers before about 0.128: see the 0.36 and 0.80 files in `testdata/real/`) at
 //!   each real user message: each `event_msg/user_message`, or, in files with none, each
 //!   `response_item` user message that is not contextual scaffolding. Real 0.36/0.80 files
 //!   write the `response_item` user message *just before* its `user_message` event, so the
-//!   turn starts at that response item when there is one (real files decide; the seeds do
-//!   not order the pair).
+//!   turn starts at that response item when there is one (real files decide: the format's
+//!   description does not order the pair).
 //!
 //! **Status** (what the file proves; `docs/turns.md`):
 //! - `completed` / `failed`: a `task_complete` (alias `turn_complete`) without / with `error`.
 //!   It wins over a `turn_aborted` of the same turn (same-process recover), in either order.
-//! - `aborted`: a `turn_aborted` (its `reason` is kept). Codex 0.36 does write one on
-//!   SIGINT: `research/real-rollouts.md` says it writes nothing, but the real 0.36
-//!   `interrupt_sigint` file has it, and the file decides.
+//! - `aborted`: a `turn_aborted` (its `reason` is kept). Codex 0.36, which writes no
+//!   `task_*` event, does write one on SIGINT (it was thought to write nothing there): the
+//!   real 0.36 file in `testdata/real/0.36.0/interrupt_sigint/` has it, and the file decides.
 //! - `rolled_back`: dropped by a later `thread_rolled_back {num_turns}`. Each marker drops
 //!   the last `num_turns` *user* turns still standing before it, and every turn after the cut
 //!   (Codex's `drop_last_n_user_turns`), so consecutive markers add up. Only a `num_turns`

@@ -1,5 +1,6 @@
 //! `file.location`: a rollout outside the folder Codex looks in.
 
+use crate::input::placement::{Home, Placement, ARCHIVED, SESSIONS};
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -22,7 +23,7 @@ rule! {
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Placement, check)]).lint_only();
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
-    if let Some(expected) = facts.placement.and_then(|p| p.misplaced()) {
+    if let Some(expected) = facts.placement.and_then(belongs_in) {
         out.push(
             None,
             format!(
@@ -30,5 +31,58 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 short(&expected)
             ),
         );
+    }
+}
+
+/// Where Codex would look for the file, relative to its home, when it lies elsewhere there:
+/// `sessions/YYYY/MM/DD/` (its name's date), or `archived_sessions/` (archives are flat).
+/// Nothing for a file outside a Codex home, or whose name Codex does not parse (that is
+/// `file.name`'s).
+fn belongs_in(p: &Placement) -> Option<String> {
+    let date = p.date.as_ref()?;
+    match p.home.as_ref()? {
+        Home::Sessions { dirs } if dirs.as_slice() != date.as_slice() => {
+            Some(format!("{SESSIONS}/{}/", date.join("/")))
+        }
+        Home::Archived { dirs } if !dirs.is_empty() => Some(format!("{ARCHIVED}/")),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::input::placement::placement;
+
+    const ID: &str = "01a2272f-3a4a-7f32-804b-af9053b29ff1";
+
+    /// Where a file at `path` belongs, when it is not there.
+    fn belongs(path: &str) -> Option<String> {
+        belongs_in(&placement(Path::new(path)).unwrap())
+    }
+
+    #[test]
+    fn a_rollout_belongs_in_its_date_folder_or_flat_in_the_archive() {
+        let name = format!("rollout-2026-11-29T12-02-16-{ID}.jsonl");
+        assert_eq!(belongs(&format!("/h/sessions/2026/11/29/{name}")), None);
+        assert_eq!(belongs(&format!("/h/archived_sessions/{name}")), None);
+        assert_eq!(belongs(&format!("/tmp/{name}")), None);
+        assert_eq!(
+            belongs(&format!("/h/sessions/2026/11/30/{name}")),
+            Some("sessions/2026/11/29/".into())
+        );
+        assert_eq!(
+            belongs(&format!("/h/sessions/2026/11/{name}")),
+            Some("sessions/2026/11/29/".into())
+        );
+        assert_eq!(
+            belongs(&format!("/h/archived_sessions/2026/{name}")),
+            Some("archived_sessions/".into())
+        );
+        // A name Codex does not parse has no date to belong to.
+        assert_eq!(belongs("/h/sessions/2026/11/29/copy.jsonl"), None);
+        assert_eq!(belongs("/tmp/copy.jsonl"), None);
     }
 }
