@@ -1,5 +1,5 @@
-//! What a Codex client shows when it resumes a thread: the app-server's turns and items
-//! (`oracle/ui_resume.json`; `corpus-gen/README.md`, "What the app-server shows").
+//! What a Codex client shows when it resumes a thread: the app-server's turns and items, as
+//! the corpus' oracles record them (`oracle/ui_resume.json`; `docs/replay.md`, the UI view).
 //!
 //! Items come from events, never from `response_item`s: `item_completed` in paginated
 //! files, the legacy events (`user_message`, `agent_message`, `agent_reasoning`,
@@ -21,7 +21,7 @@ pub struct UiItem {
     pub line: u64,
     /// The app-server's item type (`userMessage`, `agentMessage`, `reasoning`, ...).
     pub kind: String,
-    /// Its compact text (`corpus-gen/README.md`): a message's text, a reasoning summary, a
+    /// Its compact text, as the oracles compare it: a message's text, a reasoning summary, a
     /// command, changed paths one a line, a search query; `None` when it has none.
     pub text: Option<String>,
     /// The kind's other fields worth showing (exit code, status, paths...).
