@@ -594,3 +594,152 @@ fn the_rule_units_are_formatted_as_cargo_fmt_would() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The code of `text` with its comments, strings and character literals blanked (each kept
+/// as a space, line breaks kept), so braces can be counted: `'{'`, `"{}"`, `r#"}"#` and
+/// `// {` hold none. A lifetime (`'a`) is left as it is.
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let blank = |out: &mut String, s: &[u8]| {
+        for &c in s {
+            out.push(if c == b'\n' { '\n' } else { ' ' });
+        }
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        let end = if rest.starts_with(b"//") {
+            rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())
+        } else if rest.starts_with(b"/*") {
+            rest.windows(2)
+                .position(|w| w == b"*/")
+                .map_or(rest.len(), |k| k + 2)
+        } else if rest.starts_with(b"r\"") || rest.starts_with(b"r#") {
+            let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            let open = 2 + hashes;
+            rest.get(open..)
+                .and_then(|r| r.windows(close.len()).position(|w| w == close.as_slice()))
+                .map_or(rest.len(), |k| open + k + close.len())
+        } else if rest[0] == b'"' {
+            let mut k = 1;
+            while k < rest.len() && rest[k] != b'"' {
+                k += if rest[k] == b'\\' { 2 } else { 1 };
+            }
+            (k + 1).min(rest.len())
+        } else if rest[0] == b'\'' {
+            // A character literal ('x', '\n', '\u{7f}'), not a lifetime ('a followed by no ').
+            let k = if rest.get(1) == Some(&b'\\') {
+                rest[2..].iter().position(|&c| c == b'\'').map(|p| p + 3)
+            } else {
+                let ch = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+                (rest.get(1 + ch) == Some(&b'\'')).then_some(2 + ch)
+            };
+            match k {
+                Some(k) => k,
+                None => {
+                    out.push('\'');
+                    i += 1;
+                    continue;
+                }
+            }
+        } else {
+            out.push(rest[0] as char);
+            i += 1;
+            continue;
+        };
+        blank(&mut out, &rest[..end]);
+        i += end;
+    }
+    out
+}
+
+/// Each function of `text` longer than `max` lines (signature to closing brace): its name
+/// and length. A `fn` is a line whose code starts with it (after `pub`, `const`, `async`,
+/// `unsafe`); a declaration without a body is none.
+fn long_functions(text: &str, max: usize) -> Vec<(String, usize)> {
+    let code = code_only(text);
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(at) = words.iter().position(|w| *w == "fn") else {
+            continue;
+        };
+        let prefix_ok = words[..at]
+            .iter()
+            .all(|w| matches!(*w, "pub" | "const" | "async" | "unsafe") || w.starts_with("pub("));
+        if !prefix_ok {
+            continue;
+        }
+        let name: String = words
+            .get(at + 1)
+            .map(|w| {
+                w.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut depth = 0i64;
+        let mut opened = false;
+        for (k, l) in lines.iter().enumerate().skip(start) {
+            if !opened && depth == 0 && l.contains(';') && !l.contains('{') {
+                break;
+            }
+            for c in l.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if opened && depth <= 0 {
+                let len = k - start + 1;
+                if len > max {
+                    out.push((name.clone(), len));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// No function over about 100 lines in `src/replay/` and `src/cmd/`, the code a reader
+/// follows to see what a command does (issue #25).
+#[test]
+fn no_function_in_the_replay_or_the_commands_is_over_100_lines() {
+    let mut long = Vec::new();
+    for dir in ["src/replay", "src/cmd"] {
+        for entry in walkdir::WalkDir::new(root().join(dir)) {
+            let path = entry.unwrap().into_path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (name, len) in long_functions(&text, 100) {
+                long.push(format!("{}: fn {name}, {len} lines", path.display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "split these: {long:#?}");
+}
+
+#[test]
+fn the_function_lengths_are_counted_past_braces_in_strings_and_comments() {
+    let body = "    let x = 1;\n".repeat(3);
+    let text = format!(
+        "pub(crate) fn a() {{\n    let s = \"}}\";\n    let c = '}}';\n    // }}\n{body}}}\nfn b<'x>(v: &'x str) -> &'x str {{\n    let r = r#\"{{\"#;\n    v\n}}\nfn decl();\n"
+    );
+    assert_eq!(
+        long_functions(&text, 0),
+        [("a".to_string(), 8), ("b".to_string(), 4)]
+    );
+    assert_eq!(long_functions(&text, 7), [("a".to_string(), 8)]);
+}
