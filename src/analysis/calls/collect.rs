@@ -32,10 +32,7 @@ pub(super) struct CallItem {
 impl CallItem {
     /// Kinds that carry their own outcome instead of an output.
     pub(super) fn has_own_status(&self) -> bool {
-        matches!(
-            self.kind.as_str(),
-            "web_search_call" | "image_generation_call"
-        )
+        model::CallType::of(&self.kind).is_some_and(|c| c.answer().is_none())
     }
 }
 

@@ -3,9 +3,10 @@
 //!
 //! Calls are the `response_item`s in [`crate::model::CALL_TYPES`]; outputs those in
 //! [`crate::model::OUTPUT_TYPES`]. An output pairs with a call of the same `call_id` (never by
-//! position, never by the item's own `id`) and of a matching kind (`function_call_output`
-//! answers a `function_call` or `local_shell_call`, `custom_tool_call_output` a
-//! `custom_tool_call`, `tool_search_output` a `tool_search_call`), the first such call not
+//! position, never by the item's own `id`) and of a matching kind
+//! ([`crate::model::CallType::answer`]: `function_call_output` answers a `function_call` or
+//! `local_shell_call`, `custom_tool_call_output` a `custom_tool_call`, `tool_search_output` a
+//! `tool_search_call`), the first such call not
 //! yet answered. An output with no such call is an `orphan` row, except a server-side
 //! `tool_search_output` (`execution: "server"`), which Codex's `remove_orphan_outputs`
 //! keeps: it is a call row of its own (`ok`). A second output for an answered call is a
