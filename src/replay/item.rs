@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::decode::{select, Pos, Record};
+use crate::input::FileText;
 use crate::model::{self, CallType, OutputType, RawContent};
 
 /// Where a history item came from (the `origin` of a history row).
@@ -65,26 +66,9 @@ impl At {
     }
 }
 
-/// A JSON text: where it lies in a plain file, or held (standard input, `.zst`, text the
-/// replay made).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Body {
-    InFile { offset: u64, len: usize },
-    Held(Box<str>),
-}
-
-impl Body {
-    /// `part` of `rec`'s line: where it lies when the file can be read again, else a copy.
-    pub fn of(rec: &Record<'_>, part: &str, rereadable: bool) -> Body {
-        match rec.stream_offset_of(part).filter(|_| rereadable) {
-            Some(offset) => Body::InFile {
-                offset,
-                len: part.len(),
-            },
-            None => Body::Held(part.into()),
-        }
-    }
-}
+/// An item's JSON text: where it lies in a plain file, or held (standard input, `.zst`, text
+/// the replay made). The replay's name for [`FileText`].
+pub type Body = FileText;
 
 /// What kind of item it is, as the replay's rules need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,6 +219,14 @@ pub struct Item {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn an_item_stays_small() {
+        // A replay holds hundreds of thousands of them; its text is three words.
+        assert_eq!(size_of::<Body>(), 24);
+        assert_eq!(size_of::<Item>(), 136);
+    }
 
     #[test]
     fn meta_reads_calls_outputs_and_user_turns() {

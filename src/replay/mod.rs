@@ -11,7 +11,7 @@
 //! `ordinal < end_ordinal_exclusive`), chains followed, cycles refused. A legacy copy-fork
 //! holds its parent's records itself.
 //!
-//! Items are held as where they lie in a plain file ([`item::Body`]), never as text, so a
+//! Items are held as where they lie in a plain file ([`input::FileText`]), never as text, so a
 //! history of hundreds of MB costs a few words per item; [`Replayed::json`] reads one back
 //! when it is written.
 
@@ -21,7 +21,6 @@ pub mod prompt;
 pub mod state;
 pub mod ui;
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -30,7 +29,7 @@ use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Fold, Needs, ReadOptions};
 use crate::decode::{Decoder, Entry, Kind, Line, Pos, Record};
-use crate::input::{self, Handles, Source, SourceFile};
+use crate::input::{self, Handles, Source, SourceFile, TextWindow};
 use crate::lineage::{self, check, Resolver};
 use crate::model::HistoryBase;
 use history::{Base, History, Rollback};
@@ -90,20 +89,10 @@ pub struct ReadFile {
     reread: Option<SourceFile>,
     /// Its length as read (reads back never go past it).
     size: u64,
-    /// The last stretch read back: items lie in file order, close together, so rows are
-    /// written with one read per window rather than one per item.
-    window: RefCell<Window>,
+    /// Items lie in file order, close together: rows are written with one read per window
+    /// rather than one per item.
+    window: TextWindow,
 }
-
-/// A stretch of a file, read back.
-#[derive(Debug, Default)]
-struct Window {
-    start: u64,
-    bytes: Vec<u8>,
-}
-
-/// How much is read back at once.
-const WINDOW: u64 = 256 * 1024;
 
 impl ReadFile {
     fn new(path: String, end_ordinal: Option<u64>, reread: Option<SourceFile>) -> ReadFile {
@@ -113,38 +102,8 @@ impl ReadFile {
             records: 0,
             reread,
             size: 0,
-            window: RefCell::new(Window::default()),
+            window: TextWindow::default(),
         }
-    }
-
-    /// The text of `len` bytes at `offset`, read back through the window.
-    fn read(&self, offset: u64, len: usize) -> std::io::Result<String> {
-        let f = self
-            .reread
-            .as_ref()
-            .ok_or_else(|| std::io::Error::other("the file cannot be read again"))?;
-        let end = offset + len as u64;
-        let mut w = self.window.borrow_mut();
-        let inside = offset >= w.start && end <= w.start + w.bytes.len() as u64;
-        if !inside {
-            if len as u64 >= WINDOW / 2 || end > self.size {
-                return read_back(f, offset, len);
-            }
-            let to = (offset + WINDOW).min(self.size);
-            w.start = offset;
-            w.bytes.resize((to - offset) as usize, 0);
-            let Window { bytes, .. } = &mut *w;
-            if let Err(e) = f.read_exact_at(offset, bytes) {
-                w.bytes.clear();
-                return Err(e);
-            }
-        }
-        // Inside the window: checked above, or the window was just read from `offset` on,
-        // past `end`.
-        let at = (offset - w.start) as usize;
-        let changed = || std::io::Error::other("the file changed while it was read");
-        let bytes = w.bytes.get(at..at + len).ok_or_else(changed)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| changed())
     }
 }
 
@@ -195,11 +154,13 @@ impl Replayed {
     pub fn body_json(&self, file: usize, body: &Body) -> std::io::Result<String> {
         match body {
             Body::Held(s) => Ok(s.to_string()),
-            Body::InFile { offset, len } => self
-                .files
-                .get(file)
-                .ok_or_else(|| std::io::Error::other("no such file in the replay"))?
-                .read(*offset, *len),
+            Body::InFile { .. } => {
+                let f = self
+                    .files
+                    .get(file)
+                    .ok_or_else(|| std::io::Error::other("no such file in the replay"))?;
+                f.window.read(f.reread.as_ref(), f.size, body)
+            }
         }
     }
 
@@ -309,12 +270,6 @@ impl Replayed {
     }
 }
 
-fn read_back(f: &SourceFile, offset: u64, len: usize) -> std::io::Result<String> {
-    let mut buf = vec![0; len];
-    f.read_exact_at(offset, &mut buf)?;
-    String::from_utf8(buf).map_err(|_| std::io::Error::other("the file changed while it was read"))
-}
-
 fn open_turn(facts: &FileFacts) -> Option<&Turn> {
     facts
         .turns
@@ -356,7 +311,7 @@ impl Run<'_> {
         let mut read = |i: &Item| -> Option<String> {
             let json = match &i.body {
                 Body::Held(s) => s.to_string(),
-                Body::InFile { offset, len } => {
+                Body::InFile { .. } => {
                     let file = i.at.map_or(0, |a| a.file);
                     let reader = match files.get(file)?.reread.as_ref() {
                         Some(r) => r,
@@ -369,7 +324,7 @@ impl Run<'_> {
                             .as_ref()?,
                         None => return None,
                     };
-                    read_back(reader, *offset, *len).ok()?
+                    i.body.read_string(Some(reader)).ok()?
                 }
             };
             item::message_text(&json)
@@ -699,13 +654,8 @@ pub fn replay(
     let prompt_len =
         history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();
     let read_item = |files: &[ReadFile], i: &Item| -> Option<String> {
-        match &i.body {
-            Body::Held(s) => Some(s.to_string()),
-            Body::InFile { offset, len } => {
-                let f = files.get(i.at.map_or(0, |a| a.file))?;
-                read_back(f.reread.as_ref()?, *offset, *len).ok()
-            }
-        }
+        let f = files.get(i.at.map_or(0, |a| a.file));
+        i.body.read_string(f.and_then(|f| f.reread.as_ref())).ok()
     };
     let items = if opts.for_prompt {
         let reserialize =
@@ -716,11 +666,9 @@ pub fn replay(
     } else {
         rebuilt.items
     };
-    let state = state.finish(turns, |at, b| match b {
-        Body::Held(s) => Some(s.to_string()),
-        Body::InFile { offset, len } => {
-            read_back(files.get(at.file)?.reread.as_ref()?, *offset, *len).ok()
-        }
+    let state = state.finish(turns, |at, b| {
+        let f = files.get(at.file);
+        b.read_string(f.and_then(|f| f.reread.as_ref())).ok()
     });
     let ui = ui.finish(turns);
     files.shrink_to_fit();
