@@ -115,7 +115,7 @@ pub struct FileFacts {
     /// [`Needs::reread`] asked for the file (a plain file's lines are read back instead).
     pub held: Option<HeldLines>,
     /// The file, still open, when some call text is held as where it lies in it
-    /// ([`crate::analysis::calls::Text::InFile`]), or [`Needs::reread`] asked for it.
+    /// ([`crate::input::FileText::InFile`]), or [`Needs::reread`] asked for it.
     pub file: Option<SourceFile>,
 }
 

@@ -1,13 +1,14 @@
 //! `rollscope calls`: glue from args to the call pairing and the row schema in
 //! `docs/calls.md`.
 
+use std::borrow::Cow;
 use std::io;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::analysis::calls::{Call, CallStatus};
+use crate::analysis::calls::{Call, CallStatus, Text};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
 use crate::cli::CallsArgs;
@@ -15,7 +16,7 @@ use crate::cmd::Context;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::input::{io_cause, SourceFile};
-use crate::output::json::{text_json, text_plain, JsonText};
+use crate::output::json::{string_json, string_plain, JsonText};
 use crate::output::table::Tone;
 use crate::output::{counted, Cell, Column};
 use crate::time::Zone;
@@ -82,6 +83,31 @@ impl<'a> Row<'a> {
             inherited: c.inherited,
         })
     }
+}
+
+/// A row's text for a JSON row; its JSON string in `file` is read into `buf`.
+fn text_json<'a>(
+    t: Option<&'a Text>,
+    file: Option<&SourceFile>,
+    buf: &'a mut Vec<u8>,
+) -> io::Result<Option<JsonText<'a>>> {
+    Ok(match t {
+        None => None,
+        Some(Text::Owned(s)) => Some(JsonText::Str(Cow::Borrowed(s))),
+        Some(Text::Json(j)) => Some(string_json(j, file, buf)?),
+    })
+}
+
+/// A row's text for a table.
+fn text_plain<'a>(
+    t: Option<&'a Text>,
+    file: Option<&SourceFile>,
+) -> io::Result<Option<Cow<'a, str>>> {
+    Ok(match t {
+        None => None,
+        Some(Text::Owned(s)) => Some(Cow::Borrowed(s)),
+        Some(Text::Json(j)) => Some(string_plain(j, file)?),
+    })
 }
 
 /// The row filters.

@@ -277,7 +277,7 @@ fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -
     let (who, text, result) = match type_.as_str() {
         "message" => (s("role"), texts("content"), String::new()),
         "reasoning" => ("reasoning".into(), texts("summary"), String::new()),
-        "function_call" | "custom_tool_call" | "local_shell_call" | "tool_search_call" => {
+        t if crate::model::answered_call_type(t).is_some() => {
             let args = match v.get("arguments").or_else(|| v.get("input")) {
                 Some(Value::String(a)) => a.clone(),
                 Some(other) => other.to_string(),
@@ -285,7 +285,7 @@ fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -
             };
             (format!("call {}", s("name")), args, String::new())
         }
-        "function_call_output" | "custom_tool_call_output" | "tool_search_output" => {
+        t if crate::model::is_output_type(t) => {
             let text = match v.get("output") {
                 Some(Value::String(o)) => o.clone(),
                 Some(other) => other.to_string(),

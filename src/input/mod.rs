@@ -9,17 +9,19 @@
 //! is not a regular file is skipped, and symlinked directories are not followed. A path given
 //! explicitly is read as given, whatever it is (a FIFO, `/dev/fd/N`).
 //!
-//! Opening (`open.rs`) and reading a plain file again later (`reread.rs`) are modules of
-//! their own.
+//! Opening (`open.rs`), reading a plain file again later (`reread.rs`) and the texts held
+//! as where they lie in it (`text.rs`) are modules of their own.
 
 pub mod label;
 mod open;
 pub mod placement;
 pub mod reread;
 pub mod tally;
+pub mod text;
 
 pub use open::{open, open_rereadable, reopen, wrap, PooledReader, Stream};
 pub use reread::{Handles, Reopen, SourceFile};
+pub use text::{FileText, TextWindow};
 
 use std::collections::HashSet;
 use std::fmt;

@@ -19,7 +19,8 @@ pub use lenient::{raw_str, raw_text};
 pub use meta::{HistoryBase, SessionMeta, TurnContext};
 pub use scaffolding::is_contextual_fragment;
 pub use tools::{
-    is_call_type, is_output_type, output_text, server_search_output, ItemCompleted, OutputText,
-    ToolItem, ToolOutcome, CALL_TYPES, OUTPUT_TYPES,
+    answer_of, answered_call_type, is_call_type, is_output_type, output_text, server_search_output,
+    CallType, ItemCompleted, OutputText, OutputType, ToolItem, ToolOutcome, CALL_TYPES,
+    OUTPUT_TYPES,
 };
 pub use usage::{TokenCount, TokenCountInfo, TokenUsageRecord, Usage};

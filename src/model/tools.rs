@@ -9,22 +9,129 @@ use serde_json::Value;
 use super::lenient::{lenient_bool, lenient_opt_i64, lenient_opt_u64, lenient_str, raw_str};
 use crate::decode::{raw_value, Members, Record};
 
-/// Response item types that are tool calls.
-pub const CALL_TYPES: &[&str] = &[
-    "function_call",
-    "custom_tool_call",
-    "local_shell_call",
-    "tool_search_call",
-    "web_search_call",
-    "image_generation_call",
-];
+/// A tool call's response item type. [`CallType::answer`] is the call↔output table: which
+/// output type answers which call type, for every reader that pairs them (`calls`, the
+/// replay's prompt, `--view history`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallType {
+    Function,
+    Custom,
+    LocalShell,
+    ToolSearch,
+    WebSearch,
+    ImageGeneration,
+}
 
-/// Response item types that are tool outputs.
-pub const OUTPUT_TYPES: &[&str] = &[
-    "function_call_output",
-    "custom_tool_call_output",
-    "tool_search_output",
-];
+impl CallType {
+    /// Every call type, in the order `--kind` lists them.
+    pub const ALL: [CallType; 6] = [
+        CallType::Function,
+        CallType::Custom,
+        CallType::LocalShell,
+        CallType::ToolSearch,
+        CallType::WebSearch,
+        CallType::ImageGeneration,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            CallType::Function => "function_call",
+            CallType::Custom => "custom_tool_call",
+            CallType::LocalShell => "local_shell_call",
+            CallType::ToolSearch => "tool_search_call",
+            CallType::WebSearch => "web_search_call",
+            CallType::ImageGeneration => "image_generation_call",
+        }
+    }
+
+    /// The output type that answers a call of this type (Codex's `ensure_call_outputs_present`
+    /// and `remove_orphan_outputs`: a `local_shell_call` is answered by a
+    /// `function_call_output`); `None` for a call that carries its own outcome (`status`),
+    /// which no output answers.
+    pub const fn answer(self) -> Option<OutputType> {
+        match self {
+            CallType::Function | CallType::LocalShell => Some(OutputType::Function),
+            CallType::Custom => Some(OutputType::Custom),
+            CallType::ToolSearch => Some(OutputType::ToolSearch),
+            CallType::WebSearch | CallType::ImageGeneration => None,
+        }
+    }
+
+    /// The call type named `t`.
+    pub fn of(t: &str) -> Option<CallType> {
+        CallType::ALL.into_iter().find(|c| c.name() == t)
+    }
+}
+
+/// A tool output's response item type: the answer to the call types that name it
+/// ([`CallType::answer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutputType {
+    Function,
+    Custom,
+    ToolSearch,
+}
+
+impl OutputType {
+    pub const ALL: [OutputType; 3] = [
+        OutputType::Function,
+        OutputType::Custom,
+        OutputType::ToolSearch,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutputType::Function => "function_call_output",
+            OutputType::Custom => "custom_tool_call_output",
+            OutputType::ToolSearch => "tool_search_output",
+        }
+    }
+
+    /// The prefix of the id of the output Codex makes for a call that has none (its
+    /// `synthetic_output_id`).
+    pub const fn synthetic_id_prefix(self) -> &'static str {
+        match self {
+            OutputType::Function => "fco",
+            OutputType::Custom => "ctco",
+            OutputType::ToolSearch => "tso",
+        }
+    }
+
+    /// The output type named `t`.
+    pub fn of(t: &str) -> Option<OutputType> {
+        OutputType::ALL.into_iter().find(|o| o.name() == t)
+    }
+}
+
+/// Response item types that are tool calls ([`CallType`]'s names).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, in bounds"
+)]
+pub const CALL_TYPES: &[&str] = &{
+    let mut names = [""; CallType::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = CallType::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// Response item types that are tool outputs ([`OutputType`]'s names).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, in bounds"
+)]
+pub const OUTPUT_TYPES: &[&str] = &{
+    let mut names = [""; OutputType::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = OutputType::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 pub fn is_call_type(t: &str) -> bool {
     CALL_TYPES.contains(&t)
@@ -32,6 +139,17 @@ pub fn is_call_type(t: &str) -> bool {
 
 pub fn is_output_type(t: &str) -> bool {
     OUTPUT_TYPES.contains(&t)
+}
+
+/// The call type named `t` when an output answers it (not one that carries its own outcome).
+pub fn answered_call_type(t: &str) -> Option<CallType> {
+    CallType::of(t).filter(|c| c.answer().is_some())
+}
+
+/// The output type that answers a call of type `t`; `None` when `t` is no call type or one
+/// that carries its own outcome.
+pub fn answer_of(t: &str) -> Option<OutputType> {
+    CallType::of(t)?.answer()
 }
 
 /// A `response_item` tool call or tool output (the fields `calls` reads). JSON-valued
@@ -505,6 +623,58 @@ mod tests {
             }
         }
         assert!(n > 1000, "only {n} payloads read");
+    }
+
+    #[test]
+    fn the_call_output_table_pairs_as_codex_does() {
+        // `--kind` lists these, in this order.
+        assert_eq!(
+            CALL_TYPES,
+            [
+                "function_call",
+                "custom_tool_call",
+                "local_shell_call",
+                "tool_search_call",
+                "web_search_call",
+                "image_generation_call"
+            ]
+        );
+        assert_eq!(
+            OUTPUT_TYPES,
+            [
+                "function_call_output",
+                "custom_tool_call_output",
+                "tool_search_output"
+            ]
+        );
+        let answers: Vec<(&str, Option<&str>)> = CallType::ALL
+            .iter()
+            .map(|c| (c.name(), c.answer().map(OutputType::name)))
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                ("function_call", Some("function_call_output")),
+                ("custom_tool_call", Some("custom_tool_call_output")),
+                ("local_shell_call", Some("function_call_output")),
+                ("tool_search_call", Some("tool_search_output")),
+                ("web_search_call", None),
+                ("image_generation_call", None),
+            ]
+        );
+        for c in CallType::ALL {
+            assert_eq!(CallType::of(c.name()), Some(c));
+            assert_eq!(answer_of(c.name()), c.answer());
+            assert_eq!(answered_call_type(c.name()).is_some(), c.answer().is_some());
+            assert!(is_call_type(c.name()) && !is_output_type(c.name()));
+        }
+        for o in OutputType::ALL {
+            assert_eq!(OutputType::of(o.name()), Some(o));
+            assert!(is_output_type(o.name()) && !is_call_type(o.name()));
+        }
+        for t in ["message", "reasoning", "", "function_call_outputs"] {
+            assert_eq!((CallType::of(t), OutputType::of(t)), (None, None));
+        }
     }
 
     #[test]

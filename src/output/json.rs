@@ -1,7 +1,6 @@
-//! The JSON wire format where serde alone does not do it: a text held as the record wrote
-//! it ([`Text::Json`]), or as where it lies in its file ([`Text::InFile`], read back when
-//! its row is written), is copied as it is when those bytes are what serde_json would write
-//! for it.
+//! The JSON wire format where serde alone does not do it: a JSON string held as the record
+//! wrote it, or as where it lies in its file (a [`FileText`], read back when its row is
+//! written), is copied as it is when those bytes are what serde_json would write for it.
 
 use std::borrow::Cow;
 use std::io;
@@ -9,8 +8,8 @@ use std::io;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use crate::analysis::calls::Text;
-use crate::input::SourceFile;
+use crate::input::text::changed;
+use crate::input::{FileText, SourceFile};
 
 /// A text, ready for a JSON row.
 #[derive(Debug)]
@@ -30,26 +29,25 @@ impl Serialize for JsonText<'_> {
     }
 }
 
-/// A row's text for a JSON row. A text in the file is read into `buf` and copied from there
-/// when serde would write the same bytes (the usual case: Codex writes with serde_json);
-/// else it is unescaped and written again. An error when the file cannot be read there, or
-/// no longer holds a JSON string there (it changed while it was read).
-pub fn text_json<'a>(
-    t: Option<&'a Text>,
+/// A JSON string `t` as the record wrote it (quotes included), for a JSON row. One in the
+/// file is read into `buf` and copied from there when serde would write the same bytes (the
+/// usual case: Codex writes with serde_json); else it is unescaped and written again. An
+/// error when the file cannot be read there, or no longer holds a JSON string there (it
+/// changed while it was read).
+pub fn string_json<'a>(
+    t: &'a FileText,
     file: Option<&SourceFile>,
     buf: &'a mut Vec<u8>,
-) -> io::Result<Option<JsonText<'a>>> {
-    match t {
-        None => Ok(None),
-        Some(Text::Owned(s)) => Ok(Some(JsonText::Str(Cow::Borrowed(s)))),
-        Some(Text::Json(raw)) => Ok(Some(as_written(raw)?)),
-        Some(Text::InFile { offset, len }) => {
-            let bytes = read_text(file, *offset, *len, buf)?;
-            // Checked again: the file may have changed since it was read.
-            let raw = crate::decode::json_string(bytes).ok_or_else(changed)?;
-            Ok(Some(as_written(raw)?))
+) -> io::Result<JsonText<'a>> {
+    let raw = match t {
+        // As the decoder checked it.
+        FileText::Held(s) => crate::decode::raw_value(s),
+        // Checked again: the file may have changed since it was read.
+        FileText::InFile { .. } => {
+            crate::decode::json_string(t.read(file, buf)?).ok_or_else(changed)?
         }
-    }
+    };
+    as_written(raw)
 }
 
 /// A JSON string of a record, as a JSON row writes it: as it is when serde would write the
@@ -63,53 +61,17 @@ fn as_written(raw: &RawValue) -> io::Result<JsonText<'_>> {
     Ok(JsonText::Str(s))
 }
 
-/// A row's text for a table: the text itself.
-pub fn text_plain<'a>(
-    t: Option<&'a Text>,
-    file: Option<&SourceFile>,
-) -> io::Result<Option<Cow<'a, str>>> {
+/// A JSON string `t` as the record wrote it (quotes included), for a table: its text.
+pub fn string_plain<'a>(t: &'a FileText, file: Option<&SourceFile>) -> io::Result<Cow<'a, str>> {
     match t {
-        None => Ok(None),
-        Some(Text::Owned(s)) => Ok(Some(Cow::Borrowed(s))),
-        Some(Text::Json(raw)) => crate::decode::select::str_value(raw.get())
-            .map(Some)
-            .ok_or_else(changed),
-        Some(Text::InFile { offset, len }) => {
+        FileText::Held(s) => crate::decode::select::str_value(s).ok_or_else(changed),
+        FileText::InFile { .. } => {
             let mut buf = Vec::new();
-            let bytes = read_text(file, *offset, *len, &mut buf)?;
-            let s: String = serde_json::from_slice(bytes).map_err(|_| changed())?;
-            Ok(Some(Cow::Owned(s)))
+            let s: String =
+                serde_json::from_slice(t.read(file, &mut buf)?).map_err(|_| changed())?;
+            Ok(Cow::Owned(s))
         }
     }
-}
-
-/// The `len` bytes at `offset` of the file, read into `buf` (kept from row to row: only
-/// what it grows by is ever zeroed).
-fn read_text<'a>(
-    file: Option<&SourceFile>,
-    offset: u64,
-    len: usize,
-    buf: &'a mut Vec<u8>,
-) -> io::Result<&'a [u8]> {
-    let file = file.ok_or_else(|| io::Error::other("text of a file that is no longer open"))?;
-    if buf.len() < len {
-        buf.resize(len, 0);
-    }
-    #[allow(
-        clippy::indexing_slicing,
-        reason = "`buf` was just made at least `len` long"
-    )]
-    let dst = &mut buf[..len];
-    file.read_exact_at(offset, dst)
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => changed(),
-            _ => e,
-        })?;
-    Ok(dst)
-}
-
-fn changed() -> io::Error {
-    io::Error::other("the file changed while it was read (a text is no longer where it was)")
 }
 
 /// Would serde_json write the text of `raw`, a JSON string, back to these very bytes?
@@ -204,31 +166,26 @@ mod tests {
     fn a_text_in_a_file_cut_since_its_pass_is_a_changed_file() {
         // `calls` reads an output back by its offset when its row is written: the file may
         // have been truncated since the pass (issue #15, `tests/cli/hostile/files.rs`).
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rollout-x.jsonl");
-        std::fs::write(&path, b"{\"output\":\"a long text\"}\n").unwrap();
-        let source = crate::input::Source::File(path.clone());
-        let reopen = crate::input::open_rereadable(&source).unwrap().1.unwrap();
-        let file = SourceFile::new(reopen, &crate::input::Handles::default());
-        let text = Text::InFile {
+        let (_dir, path, file) = file_holding(b"{\"output\":\"a long text\"}\n");
+        let text = FileText::InFile {
             offset: 10,
             len: 13,
         };
         let mut buf = Vec::new();
-        assert!(text_json(Some(&text), Some(&file), &mut buf).is_ok());
+        assert!(string_json(&text, Some(&file), &mut buf).is_ok());
         std::fs::OpenOptions::new()
             .write(true)
             .open(&path)
             .unwrap()
             .set_len(12)
             .unwrap();
-        let err = text_json(Some(&text), Some(&file), &mut buf).unwrap_err();
+        let err = string_json(&text, Some(&file), &mut buf).unwrap_err();
         assert!(
             err.to_string()
                 .contains("the file changed while it was read"),
             "{err}"
         );
-        let err = text_plain(Some(&text), Some(&file)).unwrap_err();
+        let err = string_plain(&text, Some(&file)).unwrap_err();
         assert!(
             err.to_string()
                 .contains("the file changed while it was read"),
@@ -238,9 +195,37 @@ mod tests {
 
     #[test]
     fn a_text_that_is_no_json_string_is_a_changed_file() {
-        let text = Text::InFile { offset: 0, len: 4 };
+        let (_dir, _path, file) = file_holding(b"{\"output\":\"a long text\"}\n");
+        let text = FileText::InFile { offset: 0, len: 4 };
         let mut buf = Vec::new();
-        let err = text_json(Some(&text), None, &mut buf).unwrap_err();
-        assert!(err.to_string().contains("no longer open"), "{err}");
+        let err = string_json(&text, Some(&file), &mut buf).unwrap_err();
+        assert!(err.to_string().contains("the file changed"), "{err}");
+        let err = string_plain(&text, Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("the file changed"), "{err}");
+        let err = string_json(&text, None, &mut buf).unwrap_err();
+        assert!(err.to_string().contains("cannot be read again"), "{err}");
+    }
+
+    #[test]
+    fn a_held_json_string_is_written_as_the_record_wrote_it() {
+        let mut buf = Vec::new();
+        for (raw, text) in [(r#""a\nb""#, "a\nb"), (r#""\u0041""#, "A")] {
+            let held = FileText::Held(raw.into());
+            let json = string_json(&held, None, &mut buf).unwrap();
+            let expected = serde_json::to_string(text).unwrap();
+            assert_eq!(serde_json::to_string(&json).unwrap(), expected);
+            assert_eq!(string_plain(&held, None).unwrap(), text);
+        }
+    }
+
+    /// `content` in a file, and a reader of it.
+    fn file_holding(content: &[u8]) -> (tempfile::TempDir, std::path::PathBuf, SourceFile) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-x.jsonl");
+        std::fs::write(&path, content).unwrap();
+        let source = crate::input::Source::File(path.clone());
+        let reopen = crate::input::open_rereadable(&source).unwrap().1.unwrap();
+        let file = SourceFile::new(reopen, &crate::input::Handles::default());
+        (dir, path, file)
     }
 }

@@ -12,9 +12,10 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::item::{At, Body, Item, Meta, Origin};
+use super::item::{At, Item, Meta, Origin};
 use crate::analysis::turns::rollback::{self, Boundaries};
 use crate::decode::{Kind, Record};
+use crate::input::FileText;
 
 /// The text a 0.80-and-later legacy compaction message starts with (already the bridge).
 const SUMMARY_PREFIX: &str = "Another language model started to solve this problem";
@@ -149,7 +150,7 @@ impl History {
                 self.push(Item {
                     origin,
                     at: Some(at),
-                    body: Body::of(rec, rec.payload.get(), rereadable),
+                    body: FileText::of(rec, rec.payload.get(), rereadable),
                     meta,
                 });
                 if user {
@@ -163,7 +164,7 @@ impl History {
                 self.push(Item {
                     origin,
                     at: Some(at),
-                    body: Body::of(rec, rec.payload.get(), rereadable),
+                    body: FileText::of(rec, rec.payload.get(), rereadable),
                     meta,
                 });
             }
@@ -249,7 +250,7 @@ impl History {
                     .map(|e| Item {
                         origin: Origin::ReplacementHistory,
                         at: Some(at),
-                        body: Body::of(rec, e.get(), rereadable),
+                        body: FileText::of(rec, e.get(), rereadable),
                         meta: Meta::of_json(e.get()),
                     })
                     .collect();
@@ -304,7 +305,7 @@ impl History {
                 origin: Origin::CompactionRebuild,
                 at: Some(at),
                 meta: Meta::of_json(&json),
-                body: Body::Held(json.into()),
+                body: FileText::Held(json.into()),
             }
         };
         if summary.starts_with(SUMMARY_PREFIX) {
@@ -372,8 +373,8 @@ mod tests {
             let at = At::of(rec, 0);
             // Not re-readable: each item holds its JSON, as the replay's reader reads it.
             let mut read = |i: &Item| match &i.body {
-                Body::Held(json) => super::super::item::message_text(json),
-                Body::InFile { .. } => None,
+                FileText::Held(json) => super::super::item::message_text(json),
+                FileText::InFile { .. } => None,
             };
             let _ = h.record(rec, at, Origin::Record, false, &mut read);
         });
@@ -411,11 +412,11 @@ mod tests {
         r.items
             .iter()
             .map(|i| match &i.body {
-                Body::Held(s) => {
+                FileText::Held(s) => {
                     let v: serde_json::Value = serde_json::from_str(s).unwrap();
                     v["content"][0]["text"].as_str().unwrap_or("").to_string()
                 }
-                Body::InFile { .. } => unreachable!("read as held"),
+                FileText::InFile { .. } => unreachable!("read as held"),
             })
             .collect()
     }
@@ -521,8 +522,8 @@ mod tests {
             let mut read = |i: &Item| {
                 asked += 1;
                 match &i.body {
-                    Body::Held(s) => crate::replay::item::message_text(s),
-                    Body::InFile { .. } => None,
+                    FileText::Held(s) => crate::replay::item::message_text(s),
+                    FileText::InFile { .. } => None,
                 }
             };
             let _ = h.record(rec, At::of(rec, 0), Origin::Record, false, &mut read);

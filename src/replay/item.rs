@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use crate::decode::{select, Pos, Record};
-use crate::model::RawContent;
+use crate::input::FileText;
+use crate::model::{self, CallType, OutputType, RawContent};
 
 /// Where a history item came from (the `origin` of a history row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,42 +66,21 @@ impl At {
     }
 }
 
-/// A JSON text: where it lies in a plain file, or held (standard input, `.zst`, text the
-/// replay made).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Body {
-    InFile { offset: u64, len: usize },
-    Held(Box<str>),
-}
-
-impl Body {
-    /// `part` of `rec`'s line: where it lies when the file can be read again, else a copy.
-    pub fn of(rec: &Record<'_>, part: &str, rereadable: bool) -> Body {
-        match rec.stream_offset_of(part).filter(|_| rereadable) {
-            Some(offset) => Body::InFile {
-                offset,
-                len: part.len(),
-            },
-            None => Body::Held(part.into()),
-        }
-    }
-}
-
 /// What kind of item it is, as the replay's rules need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
     /// A `message`, with its role (`other` for a role Codex does not write).
     Message { role: Option<&'static str> },
-    /// A tool call, by its `type` (`function_call`, `custom_tool_call`, `local_shell_call`,
-    /// `tool_search_call`), its call id and name.
+    /// A tool call that an output answers, by its `type` (`function_call`,
+    /// `custom_tool_call`, `local_shell_call`, `tool_search_call`), its call id and name.
     Call {
-        type_: &'static str,
+        type_: CallType,
         call_id: Option<Box<str>>,
         name: Option<Box<str>>,
     },
     /// A tool output, by its `type`, call id and (`tool_search_output`) `execution`.
     Output {
-        type_: &'static str,
+        type_: OutputType,
         call_id: Option<Box<str>>,
         execution: Option<Box<str>>,
     },
@@ -160,41 +140,29 @@ impl Meta {
             v.and_then(select::str_value).map(|c| Box::from(c.as_ref()))
         };
         // Known names as constants: most items allocate nothing.
-        const CALLS: [&str; 4] = [
-            "function_call",
-            "custom_tool_call",
-            "local_shell_call",
-            "tool_search_call",
-        ];
-        const OUTPUTS: [&str; 3] = [
-            "function_call_output",
-            "custom_tool_call_output",
-            "tool_search_output",
-        ];
         const ROLES: [&str; 4] = ["user", "assistant", "developer", "system"];
         let type_ = type_.and_then(select::str_value).unwrap_or_default();
-        let known = |names: &[&'static str]| names.iter().copied().find(|n| *n == type_);
         let (kind, id) = if type_ == "message" {
             let role = role
                 .and_then(select::str_value)
                 .map(|r| ROLES.iter().copied().find(|k| *k == r).unwrap_or("other"));
             (Kind::Message { role }, None)
-        } else if let Some(t) = known(&CALLS) {
+        } else if let Some(t) = model::answered_call_type(&type_) {
             let id = s(id);
             // A `local_shell_call` may carry only its item id.
             let call_id =
-                s(call_id).or_else(|| (t == "local_shell_call").then(|| id.clone()).flatten());
+                s(call_id).or_else(|| (t == CallType::LocalShell).then(|| id.clone()).flatten());
             let kind = Kind::Call {
                 type_: t,
                 call_id,
                 name: s(name),
             };
             (kind, id)
-        } else if let Some(t) = known(&OUTPUTS) {
+        } else if let Some(t) = OutputType::of(&type_) {
             let kind = Kind::Output {
                 type_: t,
                 call_id: s(call_id),
-                execution: if t == "tool_search_output" {
+                execution: if t == OutputType::ToolSearch {
                     s(execution)
                 } else {
                     None
@@ -240,13 +208,21 @@ pub struct Item {
     /// Where it was read (the `compacted` line, for entries of its replacement history or a
     /// rebuild); `None` for a synthetic item.
     pub at: Option<At>,
-    pub body: Body,
+    pub body: FileText,
     pub meta: Meta,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn an_item_stays_small() {
+        // A replay holds hundreds of thousands of them; its text is three words.
+        assert_eq!(size_of::<FileText>(), 24);
+        assert_eq!(size_of::<Item>(), 136);
+    }
 
     #[test]
     fn meta_reads_calls_outputs_and_user_turns() {

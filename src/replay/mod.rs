@@ -12,7 +12,7 @@
 //! chains followed, cycles refused. A legacy copy-fork
 //! holds its parent's records itself.
 //!
-//! Items are held as where they lie in a plain file ([`item::Body`]), never as text, so a
+//! Items are held as where they lie in a plain file ([`input::FileText`]), never as text, so a
 //! history of hundreds of MB costs a few words per item; [`Replayed::json`] reads one back
 //! when it is written.
 
@@ -24,18 +24,17 @@ mod run;
 pub mod state;
 pub mod ui;
 
-use std::cell::RefCell;
 use std::sync::Mutex;
 
 use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::decode::{Kind, Line, Pos, Record};
-use crate::input::{self, Source, SourceFile};
+use crate::input::{self, FileText, Source, SourceFile, TextWindow};
 use crate::lineage::{self, Resolver};
 pub use cut::{Cut, CutAt, TurnRef};
 use history::{Base, Rollback};
-use item::{At, Body, Item, Origin};
+use item::{At, Item, Origin};
 use prompt::PairFact;
 use run::Run;
 use state::State;
@@ -76,20 +75,10 @@ pub struct ReadFile {
     reread: Option<SourceFile>,
     /// Its length as read (reads back never go past it).
     size: u64,
-    /// The last stretch read back: items lie in file order, close together, so rows are
-    /// written with one read per window rather than one per item.
-    window: RefCell<Window>,
+    /// Items lie in file order, close together: rows are written with one read per window
+    /// rather than one per item.
+    window: TextWindow,
 }
-
-/// A stretch of a file, read back.
-#[derive(Debug, Default)]
-struct Window {
-    start: u64,
-    bytes: Vec<u8>,
-}
-
-/// How much is read back at once.
-const WINDOW: u64 = 256 * 1024;
 
 impl ReadFile {
     fn new(path: String, end_ordinal: Option<u64>, reread: Option<SourceFile>) -> ReadFile {
@@ -99,38 +88,8 @@ impl ReadFile {
             records: 0,
             reread,
             size: 0,
-            window: RefCell::new(Window::default()),
+            window: TextWindow::default(),
         }
-    }
-
-    /// The text of `len` bytes at `offset`, read back through the window.
-    fn read(&self, offset: u64, len: usize) -> std::io::Result<String> {
-        let f = self
-            .reread
-            .as_ref()
-            .ok_or_else(|| std::io::Error::other("the file cannot be read again"))?;
-        let end = offset + len as u64;
-        let mut w = self.window.borrow_mut();
-        let inside = offset >= w.start && end <= w.start + w.bytes.len() as u64;
-        if !inside {
-            if len as u64 >= WINDOW / 2 || end > self.size {
-                return read_back(f, offset, len);
-            }
-            let to = (offset + WINDOW).min(self.size);
-            w.start = offset;
-            w.bytes.resize((to - offset) as usize, 0);
-            let Window { bytes, .. } = &mut *w;
-            if let Err(e) = f.read_exact_at(offset, bytes) {
-                w.bytes.clear();
-                return Err(e);
-            }
-        }
-        // Inside the window: checked above, or the window was just read from `offset` on,
-        // past `end`.
-        let at = (offset - w.start) as usize;
-        let changed = || std::io::Error::other("the file changed while it was read");
-        let bytes = w.bytes.get(at..at + len).ok_or_else(changed)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| changed())
     }
 }
 
@@ -168,14 +127,16 @@ pub struct Replayed {
 
 impl Replayed {
     /// The JSON text of a body read in file `file`.
-    pub fn body_json(&self, file: usize, body: &Body) -> std::io::Result<String> {
+    pub fn body_json(&self, file: usize, body: &FileText) -> std::io::Result<String> {
         match body {
-            Body::Held(s) => Ok(s.to_string()),
-            Body::InFile { offset, len } => self
-                .files
-                .get(file)
-                .ok_or_else(|| std::io::Error::other("no such file in the replay"))?
-                .read(*offset, *len),
+            FileText::Held(s) => Ok(s.to_string()),
+            FileText::InFile { .. } => {
+                let f = self
+                    .files
+                    .get(file)
+                    .ok_or_else(|| std::io::Error::other("no such file in the replay"))?;
+                f.window.read(f.reread.as_ref(), f.size, body)
+            }
         }
     }
 
@@ -283,12 +244,6 @@ impl Replayed {
             }
         }
     }
-}
-
-fn read_back(f: &SourceFile, offset: u64, len: usize) -> std::io::Result<String> {
-    let mut buf = vec![0; len];
-    f.read_exact_at(offset, &mut buf)?;
-    String::from_utf8(buf).map_err(|_| std::io::Error::other("the file changed while it was read"))
 }
 
 fn open_turn(facts: &FileFacts) -> Option<&Turn> {
@@ -485,13 +440,9 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
 }
 
 /// A body's text, read back from file `file` of the run (`None` where it cannot be).
-fn read_text(files: &[ReadFile], file: usize, body: &Body) -> Option<String> {
-    match body {
-        Body::Held(s) => Some(s.to_string()),
-        Body::InFile { offset, len } => {
-            read_back(files.get(file)?.reread.as_ref()?, *offset, *len).ok()
-        }
-    }
+fn read_text(files: &[ReadFile], file: usize, body: &FileText) -> Option<String> {
+    let f = files.get(file);
+    body.read_string(f.and_then(|f| f.reread.as_ref())).ok()
 }
 
 #[cfg(test)]

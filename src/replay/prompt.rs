@@ -1,10 +1,12 @@
 //! The normalisation Codex applies to a rebuilt history before it sends it
-//! (`ContextManager::for_prompt`, `research/upstream.md` §5.5, as real Codex does it):
+//! (`ContextManager::for_prompt`, upstream `context_manager/normalize.rs`, as real Codex
+//! does it):
 //! an output whose call is not in the history is dropped; a call with no output gets a
 //! synthetic `aborted` output right after it; a duplicated output is sent twice (verified
 //! with 0.147 and 0.171, where upstream's source reads as if it collapsed them); system
 //! messages are not sent. Codex 0.80 to 0.128 also rewrite structured shell outputs as text
-//! when the freeform `apply_patch` tool is offered (`research/replay-oracle.md` N2).
+//! when the freeform `apply_patch` tool is offered (upstream `client_common.rs`,
+//! `reserialize_shell_outputs`; seen in the requests 0.80 and 0.128 sent).
 //!
 //! The pairing here is over the rebuilt history, not the file: a compaction or a rollback
 //! changes which calls and outputs meet, so `calls`' pairing of the file's records cannot
@@ -15,7 +17,9 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::item::{At, Body, Item, Kind, Meta, Origin};
+use super::item::{At, Item, Kind, Meta, Origin};
+use crate::input::FileText;
+use crate::model::{CallType, OutputType};
 
 /// Codex's namespace for the ids of synthetic items (`normalize.rs`).
 const SYNTHETIC_NAMESPACE: Uuid = Uuid::from_u128(0x90d38d3e_6a5b_4d52_bfe2_2f1e634bfac4);
@@ -37,30 +41,11 @@ impl Pairing {
     }
 }
 
-/// The output type that answers a call type, and the prefix of a synthetic output's id.
-fn answer_of(call_type: &str) -> Option<(&'static str, &'static str)> {
-    match call_type {
-        "function_call" | "local_shell_call" => Some(("function_call_output", "fco")),
-        "custom_tool_call" => Some(("custom_tool_call_output", "ctco")),
-        "tool_search_call" => Some(("tool_search_output", "tso")),
-        _ => None,
-    }
-}
-
-/// The call types an output type may answer.
-fn calls_of(output_type: &str) -> &'static [&'static str] {
-    match output_type {
-        "function_call_output" => &["function_call", "local_shell_call"],
-        "custom_tool_call_output" => &["custom_tool_call"],
-        "tool_search_output" => &["tool_search_call"],
-        _ => &[],
-    }
-}
-
 /// Pair the calls and outputs of `items`.
 pub fn pair(items: &[Item]) -> Pairing {
-    let mut calls: HashSet<(&str, &str)> = HashSet::new();
-    let mut answered: HashSet<(&str, &str)> = HashSet::new();
+    // Calls by the output type that answers them (`CallType::answer`), and outputs.
+    let mut calls: HashSet<(OutputType, &str)> = HashSet::new();
+    let mut answered: HashSet<(OutputType, &str)> = HashSet::new();
     for i in items {
         match &i.meta.kind {
             Kind::Call {
@@ -68,14 +53,16 @@ pub fn pair(items: &[Item]) -> Pairing {
                 call_id: Some(id),
                 ..
             } => {
-                calls.insert((type_, id));
+                if let Some(answer) = type_.answer() {
+                    calls.insert((answer, id));
+                }
             }
             Kind::Output {
                 type_,
                 call_id: Some(id),
                 ..
             } => {
-                answered.insert((type_, id));
+                answered.insert((*type_, id));
             }
             _ => {}
         }
@@ -88,7 +75,7 @@ pub fn pair(items: &[Item]) -> Pairing {
         match &i.meta.kind {
             Kind::Message { role } if *role == Some("system") => *dropped = true,
             Kind::Call { type_, call_id, .. } => {
-                let Some((answer, _)) = answer_of(type_) else {
+                let Some(answer) = type_.answer() else {
                     continue;
                 };
                 let id = call_id.as_deref().unwrap_or_default();
@@ -103,8 +90,8 @@ pub fn pair(items: &[Item]) -> Pairing {
             } => {
                 let id = call_id.as_deref().unwrap_or_default();
                 let server =
-                    *type_ == "tool_search_output" && execution.as_deref() == Some("server");
-                let has_call = calls_of(type_).iter().any(|c| calls.contains(&(*c, id)));
+                    *type_ == OutputType::ToolSearch && execution.as_deref() == Some("server");
+                let has_call = calls.contains(&(*type_, id));
                 if !has_call && !server {
                     *dropped = true;
                 }
@@ -175,7 +162,7 @@ pub fn facts(
         ));
     }
     // Outputs answered again: the first of each call's outputs, by type and call id.
-    let mut first: HashMap<(&str, &str), Option<At>> = HashMap::new();
+    let mut first: HashMap<(OutputType, &str), Option<At>> = HashMap::new();
     for (n, i) in items.iter().enumerate() {
         if p.drops(n) && matches!(i.meta.kind, Kind::Output { .. }) {
             let call_id = i.meta.call_id().unwrap_or_default().to_string();
@@ -213,12 +200,13 @@ fn synthetic(call: &Item) -> Option<Item> {
     let Kind::Call { type_, call_id, .. } = &call.meta.kind else {
         return None;
     };
-    let (answer, prefix) = answer_of(type_)?;
-    let mut v = if answer == "tool_search_output" {
-        json!({"type": answer, "call_id": call_id, "status": "completed",
+    let answer = type_.answer()?;
+    let prefix = answer.synthetic_id_prefix();
+    let mut v = if answer == OutputType::ToolSearch {
+        json!({"type": answer.name(), "call_id": call_id, "status": "completed",
                "execution": "client", "tools": []})
     } else {
-        json!({"type": answer, "call_id": call_id, "output": "aborted"})
+        json!({"type": answer.name(), "call_id": call_id, "output": "aborted"})
     };
     if let (Some(id), Value::Object(m)) = (&call.meta.id, &mut v) {
         let name = format!("{prefix}:{id}");
@@ -230,7 +218,7 @@ fn synthetic(call: &Item) -> Option<Item> {
         origin: Origin::Synthetic,
         at: None,
         meta: Meta::of_json(&json),
-        body: Body::Held(json.into()),
+        body: FileText::Held(json.into()),
     })
 }
 
@@ -258,18 +246,18 @@ pub fn build(
                     type_,
                     call_id: Some(id),
                     name,
-                } if is_shell_call(type_, name.as_deref()) => {
+                } if is_shell_call(*type_, name.as_deref()) => {
                     shell_calls.insert(id.to_string(), true);
                 }
                 Kind::Output {
                     type_,
                     call_id: Some(id),
                     ..
-                } if *type_ != "tool_search_output"
+                } if *type_ != OutputType::ToolSearch
                     && shell_calls.remove(&id.to_string()).is_some() =>
                 {
                     if let Some(json) = text(&item).and_then(|t| reserialized(&t)) {
-                        item.body = Body::Held(json.into());
+                        item.body = FileText::Held(json.into());
                     }
                 }
                 _ => {}
@@ -282,11 +270,11 @@ pub fn build(
 }
 
 /// The calls whose outputs N2 rewrites.
-fn is_shell_call(type_: &str, name: Option<&str>) -> bool {
+fn is_shell_call(type_: CallType, name: Option<&str>) -> bool {
     match type_ {
-        "local_shell_call" => true,
-        "custom_tool_call" => name == Some("apply_patch"),
-        "function_call" => matches!(name, Some("shell" | "container.exec" | "apply_patch")),
+        CallType::LocalShell => true,
+        CallType::Custom => name == Some("apply_patch"),
+        CallType::Function => matches!(name, Some("shell" | "container.exec" | "apply_patch")),
         _ => false,
     }
 }
@@ -298,7 +286,7 @@ pub fn reserializes(cli_version: Option<&str>, items: &[Item]) -> bool {
     let old = super::cli_version(cli_version).is_some_and(|v| v < (0, 147));
     old && items.iter().any(|i| {
         matches!(&i.meta.kind, Kind::Call { type_, name, .. }
-            if *type_ == "custom_tool_call" && name.as_deref() == Some("apply_patch"))
+            if *type_ == CallType::Custom && name.as_deref() == Some("apply_patch"))
     })
 }
 
@@ -348,14 +336,14 @@ mod tests {
                 ordinal: None,
             }),
             meta: Meta::of_json(json),
-            body: Body::Held(json.into()),
+            body: FileText::Held(json.into()),
         }
     }
 
     fn json_of(i: &Item) -> Value {
         match &i.body {
-            Body::Held(s) => serde_json::from_str(s).unwrap(),
-            Body::InFile { .. } => unreachable!("held"),
+            FileText::Held(s) => serde_json::from_str(s).unwrap(),
+            FileText::InFile { .. } => unreachable!("held"),
         }
     }
 
@@ -387,7 +375,8 @@ mod tests {
         assert_eq!(out.len(), 3);
         assert_eq!(
             json_of(&out[1]),
-            // The id real Codex 0.171 sent (research/replay-oracle.md §2).
+            // The id real Codex 0.171 sent after a killed call: "fco_" and the UUIDv5, in
+            // Codex's namespace, of "fco:" and the call item's id.
             json!({"type": "function_call_output", "call_id": "call_sleep", "output": "aborted",
                    "id": "fco_694ef6df-2fed-5b5b-93af-107f7f4424d3"})
         );

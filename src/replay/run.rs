@@ -5,12 +5,12 @@
 use std::collections::HashMap;
 
 use super::history::History;
-use super::item::{self, At, Body, Item, Origin};
+use super::item::{self, At, Item, Origin};
 use super::state::StateLog;
 use super::ui::UiLog;
-use super::{read_back, ReadFile};
+use super::ReadFile;
 use crate::decode::{Kind, Record};
-use crate::input::{self, Handles, Source, SourceFile};
+use crate::input::{self, FileText, Handles, Source, SourceFile};
 use crate::lineage;
 
 /// The replay's state while it reads.
@@ -53,8 +53,8 @@ impl<'r> Run<'r> {
         // A long user message is read back only when a legacy compaction needs its text.
         let mut read = |i: &Item| -> Option<String> {
             let json = match &i.body {
-                Body::Held(s) => s.to_string(),
-                Body::InFile { offset, len } => {
+                FileText::Held(s) => s.to_string(),
+                FileText::InFile { .. } => {
                     let file = i.at.map_or(0, |a| a.file);
                     let reader = match files.get(file)?.reread.as_ref() {
                         Some(r) => r,
@@ -67,7 +67,7 @@ impl<'r> Run<'r> {
                             .as_ref()?,
                         None => return None,
                     };
-                    read_back(reader, *offset, *len).ok()?
+                    i.body.read_string(Some(reader)).ok()?
                 }
             };
             item::message_text(&json)

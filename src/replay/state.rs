@@ -10,15 +10,16 @@
 use serde_json::Value;
 
 use super::history::Effect;
-use super::item::{At, Body};
+use super::item::At;
 use crate::analysis::turns::{self, TurnStatus, Turns};
 use crate::decode::{select, Kind, Record};
+use crate::input::FileText;
 
 /// A world-state event, in file order.
 #[derive(Debug, Clone)]
 enum World {
-    Full(Body),
-    Patch(Body),
+    Full(FileText),
+    Patch(FileText),
     /// A compaction: the baseline is cleared.
     Reset,
 }
@@ -29,7 +30,7 @@ pub struct StateLog {
     /// The turn id of the turn being read (from its `task_started`), per file.
     turn_id: Option<String>,
     /// Each context and world-state event with the turn frame it was written in.
-    turn_contexts: Vec<(At, Body, usize)>,
+    turn_contexts: Vec<(At, FileText, usize)>,
     world: Vec<(At, World, usize)>,
     /// The turns as the replay reads them, across every file: a rollback that drops a
     /// turn's user message drops its state too, wherever the turn was written (a fork's
@@ -42,7 +43,7 @@ pub struct StateLog {
     frames: Vec<Frame>,
     /// A `task_started` was read in the file being read: it, not user messages, begins turns.
     task_started_seen: bool,
-    token_info: Option<(At, Body)>,
+    token_info: Option<(At, FileText)>,
 }
 
 /// One turn as the state sees it.
@@ -123,7 +124,7 @@ impl StateLog {
                 }
                 Some("token_count") => {
                     if let Some(info) = rec.payload_field("info").filter(|v| *v != "null") {
-                        self.token_info = Some((at, Body::of(rec, info, rereadable)));
+                        self.token_info = Some((at, FileText::of(rec, info, rereadable)));
                     }
                 }
                 _ => {}
@@ -138,12 +139,15 @@ impl StateLog {
                 };
                 if compatible {
                     let f = self.frame();
-                    self.turn_contexts
-                        .push((at, Body::of(rec, rec.payload.get(), rereadable), f));
+                    self.turn_contexts.push((
+                        at,
+                        FileText::of(rec, rec.payload.get(), rereadable),
+                        f,
+                    ));
                 }
             }
             Kind::WorldState => {
-                let body = Body::of(rec, rec.payload.get(), rereadable);
+                let body = FileText::of(rec, rec.payload.get(), rereadable);
                 let full = rec.payload_field("full") == Some("true");
                 let ev = if full {
                     World::Full(body)
@@ -166,7 +170,7 @@ impl StateLog {
     pub fn finish(
         self,
         turns: Option<&Turns>,
-        mut read: impl FnMut(&At, &Body) -> Option<String>,
+        mut read: impl FnMut(&At, &FileText) -> Option<String>,
     ) -> State {
         // Dropped: in a turn the segmentation of the file replayed marks rolled back (the
         // code `turns` shares), or in a frame a rollback dropped (a source's turns).
@@ -178,8 +182,9 @@ impl StateLog {
                         .and_then(|t| t.turns.get(t.turn_of(at.line)?))
                         .is_some_and(|t| t.status == TurnStatus::RolledBack)
         };
-        let mut parse =
-            |at: &At, b: &Body| read(at, b).and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        let mut parse = |at: &At, b: &FileText| {
+            read(at, b).and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        };
         let mut st = State {
             turn_context: None,
             world_state: None,
@@ -263,8 +268,8 @@ mod tests {
             log.record(rec, at, false, effect);
         });
         log.finish(None, |_, b| match b {
-            Body::Held(s) => Some(s.to_string()),
-            Body::InFile { .. } => None,
+            FileText::Held(s) => Some(s.to_string()),
+            FileText::InFile { .. } => None,
         })
     }
 

@@ -9,6 +9,7 @@ use crate::analysis::calls::Text;
 use crate::analysis::session::SessionTracker;
 use crate::analysis::Fold;
 use crate::decode::{Kind, Record};
+use crate::input::FileText;
 use crate::model::{self, raw_text, ItemCompleted, ToolItem, ToolOutcome};
 
 /// Texts shorter than this are held: reading them again would cost more than they weigh.
@@ -32,10 +33,7 @@ pub(super) struct CallItem {
 impl CallItem {
     /// Kinds that carry their own outcome instead of an output.
     pub(super) fn has_own_status(&self) -> bool {
-        matches!(
-            self.kind.as_str(),
-            "web_search_call" | "image_generation_call"
-        )
+        model::CallType::of(&self.kind).is_some_and(|c| c.answer().is_none())
     }
 }
 
@@ -60,7 +58,7 @@ pub(super) struct OutputItem {
 #[derive(Debug, Default)]
 pub struct CallCollector {
     /// The input is a plain file that the output layer reads again: large texts are held
-    /// as where they lie ([`Text::InFile`]).
+    /// as where they lie ([`FileText::InFile`]).
     in_file: bool,
     /// Some text is held as where it lies.
     points_into_file: bool,
@@ -105,11 +103,11 @@ impl CallCollector {
                     None => {
                         let a = raw_text(r).into_owned();
                         let m = a.contains("apply_patch");
-                        (Some(Text::Owned(a)), m)
+                        (Some(Text::Owned(a.into())), m)
                     }
                 },
                 None => match item.revised_prompt.as_deref() {
-                    Some(p) => (Some(Text::Owned(p.to_string())), p.contains("apply_patch")),
+                    Some(p) => (Some(Text::Owned(p.into())), p.contains("apply_patch")),
                     None => (None, false),
                 },
             };
@@ -134,13 +132,13 @@ impl CallCollector {
                     None => {
                         let o = model::output_text(o);
                         let facts = OutputFacts::of(&o.text);
-                        (Text::Owned(o.text), o.success, facts)
+                        (Text::Owned(o.text.into()), o.success, facts)
                     }
                 },
                 (None, tools) => {
                     let text = tools.map(|r| raw_text(r).into_owned()).unwrap_or_default();
                     let facts = OutputFacts::of(&text);
-                    (Text::Owned(text), None, facts)
+                    (Text::Owned(text.into()), None, facts)
                 }
             };
             self.outputs.push(OutputItem {
@@ -164,16 +162,9 @@ impl CallCollector {
         if !raw.starts_with('"') {
             return None;
         }
-        if self.in_file && raw.len() >= IN_FILE_MIN {
-            if let Some(offset) = rec.stream_offset_of(raw) {
-                self.points_into_file = true;
-                return Some(Text::InFile {
-                    offset,
-                    len: raw.len(),
-                });
-            }
-        }
-        Some(Text::Json(value.to_owned()))
+        let text = FileText::of(rec, raw, self.in_file && raw.len() >= IN_FILE_MIN);
+        self.points_into_file |= matches!(text, FileText::InFile { .. });
+        Some(Text::Json(text))
     }
 
     fn event(&mut self, rec: &Record<'_>) {

@@ -3,9 +3,10 @@
 //!
 //! Calls are the `response_item`s in [`crate::model::CALL_TYPES`]; outputs those in
 //! [`crate::model::OUTPUT_TYPES`]. An output pairs with a call of the same `call_id` (never by
-//! position, never by the item's own `id`) and of a matching kind (`function_call_output`
-//! answers a `function_call` or `local_shell_call`, `custom_tool_call_output` a
-//! `custom_tool_call`, `tool_search_output` a `tool_search_call`), the first such call not
+//! position, never by the item's own `id`) and of a matching kind
+//! ([`crate::model::CallType::answer`]: `function_call_output` answers a `function_call` or
+//! `local_shell_call`, `custom_tool_call_output` a `custom_tool_call`, `tool_search_output` a
+//! `tool_search_call`), the first such call not
 //! yet answered. An output with no such call is an `orphan` row, except a server-side
 //! `tool_search_output` (`execution: "server"`), which Codex's `remove_orphan_outputs`
 //! keeps: it is a call row of its own (`ok`). A second output for an answered call is a
@@ -40,7 +41,8 @@ pub use collect::CallCollector;
 pub use outcome::{parse_output_meta, OutputMeta};
 
 use serde::Serialize;
-use serde_json::value::RawValue;
+
+use crate::input::FileText;
 
 /// What the file proves about a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -81,14 +83,11 @@ impl CallStatus {
 pub enum Text {
     /// The text itself (one the record did not write as a JSON string: the parts of an
     /// array joined, an object's JSON).
-    Owned(String),
-    /// The text of this JSON string (quotes included), held as the record wrote it.
-    Json(Box<RawValue>),
-    /// The text of the JSON string (quotes included) at `len` bytes from `offset` of the
-    /// file ([`FileFacts::file`](crate::analysis::FileFacts)), as the record wrote it. The
-    /// output layer reads it when it writes the row: a file's large texts are not held
-    /// until its end.
-    InFile { offset: u64, len: usize },
+    Owned(Box<str>),
+    /// The text of this JSON string (quotes included), as the record wrote it: held, or where
+    /// it lies in the file ([`FileFacts::file`](crate::analysis::FileFacts)), which the output
+    /// layer reads when it writes the row: a file's large texts are not held until its end.
+    Json(FileText),
 }
 
 /// One call, or one output without a call (NDJSON schema: `docs/calls.md`; the command adds
@@ -136,9 +135,9 @@ mod tests {
     /// A row's text, when it is held.
     fn held(t: &Option<Text>) -> Option<String> {
         match t.as_ref()? {
-            Text::Owned(s) => Some(s.clone()),
-            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
-            Text::InFile { .. } => None,
+            Text::Owned(s) => Some(s.to_string()),
+            Text::Json(FileText::Held(raw)) => serde_json::from_str(raw).ok(),
+            Text::Json(FileText::InFile { .. }) => None,
         }
     }
 
@@ -286,7 +285,7 @@ mod tests {
         let file = r.file.expect("kept open");
         let rows = r.calls.unwrap();
         let read = |t: &Option<Text>| match t {
-            Some(Text::InFile { offset, len }) => {
+            Some(Text::Json(FileText::InFile { offset, len })) => {
                 let mut buf = Vec::new();
                 file.read_at(*offset, *len, &mut buf).unwrap();
                 serde_json::from_slice::<String>(&buf).unwrap()
@@ -586,7 +585,7 @@ mod tests {
             (&rows[0].arguments, &streamed[0].arguments),
             (&rows[0].output, &streamed[0].output),
         ] {
-            let Some(Text::InFile { offset, len }) = t else {
+            let Some(Text::Json(FileText::InFile { offset, len })) = t else {
                 panic!("held: {t:?}");
             };
             let mut buf = Vec::new();
@@ -661,8 +660,19 @@ mod tests {
         let lines = [fc("a", "shell", "ls"), fco("a", &big)];
         let c = calls(&lines.iter().map(String::as_str).collect::<Vec<_>>());
         // Standard input cannot be read again: even the large text is held.
-        assert!(matches!(c[0].arguments, Some(Text::Json(_))));
-        assert!(matches!(c[0].output, Some(Text::Json(_))));
+        assert!(matches!(
+            c[0].arguments,
+            Some(Text::Json(FileText::Held(_)))
+        ));
+        assert!(matches!(c[0].output, Some(Text::Json(FileText::Held(_)))));
         assert_eq!(held(&c[0].output).as_deref(), Some(big.as_str()));
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_text_stays_three_words() {
+        // Every row holds two: an owned text is boxed (no spare capacity), so that a
+        // `FileText` fits beside it.
+        assert_eq!(size_of::<Option<Text>>(), 24);
     }
 }

@@ -6,34 +6,7 @@ use crate::analysis::calls::collect::{CallCollector, CallItem, OutputItem};
 use crate::analysis::calls::outcome::{Evidence, Proof};
 use crate::analysis::calls::{Call, CallStatus};
 use crate::analysis::turns::Turns;
-
-/// Which calls an output can answer (Codex's `remove_orphan_outputs`):
-/// `function_call_output` a `function_call` or `local_shell_call`, `custom_tool_call_output`
-/// a `custom_tool_call`, `tool_search_output` a `tool_search_call`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Fit {
-    Function,
-    Custom,
-    Search,
-}
-
-fn call_fit(call_kind: &str) -> Option<Fit> {
-    match call_kind {
-        "function_call" | "local_shell_call" => Some(Fit::Function),
-        "custom_tool_call" => Some(Fit::Custom),
-        "tool_search_call" => Some(Fit::Search),
-        _ => None,
-    }
-}
-
-fn output_fit(output_kind: &str) -> Option<Fit> {
-    match output_kind {
-        "function_call_output" => Some(Fit::Function),
-        "custom_tool_call_output" => Some(Fit::Custom),
-        "tool_search_output" => Some(Fit::Search),
-        _ => None,
-    }
-}
+use crate::model::{self, OutputType};
 
 impl CallCollector {
     /// Every call and orphan output, paired and settled, placed in `turns`.
@@ -49,24 +22,23 @@ fn pair(
     evidence: &HashMap<String, Evidence>,
     turns: &Turns,
 ) -> Vec<Call> {
-    // Unanswered calls per call_id and fit, in file order: an output takes the first of
-    // its queue, so pairing is linear whatever the number of calls sharing an id.
-    let mut waiting: HashMap<(&str, Fit), VecDeque<usize>> = HashMap::new();
+    // Unanswered calls per call_id and the output type that answers them (none for a call
+    // that carries its own outcome), in file order: an output takes the first of its queue,
+    // so pairing is linear whatever the number of calls sharing an id.
+    let mut waiting: HashMap<(&str, OutputType), VecDeque<usize>> = HashMap::new();
     for (i, c) in calls.iter().enumerate() {
-        if let (Some(id), Some(fit)) = (c.call_id.as_deref(), call_fit(&c.kind)) {
-            if !c.has_own_status() {
-                waiting.entry((id, fit)).or_default().push_back(i);
-            }
+        if let (Some(id), Some(fit)) = (c.call_id.as_deref(), model::answer_of(&c.kind)) {
+            waiting.entry((id, fit)).or_default().push_back(i);
         }
     }
-    // Every (call_id, fit) some call has: an output that finds its queue empty is a
+    // Every (call_id, answer) some call has: an output that finds its queue empty is a
     // duplicate of an answered call when its key is here, an orphan otherwise.
-    let known: HashSet<(&str, Fit)> = waiting.keys().copied().collect();
+    let known: HashSet<(&str, OutputType)> = waiting.keys().copied().collect();
     let mut answer: Vec<Option<usize>> = vec![None; calls.len()];
     let mut orphans: Vec<usize> = Vec::new();
     let mut servers: Vec<usize> = Vec::new();
     for (o, out) in outputs.iter().enumerate() {
-        let fit = output_fit(&out.kind);
+        let fit = OutputType::of(&out.kind);
         let key = out.call_id.as_deref().zip(fit);
         let hit = key.and_then(|k| waiting.get_mut(&k)?.pop_front());
         match hit {
