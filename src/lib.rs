@@ -17,7 +17,7 @@
 //! rules      the lint rules, one unit a rule: facts in, findings (worded, with spans
 //!            and fixes) out; the registry is the groups' lists
 //! replay     the replay Codex runs on resume: history, prompt, state, UI
-//! lineage    finding a fork's source rollout on disk, judging its cutoff
+//! lineage    the one lineage reader: a fork's source found, read, its cutoff judged
 //! config     the config file (`rollscope.toml`): found, read, checked
 //! ─────────
 //! analysis   the shared per-file analyses and the one pass computing them:
