@@ -148,16 +148,17 @@ impl Meta {
                 .map(|r| ROLES.iter().copied().find(|k| *k == r).unwrap_or("other"));
             (Kind::Message { role }, None)
         } else if let Some(t) = model::answered_call_type(&type_) {
-            let id = s(id);
-            // A `local_shell_call` may carry only its item id.
-            let call_id =
-                s(call_id).or_else(|| (t == CallType::LocalShell).then(|| id.clone()).flatten());
+            // A call is paired by its `call_id` alone: a `local_shell_call` that carries only
+            // its item `id` gets no synthetic output, and an output naming that id is an
+            // orphan (Codex 0.147 and 0.171 send the call as it is and drop the output, "Orphan
+            // function call output": `testdata/replay/verdicts/local-shell-call-*.json`; 0.128
+            // too, `testdata/replay/by-version/`).
             let kind = Kind::Call {
                 type_: t,
-                call_id,
+                call_id: s(call_id),
                 name: s(name),
             };
-            (kind, id)
+            (kind, s(id))
         } else if let Some(t) = OutputType::of(&type_) {
             let kind = Kind::Output {
                 type_: t,
@@ -231,7 +232,7 @@ mod tests {
         assert_eq!(m.call_id(), Some("c1"));
         assert_eq!(m.id.as_deref(), Some("fc_1"));
         let m = Meta::of_json(r#"{"type":"local_shell_call","id":"ls_1"}"#);
-        assert_eq!(m.call_id(), Some("ls_1"));
+        assert_eq!((m.call_id(), m.id.as_deref()), (None, Some("ls_1")));
         let m = Meta::of_json(
             r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi\nthere"}]}"#,
         );

@@ -74,25 +74,34 @@ pub fn pair(items: &[Item]) -> Pairing {
     for ((n, i), dropped) in items.iter().enumerate().zip(&mut p.dropped) {
         match &i.meta.kind {
             Kind::Message { role } if *role == Some("system") => *dropped = true,
-            Kind::Call { type_, call_id, .. } => {
+            // Upstream's `ensure_call_outputs_present` answers only a call with a call id (a
+            // `local_shell_call` or `tool_search_call` may have none; the other calls cannot
+            // be decoded without one).
+            Kind::Call {
+                type_,
+                call_id: Some(id),
+                ..
+            } => {
                 let Some(answer) = type_.answer() else {
                     continue;
                 };
-                let id = call_id.as_deref().unwrap_or_default();
-                if !answered.contains(&(answer, id)) {
+                if !answered.contains(&(answer, id.as_ref())) {
                     p.unanswered.push(n);
                 }
             }
+            // `remove_orphan_outputs` keeps a server-side tool search's output, and a tool
+            // search output with no call id; any other output needs its call.
             Kind::Output {
                 type_,
                 call_id,
                 execution,
             } => {
-                let id = call_id.as_deref().unwrap_or_default();
-                let server =
-                    *type_ == OutputType::ToolSearch && execution.as_deref() == Some("server");
-                let has_call = calls.contains(&(*type_, id));
-                if !has_call && !server {
+                let kept = *type_ == OutputType::ToolSearch
+                    && (execution.as_deref() == Some("server") || call_id.is_none());
+                let has_call = call_id
+                    .as_deref()
+                    .is_some_and(|id| calls.contains(&(*type_, id)));
+                if !has_call && !kept {
                     *dropped = true;
                 }
             }

@@ -192,6 +192,10 @@ const NAMED: &[(&str, &str)] = &[
     ),
     ("replay/output-deleted.jsonl", "pair.missing-output"),
     ("replay/call-deleted.jsonl", "pair.orphan-output"),
+    (
+        "replay/local-shell-call-output-by-id.jsonl",
+        "pair.orphan-output",
+    ),
     ("replay/meta-not-first.jsonl", "meta.first"),
     ("replay/meta-missing", "meta.missing"),
     ("replay/history-mode-unknown.jsonl", "meta.history-mode"),
@@ -807,6 +811,54 @@ fn the_state_view_prints_findings_in_lints_formats_and_the_others_refuse_them() 
                 err.contains("only `--view state` reports findings"),
                 "{err}"
             );
+        }
+    }
+}
+
+/// A `local_shell_call` that carries only its item `id` is paired by nothing: Codex 0.147
+/// and 0.171 send it with no synthetic output, and drop an output whose `call_id` is that
+/// id as an orphan ("Orphan function call output", `testdata/replay/verdicts/` and
+/// `by-version/`). rollscope once took the id for the call id, and so warned of a missing
+/// output Codex never adds and missed the orphan.
+#[test]
+fn a_local_shell_call_without_a_call_id_is_answered_by_nothing() {
+    let rules = |rel: &str| -> Vec<String> {
+        diagnostics(&state(&testdata(rel)))
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect()
+    };
+    let alone = rules("replay/local-shell-call-no-call-id.jsonl");
+    assert!(!alone.iter().any(|r| r.starts_with("pair.")), "{alone:?}");
+    let by_id = rules("replay/local-shell-call-output-by-id.jsonl");
+    assert_eq!(
+        by_id
+            .iter()
+            .filter(|r| r.starts_with("pair."))
+            .collect::<Vec<_>>(),
+        ["pair.orphan-output"]
+    );
+    // 0.128 and 0.147 agree: the call is sent (0.128 without its `id`, as it sends every
+    // history item), answered by nothing, and the output by id is dropped.
+    for v in ["0.128.0", "0.147.0"] {
+        for f in [
+            "local-shell-call-no-call-id",
+            "local-shell-call-output-by-id",
+        ] {
+            let path = testdata(&format!("replay/by-version/{f}-{v}.json"));
+            let verdict: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(verdict["outcome"], "resumed", "{}", path.display());
+            let history = verdict["history"].as_array().unwrap();
+            let calls = history
+                .iter()
+                .filter(|i| i["type"] == "local_shell_call")
+                .count();
+            let answers = history
+                .iter()
+                .filter(|i| i["type"] == "function_call_output" && i["call_id"] != "call_ls")
+                .count();
+            assert_eq!((calls, answers), (1, 0), "{}", path.display());
         }
     }
 }
