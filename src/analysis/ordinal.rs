@@ -18,7 +18,7 @@
 //!   good; a gap is tolerated by the recorder but not by dense readers.
 //! - Resume: Codex resumes at (ordinal of the last *parseable* record) + 1, scanning
 //!   backwards and skipping what it cannot decode. "Parseable" is approximated as: the
-//!   envelope decodes and `type` is one of the 12 record types of the newest Codex
+//!   envelope decodes and `type` is one of the 13 record types of the newest Codex
 //!   ([`CODEX_RECORD_TYPES`]); payload schemas are not checked. Lines after it that carry
 //!   an ordinal at or above that number are [`Fault::TailUnparseable`]: the next resume
 //!   writes their ordinal again. A last parseable record without an ordinal makes the resume
@@ -41,11 +41,16 @@ use crate::analysis::Fold;
 use crate::decode::{BadLine, Kind, Line, Pos, Record, StreamInfo};
 use crate::model::HistoryBase;
 
-/// The `type` strings the newest Codex decodes (the `RolloutItem` variants of its
-/// `history/src/lib.rs` and `rollout_payload.rs`, with no catch-all). Any other type fails
-/// Codex's `decode_rollout_line`, so the reverse scanner skips it.
-pub const CODEX_RECORD_TYPES: [&str; 12] = [
+/// The `type` strings the newest Codex decodes, in its order: the `RolloutItem` variants its
+/// history projection names when it meets another (0.171: "unknown variant `no_such_record`,
+/// expected one of `session_meta`, `dynamic_tools_updated`, …",
+/// `testdata/replay/verdicts/record-type-unknown.json`). Any other type fails Codex's
+/// `decode_rollout_line`, so the reader skips it; one of these is skipped only when its
+/// payload does not decode (a `dynamic_tools_updated` needs `thread_id` and `tools`:
+/// `verdicts/dynamic-tools-updated.json` is one that does).
+pub const CODEX_RECORD_TYPES: [&str; 13] = [
     "session_meta",
+    "dynamic_tools_updated",
     "response_item",
     "inter_agent_communication",
     "inter_agent_communication_metadata",
@@ -58,7 +63,6 @@ pub const CODEX_RECORD_TYPES: [&str; 12] = [
     "event_msg",
     "realtime_item",
 ];
-
 /// Records seen before the first `session_meta` are held until the mode is known; past this
 /// many, the file is judged without one (legacy, as Codex reads a file with no mode). Codex's
 /// own head reader looks at 10 records.

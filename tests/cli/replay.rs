@@ -862,3 +862,64 @@ fn a_local_shell_call_without_a_call_id_is_answered_by_nothing() {
         }
     }
 }
+
+/// The record types rollscope takes for Codex's are the ones the real 0.171 names when it
+/// skips another ("unknown variant `no_such_record`, expected one of …"), and a record of
+/// one it knows is read, not skipped: a `dynamic_tools_updated` as a paginated file's last
+/// line is parsed (Codex appends the next ordinal after it), while an unknown type there is
+/// skipped and its ordinal written again, as `ordinal.tail-unparseable` says.
+#[test]
+fn the_record_types_are_the_ones_real_codex_names() {
+    let verdict = |name: &str| -> Value {
+        let path = testdata(&format!("replay/verdicts/{name}.json"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let unknown = verdict("record-type-unknown");
+    let reason = unknown["stderr_tail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|l| l.contains("expected one of"))
+        .unwrap();
+    let listed: Vec<&str> = reason
+        .split_once("expected one of ")
+        .unwrap()
+        .1
+        .split(", ")
+        .map(|t| t.trim().trim_matches('`'))
+        .collect();
+    assert_eq!(
+        listed,
+        rollscope::analysis::ordinal::CODEX_RECORD_TYPES,
+        "{reason}"
+    );
+    let rules_on = |name: &str| -> Vec<String> {
+        let out = rollscope()
+            .args(["lint", "--format", "ndjson"])
+            .arg(testdata(&format!("replay/{name}.jsonl")))
+            .output()
+            .unwrap();
+        ndjson(&out.stdout)
+            .iter()
+            .map(|f| f["rule"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(unknown["next_on_resume"]["codex_reused_ordinal"], true);
+    let fired = rules_on("record-type-unknown");
+    assert!(
+        fired.contains(&"ordinal.tail-unparseable".to_string())
+            && fired.contains(&"line.unknown-type".to_string()),
+        "{fired:?}"
+    );
+    let known = verdict("dynamic-tools-updated");
+    assert_eq!(known["next_on_resume"]["codex_reused_ordinal"], false);
+    assert!(known["reason"].as_str().unwrap().contains("no warning"));
+    let fired = rules_on("dynamic-tools-updated");
+    assert!(
+        !fired
+            .iter()
+            .any(|r| r.starts_with("ordinal.") || r == "line.unknown-type"),
+        "{fired:?}"
+    );
+}

@@ -7,9 +7,10 @@ use crate::rules::{Found, Hook, Kinds, RecordCx, Stage, Unit};
 
 rule! {
     /// **Checks.** Every record's `type` is one the newest Codex decodes (`session_meta`,
-    /// `response_item`, `event_msg`, `turn_context`, `compacted`, `world_state`,
-    /// `token_usage_record`, `inter_agent_communication[_metadata]`, `retained_context`,
-    /// `security_risk_score`, `realtime_item`).
+    /// `dynamic_tools_updated`, `response_item`, `event_msg`, `turn_context`, `compacted`,
+    /// `world_state`, `token_usage_record`, `inter_agent_communication[_metadata]`,
+    /// `retained_context`, `security_risk_score`, `realtime_item`: the list 0.171 names when
+    /// it skips another, `testdata/replay/verdicts/record-type-unknown.json`).
     ///
     /// **Why it matters.** Codex skips a record of another type by design (a newer writer's
     /// record): what it held is not replayed. As the last line of a paginated file it makes
