@@ -73,6 +73,20 @@ struct Read {
     probe: Result<Probe, String>,
     /// The problems of the source's own lineage.
     nested: Vec<Problem>,
+    /// How many levels its own lineage went below it (0: it has none).
+    height: usize,
+}
+
+impl Read {
+    /// Whether what was read holds for the source met at `depth`: its own lineage was
+    /// followed whole (no cycle, nothing cut at the depth limit) and fits below `depth`.
+    fn holds_at(&self, depth: usize) -> bool {
+        depth + self.height <= MAX_DEPTH
+            && !self
+                .nested
+                .iter()
+                .any(|p| matches!(p.fault, Fault::Cycle { .. } | Fault::TooDeep { .. }))
+    }
 }
 
 /// What following a lineage found.
@@ -94,6 +108,8 @@ pub struct Follower<'r> {
     visited: Vec<PathBuf>,
     /// Sources read whole, by path and cutoff (with a visitor that takes no records).
     cache: HashMap<(PathBuf, Cutoff), Read>,
+    /// The deepest level reached while the current source is read.
+    reached: usize,
     found: Followed,
 }
 
@@ -104,6 +120,7 @@ impl<'r> Follower<'r> {
             read,
             visited: Vec::new(),
             cache: HashMap::new(),
+            reached: 0,
             found: Followed::default(),
         }
     }
@@ -137,6 +154,7 @@ impl<'r> Follower<'r> {
         depth: usize,
         visitor: &mut dyn Visitor,
     ) {
+        self.reached = self.reached.max(depth);
         let target = match check::target(base, at) {
             Ok(t) => t,
             Err(p) => return self.found.problems.push(*p),
@@ -166,11 +184,14 @@ impl<'r> Follower<'r> {
             return self.found.problems.push(p);
         }
         let cached = (!visitor.takes_records())
-            .then(|| self.cache.get(&(key.clone(), target.cutoff)).cloned())
-            .flatten();
+            .then(|| self.cache.get(&(key.clone(), target.cutoff)))
+            .flatten()
+            .filter(|read| read.holds_at(depth))
+            .cloned();
         let read = match cached {
             Some(read) => {
                 self.found.problems.extend(read.nested.iter().cloned());
+                self.reached = self.reached.max(depth + read.height);
                 read
             }
             None => {
@@ -221,14 +242,17 @@ impl<'r> Follower<'r> {
         visitor: &mut dyn Visitor,
     ) -> Read {
         let problems_before = self.found.problems.len();
+        let reached_before = std::mem::replace(&mut self.reached, depth);
         let source = Source::File(path.to_path_buf());
         let (stream, reopen) = match input::open_rereadable(&source) {
             Ok(s) => s,
             Err(e) => {
+                self.reached = reached_before.max(depth);
                 return Read {
                     probe: Err(input::io_cause(&e)),
                     nested: Vec::new(),
-                }
+                    height: 0,
+                };
             }
         };
         let rereadable = reopen.is_some();
@@ -272,12 +296,116 @@ impl<'r> Follower<'r> {
             .get(problems_before..)
             .unwrap_or_default()
             .to_vec();
+        let height = self.reached - depth;
+        self.reached = reached_before.max(self.reached);
         Read {
             probe: match error {
                 Some(cause) => Err(cause),
                 None => Ok(probe.finish(&session, dec.info())),
             },
             nested,
+            height,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::Pos;
+    use crate::testkit;
+    use serde_json::json;
+
+    fn id(k: usize) -> String {
+        format!("01a22800-0000-7000-8000-{k:012x}")
+    }
+
+    /// A chain of `n` paginated rollouts in `dir`, each but the first a fork of the whole of
+    /// the one before: their paths, root first.
+    fn chain(dir: &std::path::Path, n: usize) -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        let mut prev_len = 0u64;
+        for k in 0..n {
+            let first = 3 * k as u64;
+            let mut meta = json!({"id": id(k), "history_mode": "paginated"});
+            if k > 0 {
+                meta["history_base"] = json!({
+                    "thread_id": id(k - 1),
+                    "end_ordinal_exclusive": first,
+                    "end_byte_offset": prev_len,
+                });
+            }
+            let text = testkit::jsonl(&[
+                testkit::meta(meta).ordinal(first),
+                testkit::event(json!({"type": "token_count"})).ordinal(first + 1),
+                testkit::event(json!({"type": "token_count"})).ordinal(first + 2),
+            ]);
+            prev_len = text.len() as u64;
+            let path = dir.join(format!("rollout-2026-01-01T00-00-00-{}.jsonl", id(k)));
+            std::fs::write(&path, text).unwrap();
+            paths.push(path);
+        }
+        paths
+    }
+
+    fn meta_line() -> Line {
+        Line {
+            pos: Pos { line: 1, offset: 0 },
+            ..Line::default()
+        }
+    }
+
+    fn too_deep(p: &[Problem]) -> bool {
+        p.iter().any(|p| matches!(p.fault, Fault::TooDeep { .. }))
+    }
+
+    /// Each child of a chain checked in turn by one reader (as `check-ordinal` checks a
+    /// folder): a source read for one child is reused for the next only where it holds
+    /// there, so the child whose lineage is one level past the limit is told so, and the
+    /// one at the limit is not.
+    #[test]
+    fn a_source_read_for_one_child_is_reused_only_where_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = MAX_DEPTH + 2;
+        let paths = chain(dir.path(), n);
+        let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
+        let resolver = Mutex::new(Resolver::new(&sources, None));
+        let read = ReadOptions::default();
+        let mut follower = Follower::new(&resolver, &read);
+        let mut deep = Vec::new();
+        for (k, path) in paths.iter().enumerate().skip(1) {
+            let base = HistoryBase {
+                thread_id: Some(id(k - 1)),
+                end_ordinal_exclusive: Some(3 * k as u64),
+                end_byte_offset: Some(std::fs::metadata(&paths[k - 1]).unwrap().len()),
+            };
+            let child = Source::File(path.clone());
+            let found = follower.follow(&child, &base, meta_line(), &mut JudgeOnly);
+            let others: Vec<&Problem> = found
+                .problems
+                .iter()
+                .filter(|p| !matches!(p.fault, Fault::TooDeep { .. }))
+                .collect();
+            assert!(others.is_empty(), "{k}: {others:?}");
+            deep.push(too_deep(&found.problems));
+        }
+        // Child k has k sources: past the limit only for the last.
+        let want: Vec<bool> = (1..n).map(|k| k > MAX_DEPTH).collect();
+        assert_eq!(deep, want);
+        // A fresh reader agrees for the last child.
+        let mut fresh = Follower::new(&resolver, &read);
+        let last = n - 1;
+        let base = HistoryBase {
+            thread_id: Some(id(last - 1)),
+            end_ordinal_exclusive: Some(3 * last as u64),
+            end_byte_offset: Some(std::fs::metadata(&paths[last - 1]).unwrap().len()),
+        };
+        let found = fresh.follow(
+            &Source::File(paths[last].clone()),
+            &base,
+            meta_line(),
+            &mut JudgeOnly,
+        );
+        assert!(too_deep(&found.problems));
     }
 }
