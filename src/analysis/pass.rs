@@ -101,6 +101,9 @@ pub struct FileFacts {
     pub blank: Vec<BlankRun>,
     /// Set when the file could not be opened or read to the end: the cause, one line.
     pub io_error: Option<String>,
+    /// The read stopped because the compressed stream cannot be decompressed (a truncated
+    /// frame, bytes after the last one): the file's content, not the reading, failed.
+    pub corrupt_compression: bool,
     /// False when the file could not be opened at all.
     pub opened: bool,
     pub census: Option<Census>,
@@ -189,6 +192,7 @@ pub fn read_observed(
             bad: Vec::new(),
             blank: Vec::new(),
             io_error: Some(input::io_cause(&e)),
+            corrupt_compression: false,
             opened: false,
             census: None,
             turn_counts: None,
@@ -237,6 +241,7 @@ fn run(
     let mut held = (needs.reread && !rereadable).then(HeldLines::default);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut io_error = None;
+    let mut corrupt = false;
     let until = opts.until_line.unwrap_or(u64::MAX);
     while let Some(next) = dec.next() {
         let line = match &next {
@@ -268,12 +273,16 @@ fn run(
                 }
                 pass.bad(b)
             }
-            Err(e) => io_error = Some(format!("read error: {}", input::io_cause(&e))),
+            Err(e) => {
+                corrupt = input::is_corrupt_compression(&e);
+                io_error = Some(format!("read error: {}", input::io_cause(&e)));
+            }
         }
     }
     let info = dec.info().clone();
     let mut facts = pass.finish(source, info, io_error, file);
     facts.held = held;
+    facts.corrupt_compression = corrupt;
     facts
 }
 
@@ -494,6 +503,7 @@ impl Pass {
             bad,
             blank,
             io_error,
+            corrupt_compression: false,
             opened: true,
             census,
             turn_counts,

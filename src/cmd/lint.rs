@@ -111,6 +111,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         shape: Shape::default(),
     };
     let mut cx = Context::with_walk(&input, look, Walk::Everything)?;
+    cx.corrupt_is_finding = true;
     // The notes are silenced, not the progress bar: that is `-q`'s.
     cx.quiet = args.input.quiet;
     let style = args.format.style();

@@ -91,6 +91,9 @@ pub struct Context {
     pub handed: u64,
     /// `-q` was given: no progress bar (`lint` silences its notes, not the bar).
     pub quiet: bool,
+    /// A compressed stream that cannot be decompressed is a finding of the command
+    /// (`file.zst-corrupt`, for `lint` and the state view), not an error of the run.
+    pub corrupt_is_finding: bool,
 }
 
 impl Context {
@@ -172,6 +175,7 @@ impl Context {
             status,
             handed: 0,
             quiet: input.quiet,
+            corrupt_is_finding: false,
         })
     }
 
@@ -310,8 +314,10 @@ impl Context {
     fn report(&mut self, r: &FileFacts) -> bool {
         let path = r.source.display();
         if let Some(cause) = &r.io_error {
-            self.diag.error(&path, cause);
-            self.status = self.status.merge(ExitStatus::Error);
+            if !(r.corrupt_compression && self.corrupt_is_finding) {
+                self.diag.error(&path, cause);
+                self.status = self.status.merge(ExitStatus::Error);
+            }
         }
         if !self.range.contains(r.session.started_ms) {
             return false;

@@ -117,6 +117,9 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         )));
     }
     let mut cx = Context::new(&args.input, &args.output)?;
+    // The state view says what a resume does with the file: one Codex cannot decompress
+    // is refused, a finding; the other views show what could be read, and the error.
+    cx.corrupt_is_finding = args.view == ViewArg::State;
     let opts = Options {
         for_prompt: args.for_prompt,
         cut,

@@ -19,7 +19,7 @@ pub mod reread;
 pub mod tally;
 pub mod text;
 
-pub use open::{open, open_rereadable, reopen, wrap, PooledReader, Stream};
+pub use open::{is_corrupt_compression, open, open_rereadable, reopen, wrap, PooledReader, Stream};
 pub use reread::{Handles, Reopen, SourceFile};
 pub use text::{FileText, TextWindow};
 

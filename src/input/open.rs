@@ -93,10 +93,45 @@ fn wrap_detect(inner: Box<dyn Read + Send>) -> io::Result<(Stream, bool)> {
     let mut rdr = PooledReader::new(inner);
     if is_zstd(rdr.peek_head()?) {
         let dec = zstd::stream::read::Decoder::with_buffer(rdr)?;
-        Ok((Box::new(PooledReader::new(dec)), true))
+        Ok((Box::new(PooledReader::new(Unpacking(dec))), true))
     } else {
         Ok((Box::new(rdr), false))
     }
+}
+
+/// A zstd stream whose decompression errors say so: an error the decoder makes itself (a
+/// truncated frame, bytes that are no frame, a corrupt block) carries no OS error code, and
+/// is marked [`Corrupt`]; a read error of the file beneath passes as it is.
+struct Unpacking<R>(R);
+
+impl<R: Read> Read for Unpacking<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            if e.raw_os_error().is_none() && !is_corrupt_compression(&e) {
+                io::Error::new(e.kind(), Corrupt(e.to_string()))
+            } else {
+                e
+            }
+        })
+    }
+}
+
+/// A compressed stream that cannot be decompressed: its decoder's message.
+#[derive(Debug)]
+struct Corrupt(String);
+
+impl std::fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Corrupt {}
+
+/// Whether a read error is the compressed stream's own (it cannot be decompressed), not the
+/// file's.
+pub fn is_corrupt_compression(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Corrupt>())
 }
 
 thread_local! {

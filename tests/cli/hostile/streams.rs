@@ -452,9 +452,10 @@ fn corrupt_first_block(frame: &mut [u8]) {
 }
 
 /// A `.jsonl.zst` cut in half and one whose first block is corrupt, given with a good file:
-/// each broken one is one line on stderr (its path and zstd's cause) from every reader,
-/// which still reads the good file and exits 2. `lint` says nothing about the content it
-/// could not read.
+/// each broken one is one line on stderr (its path and zstd's cause) from every reader but
+/// `lint`, which still reads the good file and exits 2. For `lint` each is one
+/// `file.zst-corrupt` finding with zstd's cause (Codex refuses such a file), and it exits 1;
+/// it says nothing else about the content it could not read.
 #[test]
 fn a_truncated_and_a_corrupt_zstd_are_one_line_each_and_the_good_file_is_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -477,7 +478,13 @@ fn a_truncated_and_a_corrupt_zstd_are_one_line_each_and_the_good_file_is_read() 
     let base = template_runs();
     let runs = every(&[], &[&trunc, &corrupt, &good], &[]);
     for r in &runs {
-        r.said(2, &said);
+        // For `lint` a file Codex cannot decompress is a finding (it refuses to resume it:
+        // `testdata/lint/file.zst-corrupt/verdicts.json`), not an error of the run.
+        if r.cmd == "lint" {
+            r.said(1, &[]);
+        } else {
+            r.said(2, &said);
+        }
         let good_rows: Vec<&Value> = r
             .rows
             .iter()
@@ -500,6 +507,25 @@ fn a_truncated_and_a_corrupt_zstd_are_one_line_each_and_the_good_file_is_read() 
                         assert_eq!(o["ok"], false, "{o}");
                     }
                 }
+            }
+            "lint" => {
+                let said: Vec<(&str, &str)> = others
+                    .iter()
+                    .map(|f| (f["rule"].as_str().unwrap(), f["message"].as_str().unwrap()))
+                    .collect();
+                let cannot = |cause: &str| {
+                    format!("the compressed stream cannot be decompressed ({cause}): Codex refuses to resume it")
+                };
+                assert_eq!(
+                    said,
+                    [
+                        ("file.zst-corrupt", cannot("incomplete frame").as_str()),
+                        (
+                            "file.zst-corrupt",
+                            cannot("Data corruption detected").as_str()
+                        ),
+                    ]
+                );
             }
             // Nothing read, nothing to list, and no finding about what was never seen.
             _ => assert!(others.is_empty(), "{}: {others:?}", r.cmd),
