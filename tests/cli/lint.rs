@@ -512,3 +512,24 @@ fn codex_skips_blank_lines_as_line_blank_says() {
         assert_ne!(r["ui_turns_same_as_clean"], false, "{r}");
     }
 }
+
+/// A turn copied from the parent is the parent's to end: the real 0.154 sub-agent's file
+/// holds the parent's turn that spawned it, still running, with no end event, and the
+/// parent's file ends it. `turn.unterminated` says nothing there (it still fires on the
+/// file's own turns: its `fires/` fixture).
+#[test]
+fn a_turn_a_sub_agent_copied_from_its_parent_is_not_unterminated() {
+    let dir = testdata("lint/turn.unterminated/inherited");
+    let turns = rows(&["turns", "--format", "ndjson", dir.to_str().unwrap()], 0);
+    let copied: Vec<&Value> = turns
+        .iter()
+        .filter(|t| t["inherited"] == true && t["status"] == "stale")
+        .collect();
+    assert_eq!(copied.len(), 1, "{turns:#?}");
+    let out = output(&["lint", "--format", "ndjson", dir.to_str().unwrap()], 0);
+    let rules: Vec<String> = ndjson(&out.stdout)
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!rules.iter().any(|r| r == "turn.unterminated"), "{rules:?}");
+}

@@ -7,7 +7,10 @@ use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
     /// **Checks.** Every turn but the last ends (`task_complete` or `turn_aborted`) before the
-    /// next begins.
+    /// next begins. A turn copied from a parent (a fork's or sub-agent's inherited history)
+    /// is the parent's to end: a 0.154 sub-agent copies the turn that spawned it while it
+    /// still runs, with no end event (`testdata/lint/turn.unterminated/inherited/`, made by the real 0.154; 0.169 and later write
+    /// a `turn_aborted` there), and the parent's own file ends it.
     ///
     /// **Why it matters.** Codex resumes (verified with 0.147); its app-server shows the turn
     /// as interrupted, and nothing proves what the turn's calls did. The open last turn
@@ -25,7 +28,7 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Turns, check)]);
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     let cut = facts.cut_line();
     for t in facts.file.turns.iter().flat_map(|t| &t.turns) {
-        if t.status == TurnStatus::Stale && cut.is_none_or(|c| t.line_start <= c) {
+        if t.status == TurnStatus::Stale && !t.inherited && cut.is_none_or(|c| t.line_start <= c) {
             let id = t
                 .turn_id
                 .as_deref()
