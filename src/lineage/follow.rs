@@ -71,22 +71,64 @@ impl Visitor for JudgeOnly {
 #[derive(Debug, Clone)]
 struct Read {
     probe: Result<Probe, String>,
-    /// The problems of the source's own lineage.
-    nested: Vec<Problem>,
-    /// How many levels its own lineage went below it (0: it has none).
+    /// The problems of the source's own lineage, each with the level below the source of
+    /// the lineage step that found it (1: the source's own `history_base`).
+    nested: Vec<(usize, Problem)>,
+    /// The deepest level below the source its lineage was followed to (0: it has none).
     height: usize,
+    /// The depth it was read at.
+    depth: usize,
 }
 
 impl Read {
-    /// Whether what was read holds for the source met at `depth`: its own lineage was
-    /// followed whole (no cycle, nothing cut at the depth limit) and fits below `depth`.
-    fn holds_at(&self, depth: usize) -> bool {
-        depth + self.height <= MAX_DEPTH
-            && !self
-                .nested
+    /// What following its lineage from `depth` finds, where that is known from this reading
+    /// without reading again: its lineage is followed to the same files, and only the depth
+    /// limit moves. From as deep or deeper, the limit comes as soon or sooner: the steps past
+    /// it are left out, and the first of them says it is too deep (unless its
+    /// `history_base` is malformed, which is judged first). From less deep, only a lineage
+    /// that ended before the limit is the same. A cycle depends on the files visited
+    /// before: never reused.
+    fn at(&self, depth: usize) -> Option<(Vec<(usize, Problem)>, usize)> {
+        if self
+            .nested
+            .iter()
+            .any(|(_, p)| matches!(p.fault, Fault::Cycle { .. }))
+        {
+            return None;
+        }
+        let limited = self.depth + self.height > MAX_DEPTH;
+        if depth < self.depth && limited {
+            return None;
+        }
+        // The first level below this source that is past the limit from `depth`.
+        let cut = (MAX_DEPTH + 1).saturating_sub(depth);
+        if self.height < cut {
+            return Some((self.nested.clone(), self.height));
+        }
+        let shape_at_cut = self
+            .nested
+            .iter()
+            .any(|(level, p)| *level == cut && is_shape(&p.fault));
+        let mut out: Vec<(usize, Problem)> = Vec::new();
+        if !shape_at_cut {
+            out.push((cut, Problem::new(None, Fault::TooDeep { depth: MAX_DEPTH })));
+        }
+        out.extend(
+            self.nested
                 .iter()
-                .any(|p| matches!(p.fault, Fault::Cycle { .. } | Fault::TooDeep { .. }))
+                .filter(|(level, p)| *level < cut || (*level == cut && is_shape(&p.fault)))
+                .cloned(),
+        );
+        Some((out, cut))
     }
+}
+
+/// A fault of a `history_base`'s shape, judged before anything is looked up.
+fn is_shape(f: &Fault) -> bool {
+    matches!(
+        f,
+        Fault::NoThreadId | Fault::ZeroEnd | Fault::NoEnd | Fault::NoOffset
+    )
 }
 
 /// What following a lineage found.
@@ -111,6 +153,10 @@ pub struct Follower<'r> {
     /// The deepest level reached while the current source is read.
     reached: usize,
     found: Followed,
+    /// The level each of `found.problems` was found at.
+    levels: Vec<usize>,
+    /// Sources read so far (each open and read of one, not the reuses).
+    reads: usize,
 }
 
 impl<'r> Follower<'r> {
@@ -122,6 +168,8 @@ impl<'r> Follower<'r> {
             cache: HashMap::new(),
             reached: 0,
             found: Followed::default(),
+            levels: Vec::new(),
+            reads: 0,
         }
     }
 
@@ -141,7 +189,14 @@ impl<'r> Follower<'r> {
                 .push(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
         }
         self.source(child, base, Some(at), 1, visitor);
+        self.levels.clear();
         std::mem::take(&mut self.found)
+    }
+
+    /// A problem found at `depth`.
+    fn push(&mut self, depth: usize, p: Problem) {
+        self.found.problems.push(p);
+        self.levels.push(depth);
     }
 
     /// The source named by `base` in `child` (its `session_meta` at `at`, `None` below the
@@ -157,11 +212,11 @@ impl<'r> Follower<'r> {
         self.reached = self.reached.max(depth);
         let target = match check::target(base, at) {
             Ok(t) => t,
-            Err(p) => return self.found.problems.push(*p),
+            Err(p) => return self.push(depth, *p),
         };
         if depth > MAX_DEPTH {
             let fault = Fault::TooDeep { depth: MAX_DEPTH };
-            return self.found.problems.push(Problem::new(at, fault));
+            return self.push(depth, Problem::new(at, fault));
         }
         let path = match self.find(child, &target.rollout_id) {
             Ok(p) => p,
@@ -172,7 +227,7 @@ impl<'r> Follower<'r> {
                     searched,
                     refused,
                 };
-                return self.found.problems.push(Problem::new(at, fault));
+                return self.push(depth, Problem::new(at, fault));
             }
         };
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
@@ -181,34 +236,37 @@ impl<'r> Follower<'r> {
                 source: path.display().to_string(),
             };
             let p = Problem::new(at, fault).in_source(&path);
-            return self.found.problems.push(p);
+            return self.push(depth, p);
         }
         let cached = (!visitor.takes_records())
             .then(|| self.cache.get(&(key.clone(), target.cutoff)))
             .flatten()
-            .filter(|read| read.holds_at(depth))
-            .cloned();
-        let read = match cached {
-            Some(read) => {
-                self.found.problems.extend(read.nested.iter().cloned());
-                self.reached = self.reached.max(depth + read.height);
-                read
+            .and_then(|read| Some((read.probe.clone(), read.at(depth)?)));
+        let probe = match cached {
+            Some((probe, (nested, height))) => {
+                for (level, p) in nested {
+                    self.push(depth + level, p);
+                }
+                self.reached = self.reached.max(depth + height);
+                probe
             }
             None => {
                 self.visited.push(key.clone());
                 let read = self.read_source(&path, target.cutoff, depth, visitor);
                 self.visited.pop();
+                let probe = read.probe.clone();
                 if !visitor.takes_records() {
-                    self.cache.insert((key, target.cutoff), read.clone());
+                    self.cache.insert((key, target.cutoff), read);
                 }
-                read
+                probe
             }
         };
-        match read.probe {
-            Ok(probe) => self
-                .found
-                .problems
-                .extend(check::judge(&target, &path, &probe, at)),
+        match probe {
+            Ok(probe) => {
+                if let Some(p) = check::judge(&target, &path, &probe, at) {
+                    self.push(depth, p);
+                }
+            }
             Err(cause) => {
                 let shown = path.display().to_string();
                 let fault = Fault::SourceUnreadable {
@@ -217,9 +275,7 @@ impl<'r> Follower<'r> {
                     cause: cause.clone(),
                     refused: true,
                 };
-                self.found
-                    .problems
-                    .push(Problem::new(at, fault).in_source(&path));
+                self.push(depth, Problem::new(at, fault).in_source(&path));
                 self.found.unreadable.push((shown, cause));
             }
         }
@@ -241,6 +297,7 @@ impl<'r> Follower<'r> {
         depth: usize,
         visitor: &mut dyn Visitor,
     ) -> Read {
+        self.reads += 1;
         let problems_before = self.found.problems.len();
         let reached_before = std::mem::replace(&mut self.reached, depth);
         let source = Source::File(path.to_path_buf());
@@ -252,6 +309,7 @@ impl<'r> Follower<'r> {
                     probe: Err(input::io_cause(&e)),
                     nested: Vec::new(),
                     height: 0,
+                    depth,
                 };
             }
         };
@@ -290,12 +348,13 @@ impl<'r> Follower<'r> {
             }
         }
         visitor.close(file, dec.info().bytes, error.is_none());
-        let nested = self
-            .found
-            .problems
-            .get(problems_before..)
-            .unwrap_or_default()
-            .to_vec();
+        let nested: Vec<(usize, Problem)> = self
+            .levels
+            .iter()
+            .zip(&self.found.problems)
+            .skip(problems_before)
+            .map(|(level, p)| (level - depth, p.clone()))
+            .collect();
         let height = self.reached - depth;
         self.reached = reached_before.max(self.reached);
         Read {
@@ -305,6 +364,7 @@ impl<'r> Follower<'r> {
             },
             nested,
             height,
+            depth,
         }
     }
 }
@@ -359,53 +419,59 @@ mod tests {
         p.iter().any(|p| matches!(p.fault, Fault::TooDeep { .. }))
     }
 
+    fn base_of(paths: &[PathBuf], k: usize, off_by: u64) -> HistoryBase {
+        HistoryBase {
+            thread_id: Some(id(k - 1)),
+            end_ordinal_exclusive: Some(3 * k as u64),
+            end_byte_offset: Some(std::fs::metadata(&paths[k - 1]).unwrap().len() + off_by),
+        }
+    }
+
     /// Each child of a chain checked in turn by one reader (as `check-ordinal` checks a
-    /// folder): a source read for one child is reused for the next only where it holds
-    /// there, so the child whose lineage is one level past the limit is told so, and the
-    /// one at the limit is not.
+    /// folder), against a fresh reader for each: a source read for one child is reused for
+    /// the next exactly where it holds, so both find the same problems in the same order,
+    /// the child one level past the limit is told it is too deep, and the one at the limit
+    /// is not. In the second chain every fifth fork's byte offset is off by one, so a
+    /// lineage carries problems at many levels, some past the limit.
     #[test]
     fn a_source_read_for_one_child_is_reused_only_where_it_holds() {
-        let dir = tempfile::tempdir().unwrap();
-        let n = MAX_DEPTH + 2;
-        let paths = chain(dir.path(), n);
-        let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
-        let resolver = Mutex::new(Resolver::new(&sources, None));
-        let read = ReadOptions::default();
-        let mut follower = Follower::new(&resolver, &read);
-        let mut deep = Vec::new();
-        for (k, path) in paths.iter().enumerate().skip(1) {
-            let base = HistoryBase {
-                thread_id: Some(id(k - 1)),
-                end_ordinal_exclusive: Some(3 * k as u64),
-                end_byte_offset: Some(std::fs::metadata(&paths[k - 1]).unwrap().len()),
-            };
-            let child = Source::File(path.clone());
-            let found = follower.follow(&child, &base, meta_line(), &mut JudgeOnly);
-            let others: Vec<&Problem> = found
-                .problems
-                .iter()
-                .filter(|p| !matches!(p.fault, Fault::TooDeep { .. }))
-                .collect();
-            assert!(others.is_empty(), "{k}: {others:?}");
-            deep.push(too_deep(&found.problems));
+        for off_every in [0, 5] {
+            let dir = tempfile::tempdir().unwrap();
+            let n = MAX_DEPTH + 8;
+            let paths = chain(dir.path(), n);
+            let off = |k: usize| u64::from(off_every > 0 && k % off_every == 0);
+            // Rewrite the forks whose offset is to be off (their own length is unchanged).
+            for k in 1..n {
+                if off(k) == 1 {
+                    let text = std::fs::read_to_string(&paths[k]).unwrap();
+                    let wrong = std::fs::metadata(&paths[k - 1]).unwrap().len();
+                    let text = text.replacen(
+                        &format!("\"end_byte_offset\":{wrong}"),
+                        &format!("\"end_byte_offset\":{}", wrong + 1),
+                        1,
+                    );
+                    std::fs::write(&paths[k], text).unwrap();
+                }
+            }
+            let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
+            let resolver = Mutex::new(Resolver::new(&sources, None));
+            let read = ReadOptions::default();
+            let mut shared = Follower::new(&resolver, &read);
+            for (k, path) in paths.iter().enumerate().skip(1) {
+                let child = Source::File(path.clone());
+                let base = base_of(&paths, k, off(k));
+                let reused = shared.follow(&child, &base, meta_line(), &mut JudgeOnly);
+                let mut fresh = Follower::new(&resolver, &read);
+                let alone = fresh.follow(&child, &base, meta_line(), &mut JudgeOnly);
+                assert_eq!(reused.problems, alone.problems, "child {k}");
+                // Child k has k sources: past the limit only beyond 64.
+                assert_eq!(too_deep(&reused.problems), k > MAX_DEPTH, "child {k}");
+                if off_every > 0 && k > 10 {
+                    assert!(!reused.problems.is_empty(), "child {k}");
+                }
+            }
+            // Each source read once for the chain, not once per child that follows it.
+            assert!(shared.reads < 2 * n, "{} reads for {n} files", shared.reads);
         }
-        // Child k has k sources: past the limit only for the last.
-        let want: Vec<bool> = (1..n).map(|k| k > MAX_DEPTH).collect();
-        assert_eq!(deep, want);
-        // A fresh reader agrees for the last child.
-        let mut fresh = Follower::new(&resolver, &read);
-        let last = n - 1;
-        let base = HistoryBase {
-            thread_id: Some(id(last - 1)),
-            end_ordinal_exclusive: Some(3 * last as u64),
-            end_byte_offset: Some(std::fs::metadata(&paths[last - 1]).unwrap().len()),
-        };
-        let found = fresh.follow(
-            &Source::File(paths[last].clone()),
-            &base,
-            meta_line(),
-            &mut JudgeOnly,
-        );
-        assert!(too_deep(&found.problems));
     }
 }
