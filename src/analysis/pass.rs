@@ -102,8 +102,9 @@ pub struct FileFacts {
     /// Set when the file could not be opened or read to the end: the cause, one line.
     pub io_error: Option<String>,
     /// The read stopped because the compressed stream cannot be decompressed (a truncated
-    /// frame, bytes after the last one): the file's content, not the reading, failed.
-    pub corrupt_compression: bool,
+    /// frame, bytes after the last one): zstd's cause. The file's content, not the reading,
+    /// failed.
+    pub corrupt_compression: Option<String>,
     /// False when the file could not be opened at all.
     pub opened: bool,
     pub census: Option<Census>,
@@ -192,7 +193,7 @@ pub fn read_observed(
             bad: Vec::new(),
             blank: Vec::new(),
             io_error: Some(input::io_cause(&e)),
-            corrupt_compression: false,
+            corrupt_compression: None,
             opened: false,
             census: None,
             turn_counts: None,
@@ -241,7 +242,7 @@ fn run(
     let mut held = (needs.reread && !rereadable).then(HeldLines::default);
     let mut dec = Decoder::new(stream).max_line_bytes(opts.max_line_bytes);
     let mut io_error = None;
-    let mut corrupt = false;
+    let mut corrupt = None;
     let until = opts.until_line.unwrap_or(u64::MAX);
     while let Some(next) = dec.next() {
         let line = match &next {
@@ -274,8 +275,9 @@ fn run(
                 pass.bad(b)
             }
             Err(e) => {
-                corrupt = input::is_corrupt_compression(&e);
-                io_error = Some(format!("read error: {}", input::io_cause(&e)));
+                let cause = input::io_cause(&e);
+                corrupt = input::is_corrupt_compression(&e).then(|| cause.clone());
+                io_error = Some(format!("read error: {cause}"));
             }
         }
     }
@@ -503,7 +505,7 @@ impl Pass {
             bad,
             blank,
             io_error,
-            corrupt_compression: false,
+            corrupt_compression: None,
             opened: true,
             census,
             turn_counts,

@@ -314,7 +314,7 @@ impl Context {
     fn report(&mut self, r: &FileFacts) -> bool {
         let path = r.source.display();
         if let Some(cause) = &r.io_error {
-            if !(r.corrupt_compression && self.corrupt_is_finding) {
+            if !(r.corrupt_compression.is_some() && self.corrupt_is_finding) {
                 self.diag.error(&path, cause);
                 self.status = self.status.merge(ExitStatus::Error);
             }

@@ -21,12 +21,9 @@ rule! {
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Empty, check)]);
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
-    let file = facts.file;
-    if !file.corrupt_compression {
+    let Some(cause) = &facts.file.corrupt_compression else {
         return;
-    }
-    let cause = file.io_error.as_deref().unwrap_or_default();
-    let cause = cause.strip_prefix("read error: ").unwrap_or(cause);
+    };
     out.push(
         None,
         format!(
