@@ -301,7 +301,13 @@ impl<'r> Follower<'r> {
         let problems_before = self.found.problems.len();
         let reached_before = std::mem::replace(&mut self.reached, depth);
         let source = Source::File(path.to_path_buf());
-        let (stream, reopen) = match input::open_rereadable(&source) {
+        // A second handle to read texts back only for a visitor that keeps records.
+        let opened = if visitor.takes_records() {
+            input::open_rereadable(&source)
+        } else {
+            input::open(&source).map(|s| (s, None))
+        };
+        let (stream, reopen) = match opened {
             Ok(s) => s,
             Err(e) => {
                 self.reached = reached_before.max(depth);
