@@ -9,8 +9,8 @@ rule! {
     /// **Checks.** Every turn but the last ends (`task_complete` or `turn_aborted`) before the
     /// next begins. A turn copied from a parent (a fork's or sub-agent's inherited history)
     /// is the parent's to end: a 0.154 sub-agent copies the turn that spawned it while it
-    /// still runs, with no end event (`testdata/lint/turn.unterminated/inherited/`, made by the real 0.154; 0.169 and later write
-    /// a `turn_aborted` there), and the parent's own file ends it.
+    /// still runs, with no end event, and the parent's own file ends it
+    /// (`testdata/lint/turn.unterminated/inherited/`, made by the real 0.154).
     ///
     /// **Why it matters.** Codex resumes (verified with 0.147); its app-server shows the turn
     /// as interrupted, and nothing proves what the turn's calls did. The open last turn
