@@ -102,7 +102,9 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             break
         }
         'rollscope;check-ordinal' {
-            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Treat this warning as an error (exit 1): `gap` (ordinals that never appear)')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Treat this warning as an error (exit 1): `gap`, `non-monotonic`')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Read each file as this Codex version resumes it: a version, `file` or `newest`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Files read in parallel [default: the number of CPUs]')
@@ -112,6 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Fit tables to N columns, cutting what must be cut (0: never cut)')
             [CompletionResult]::new('--columns', '--columns', [CompletionResultType]::ParameterName, 'Table columns to show, in this order (comma-separated header names)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--no-archived', '--no-archived', [CompletionResultType]::ParameterName, 'Leave $CODEX_HOME/archived_sessions out when no PATH is given')
             [CompletionResult]::new('--utc', '--utc', [CompletionResultType]::ParameterName, 'Use UTC instead of local time: for --since/--until dates and the times tables show')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)')
@@ -126,6 +129,8 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('--view', '--view', [CompletionResultType]::ParameterName, 'What to show: the model history (one row per item), the session state with its diagnostics (one object per file), or the turns and items a client shows')
             [CompletionResult]::new('--through-turn', '--through-turn', [CompletionResultType]::ParameterName, 'Replay only through the end of this turn: its number as `turns` prints it, or its id')
             [CompletionResult]::new('--before-turn', '--before-turn', [CompletionResultType]::ParameterName, 'Replay only what comes before this turn: its number as `turns` prints it, or its id')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Read each file as this Codex version resumes it: a version, `file` or `newest`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Files read in parallel [default: the number of CPUs]')
@@ -136,6 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Fit tables to N columns, cutting what must be cut (0: never cut)')
             [CompletionResult]::new('--columns', '--columns', [CompletionResultType]::ParameterName, 'Table columns to show, in this order (comma-separated header names)')
             [CompletionResult]::new('--for-prompt', '--for-prompt', [CompletionResultType]::ParameterName, 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--no-archived', '--no-archived', [CompletionResultType]::ParameterName, 'Leave $CODEX_HOME/archived_sessions out when no PATH is given')
             [CompletionResult]::new('--utc', '--utc', [CompletionResultType]::ParameterName, 'Use UTC instead of local time: for --since/--until dates and the times tables show')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)')
@@ -151,6 +157,7 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('--select', '--select', [CompletionResultType]::ParameterName, 'Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated')
             [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Leave these rules out: slugs or groups, comma-separated (wins over --select)')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding of this severity or above is reported [default: error]')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Read each file as this Codex version resumes it: a version, `file` or `newest`')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print a rule''s documentation and exit')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color diagnostics (auto honours NO_COLOR and the terminal)')

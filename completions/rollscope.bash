@@ -153,14 +153,22 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__check__subcmd__ordinal)
-            opts="-j -q -h -V --deny --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --deny --codex --config --no-config --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --deny)
-                    COMPREPLY=($(compgen -W "gap" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "gap non-monotonic" -- "${cur}"))
+                    return 0
+                    ;;
+                --codex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --since)
@@ -361,7 +369,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__lint)
-            opts="-j -q -h -V --format --select --ignore --fail-on --config --no-config --explain --list-rules --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
+            opts="-j -q -h -V --format --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -372,15 +380,19 @@ _rollscope() {
                     return 0
                     ;;
                 --select)
-                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized line.blank ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret size size.large listing listing.no-preview" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt file.zst-unsupported meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider meta.paginated-unsupported line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized line.blank ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset history_base.ignored fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret size size.large listing listing.no-preview" -- "${cur}"))
                     return 0
                     ;;
                 --ignore)
-                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized line.blank ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret size size.large listing listing.no-preview" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt file.zst-unsupported meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider meta.paginated-unsupported line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized line.blank ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset history_base.ignored fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret size size.large listing listing.no-preview" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "error warning info" -- "${cur}"))
+                    return 0
+                    ;;
+                --codex)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -388,7 +400,7 @@ _rollscope() {
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -W "file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized line.blank ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset fork.boundary policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact.metadata-len compact.legacy compact.window world_state.patch-before-full pair.missing-output pair.orphan-output pair.duplicate rollback.overflow tokens.none turn.unterminated turn.id-mismatch turn.no-context content.inline-media content.secret size.large listing.no-preview" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt file.zst-unsupported meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider meta.paginated-unsupported line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.unknown-type line.oversized line.blank ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset history_base.ignored fork.boundary policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact.metadata-len compact.legacy compact.window world_state.patch-before-full pair.missing-output pair.orphan-output pair.duplicate rollback.overflow tokens.none turn.unterminated turn.id-mismatch turn.no-context content.inline-media content.secret size.large listing.no-preview" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -444,7 +456,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -459,6 +471,14 @@ _rollscope() {
                     return 0
                     ;;
                 --before-turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --codex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -113,7 +113,10 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Us
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l deny -d 'Treat this warning as an error (exit 1): `gap` (ordinals that never appear)' -r -f -a "gap\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l deny -d 'Treat this warning as an error (exit 1): `gap`, `non-monotonic`' -r -f -a "gap\t''
+non-monotonic\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l codex -d 'Read each file as this Codex version resumes it: a version, `file` or `newest`' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
@@ -130,6 +133,7 @@ always\t''
 never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
@@ -140,6 +144,8 @@ state\t''
 ui\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l through-turn -d 'Replay only through the end of this turn: its number as `turns` prints it, or its id' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l before-turn -d 'Replay only what comes before this turn: its number as `turns` prints it, or its id' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l codex -d 'Read each file as this Codex version resumes it: a version, `file` or `newest`' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
@@ -157,6 +163,7 @@ never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
@@ -176,6 +183,7 @@ file.name\t'the file name is not a rollout name'
 file.location\t'a rollout outside the folder Codex looks in'
 file.zst-shadowed\t'a .jsonl.zst shadowed by its plain twin'
 file.zst-corrupt\t'a compressed rollout that cannot be decompressed'
+file.zst-unsupported\t'a compressed rollout this Codex version cannot read'
 meta\t'every meta.* rule'
 meta.first\t'the first record is not a decodable session_meta'
 meta.missing\t'no session_meta in the file'
@@ -183,6 +191,7 @@ meta.history-mode\t'history_mode is not legacy or paginated'
 meta.multiple\t'more than one session_meta'
 meta.id-vs-filename\t'the session_meta id differs from the file name'
 meta.model-provider\t'session_meta.model_provider is null or empty'
+meta.paginated-unsupported\t'a paginated rollout this Codex version appends to without ordinals'
 line\t'every line.* rule'
 line.json\t'a line that is not valid JSON or UTF-8'
 line.not-object\t'a line that is not a JSON object'
@@ -207,6 +216,7 @@ history_base.in-legacy\t'a history_base in a legacy rollout'
 history_base.shape\t'a malformed history_base'
 history_base.resolve\t'the history_base source is missing or unusable'
 history_base.byte-offset\t'end_byte_offset is not the source\'s ordinal boundary'
+history_base.ignored\t'a fork whose source this Codex version does not read'
 fork\t'every fork.* rule'
 fork.boundary\t'the fork point and the history base disagree'
 policy\t'every policy.* rule'
@@ -248,6 +258,7 @@ file.name\t'the file name is not a rollout name'
 file.location\t'a rollout outside the folder Codex looks in'
 file.zst-shadowed\t'a .jsonl.zst shadowed by its plain twin'
 file.zst-corrupt\t'a compressed rollout that cannot be decompressed'
+file.zst-unsupported\t'a compressed rollout this Codex version cannot read'
 meta\t'every meta.* rule'
 meta.first\t'the first record is not a decodable session_meta'
 meta.missing\t'no session_meta in the file'
@@ -255,6 +266,7 @@ meta.history-mode\t'history_mode is not legacy or paginated'
 meta.multiple\t'more than one session_meta'
 meta.id-vs-filename\t'the session_meta id differs from the file name'
 meta.model-provider\t'session_meta.model_provider is null or empty'
+meta.paginated-unsupported\t'a paginated rollout this Codex version appends to without ordinals'
 line\t'every line.* rule'
 line.json\t'a line that is not valid JSON or UTF-8'
 line.not-object\t'a line that is not a JSON object'
@@ -279,6 +291,7 @@ history_base.in-legacy\t'a history_base in a legacy rollout'
 history_base.shape\t'a malformed history_base'
 history_base.resolve\t'the history_base source is missing or unusable'
 history_base.byte-offset\t'end_byte_offset is not the source\'s ordinal boundary'
+history_base.ignored\t'a fork whose source this Codex version does not read'
 fork\t'every fork.* rule'
 fork.boundary\t'the fork point and the history base disagree'
 policy\t'every policy.* rule'
@@ -315,6 +328,7 @@ listing.no-preview\t'no listing preview in the file\'s head'"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding of this severity or above is reported [default: error]' -r -f -a "error\t''
 warning\t''
 info\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l codex -d 'Read each file as this Codex version resumes it: a version, `file` or `newest`' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l explain -d 'Print a rule\'s documentation and exit' -r -f -a "file.bom\t'the file starts with a UTF-8 byte order mark'
 file.empty\t'the file is empty'
@@ -323,12 +337,14 @@ file.name\t'the file name is not a rollout name'
 file.location\t'a rollout outside the folder Codex looks in'
 file.zst-shadowed\t'a .jsonl.zst shadowed by its plain twin'
 file.zst-corrupt\t'a compressed rollout that cannot be decompressed'
+file.zst-unsupported\t'a compressed rollout this Codex version cannot read'
 meta.first\t'the first record is not a decodable session_meta'
 meta.missing\t'no session_meta in the file'
 meta.history-mode\t'history_mode is not legacy or paginated'
 meta.multiple\t'more than one session_meta'
 meta.id-vs-filename\t'the session_meta id differs from the file name'
 meta.model-provider\t'session_meta.model_provider is null or empty'
+meta.paginated-unsupported\t'a paginated rollout this Codex version appends to without ordinals'
 line.json\t'a line that is not valid JSON or UTF-8'
 line.not-object\t'a line that is not a JSON object'
 line.timestamp\t'a record without a string timestamp'
@@ -350,6 +366,7 @@ history_base.in-legacy\t'a history_base in a legacy rollout'
 history_base.shape\t'a malformed history_base'
 history_base.resolve\t'the history_base source is missing or unusable'
 history_base.byte-offset\t'end_byte_offset is not the source\'s ordinal boundary'
+history_base.ignored\t'a fork whose source this Codex version does not read'
 fork.boundary\t'the fork point and the history base disagree'
 policy.transient-event\t'an event Codex never persists'
 policy.legacy-event-in-paginated\t'a legacy-only event in a paginated rollout'

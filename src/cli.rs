@@ -362,6 +362,30 @@ pub enum ByArg {
     Total,
 }
 
+/// The settings `lint`, `replay` and `check-ordinal` share: the Codex version files are
+/// read as, and the config file.
+#[derive(Debug, Clone, Args)]
+pub struct SettingsArgs {
+    /// Read each file as this Codex version resumes it: a version, `file` or `newest`
+    ///
+    /// A version (0.153.4, 0.128), `file` for each file's own session_meta.cli_version, or
+    /// `newest`. Default: the config file's [codex] version, else the newest version
+    /// rollscope knows. What each version does: docs/codex-versions.md
+    #[arg(long, value_name = "VERSION|file")]
+    pub codex: Option<String>,
+
+    /// Read the settings from this TOML file. Without it, the config file is rollscope.toml
+    /// or .rollscope.toml in the current directory, else in the nearest parent directory that
+    /// has one (both in one directory is an error). Options given on the command line win
+    /// over the file's keys
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Read no config file
+    #[arg(long)]
+    pub no_config: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// What to show: the model history (one row per item), the session state with its
@@ -381,6 +405,9 @@ pub struct ReplayArgs {
     /// Replay only what comes before this turn: its number as `turns` prints it, or its id
     #[arg(long, value_name = "N|ID")]
     pub before_turn: Option<String>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -408,16 +435,8 @@ pub struct LintArgs {
     #[arg(long, value_enum, value_name = "SEVERITY")]
     pub fail_on: Option<SeverityArg>,
 
-    /// Read the settings from this TOML file. Without it, the config file is rollscope.toml
-    /// or .rollscope.toml in the current directory, else in the nearest parent directory that
-    /// has one (both in one directory is an error). Options given on the command line win
-    /// over the file's keys
-    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
-    pub config: Option<PathBuf>,
-
-    /// Read no config file
-    #[arg(long)]
-    pub no_config: bool,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 
     /// Print a rule's documentation and exit
     #[arg(long, value_name = "SLUG", conflicts_with = "list_rules")]
@@ -480,9 +499,16 @@ pub enum ViewArg {
 
 #[derive(Debug, Args)]
 pub struct CheckOrdinalArgs {
-    /// Treat this warning as an error (exit 1): `gap` (ordinals that never appear)
+    /// Treat this warning as an error (exit 1): `gap`, `non-monotonic`
+    ///
+    /// `gap`: ordinals that never appear; `non-monotonic`: a duplicate or decreasing ordinal
+    /// (a warning from Codex 0.146 on: what a client is shown suffers, not what the model is
+    /// sent). Repeat for both
     #[arg(long, value_enum, value_name = "KIND")]
     pub deny: Vec<DenyArg>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -495,6 +521,7 @@ pub struct CheckOrdinalArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DenyArg {
     Gap,
+    NonMonotonic,
 }
 
 // `--status` and `--kind` take the names the analyses give their values (their rows'

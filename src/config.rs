@@ -1,6 +1,6 @@
 //! The config file: `rollscope.toml` or `.rollscope.toml`, found from a directory upwards
-//! (the first directory that has one wins, as ruff finds its config), and its `[lint]` table
-//! checked into data. It knows nothing of the command line or of output: it returns the
+//! (the first directory that has one wins, as ruff finds its config), and its `[lint]` and
+//! `[codex]` tables checked into data. It knows nothing of the command line or of output: it returns the
 //! settings, or a [`ConfigError`] naming the file and the line at fault. The keys are in
 //! `docs/lint.md`.
 
@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::codex::{BadVersion, Spec, VersionSource};
 use crate::findings::Severity;
 use crate::rules::select::{self, Overrides, UnknownRule};
 
@@ -22,6 +23,8 @@ pub const NAMES: [&str; 2] = ["rollscope.toml", ".rollscope.toml"];
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Config {
     pub lint: Lint,
+    /// `[codex] version`: the Codex version files are read as (`file`: each file's own).
+    pub codex: Option<Spec>,
 }
 
 /// `[lint]`: each key unset when absent.
@@ -64,6 +67,8 @@ pub enum Problem {
     DottedKey(String),
     #[error("`{0}`: expected a severity (a string)")]
     NotSeverity(String),
+    #[error("[codex] version: {0}")]
+    BadVersion(BadVersion),
 }
 
 /// The config file that applies in `dir`: the one in `dir` or in the nearest of its parents
@@ -101,8 +106,18 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
         let message = e.message().trim_end().replace('\n', "; ");
         at(e.span(), Problem::Toml(message))
     })?;
+    let codex = match file.codex.and_then(|c| c.version) {
+        Some(v) => Some(
+            Spec::parse(v.get_ref(), VersionSource::Config)
+                .map_err(|e| at(Some(v.span()), Problem::BadVersion(e)))?,
+        ),
+        None => None,
+    };
     let Some(lint) = file.lint else {
-        return Ok(Config::default());
+        return Ok(Config {
+            codex,
+            ..Config::default()
+        });
     };
     let names = |list: Option<Vec<Spanned<String>>>| -> Result<_, ConfigError> {
         let Some(list) = list else { return Ok(None) };
@@ -146,6 +161,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
             fail_on,
             severity: overrides,
         },
+        codex,
     })
 }
 
@@ -171,6 +187,13 @@ fn line_of(text: &str, offset: usize) -> usize {
 #[serde(deny_unknown_fields)]
 struct File {
     lint: Option<LintTable>,
+    codex: Option<CodexTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CodexTable {
+    version: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -212,6 +235,15 @@ mod tests {
             Some(Severity::Info)
         );
         assert_eq!(parsed("").unwrap(), Config::default());
+        let c = parsed("[codex]\nversion = \"0.153.4\"\n").unwrap();
+        assert_eq!(
+            c.codex,
+            Some(Spec::parse("0.153.4", VersionSource::Config).unwrap())
+        );
+        assert_eq!(
+            parsed("[codex]\nversion = \"file\"\n").unwrap().codex,
+            Some(Spec::File)
+        );
     }
 
     #[test]
@@ -243,6 +275,14 @@ mod tests {
                 "r.toml:2: `file`: expected a severity",
             ),
             ("[format]\n", "r.toml:1: unknown field `format`"),
+            (
+                "[codex]\n\nversion = \"latest\"\n",
+                "r.toml:3: [codex] version: `latest` is not a Codex version",
+            ),
+            (
+                "[codex]\nversoin = \"0.1\"\n",
+                "r.toml:2: unknown field `versoin`",
+            ),
             ("[lint\n", "r.toml:1: "),
         ];
         for (text, want) in cases {

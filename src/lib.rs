@@ -25,7 +25,8 @@
 //! content    what a record's text holds: secrets, inline media
 //! ─────────
 //! model      typed, lenient views of payloads
-//! findings   findings as data: Severity, Rule, Span, Finding, Fix
+//! findings   findings as data: Severity, Effect, Rule, Span, Finding, Fix
+//! codex      Codex's reading per version: the table, a version, a file's reading
 //! input      discovery, opening, zstd, reading a plain file again, a file's place
 //! ─────────
 //! decode     the one tolerant line decoder
@@ -62,6 +63,7 @@ pub mod analysis;
 pub mod budget;
 pub mod cli;
 pub mod cmd;
+pub mod codex;
 pub mod config;
 pub mod content;
 pub mod decode;

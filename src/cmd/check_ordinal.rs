@@ -13,6 +13,7 @@ use crate::analysis::ordinal::OrdinalReport;
 use crate::analysis::{FileFacts, Needs};
 use crate::cli::{CheckOrdinalArgs, DenyArg};
 use crate::cmd::Context;
+use crate::codex::{Answer, Behaviour, Reading};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
@@ -34,6 +35,8 @@ struct Row<'a> {
     expected_first: Option<u64>,
     next_on_resume: Option<u64>,
     problems: Vec<Problem<'a>>,
+    codex_version: String,
+    codex_version_source: &'static str,
 }
 
 /// One problem of a row: a finding in `check-ordinal`'s terms.
@@ -99,16 +102,25 @@ fn checker() -> Checker {
 
 pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     super::no_table(&args.output, "check-ordinal")?;
+    let settings = super::settings(&args.settings)?;
     let mut cx = Context::new(&args.input, &args.output)?;
     let mut severities = Overrides::default();
     if args.deny.contains(&DenyArg::Gap) {
         severities.set_rule(rules::ordinal::gap::RULE, Severity::Error);
     }
+    if args.deny.contains(&DenyArg::NonMonotonic) {
+        severities.set_rule(rules::ordinal::non_monotonic::RULE, Severity::Error);
+    }
     let style = args.output.format.style(Style::Labelled);
     let checker = checker().with_columns(style == Some(Style::Sarif));
     let mut out = match style {
         None => Sink::Rows(Out::lines(cx.format, cx.color)),
-        Some(s) => Sink::Findings(Diagnostics::new(s, cx.color, checker.rules())),
+        Some(s) => Sink::Findings(Diagnostics::new(
+            s,
+            cx.color,
+            checker.rules(),
+            settings.codex.reading(None),
+        )),
     };
     let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
     let read = cx.read.clone();
@@ -126,14 +138,16 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         };
         files += 1;
         let mut problems = Vec::new();
-        if let (Some(base), Some(at)) = (rep.history_base.as_ref(), rep.meta) {
+        let reading = settings.codex.reading(r.session.cli_version.as_deref());
+        let follows = reading.does(Behaviour::HistoryBase, Answer::Reads);
+        if let (Some(base), Some(at), true) = (rep.history_base.as_ref(), rep.meta, follows) {
             let followed = lineage.follow(&r.source, base, at, &mut JudgeOnly);
             for (src, cause) in &followed.unreadable {
                 cx.error(src, cause);
             }
             problems = followed.problems;
         }
-        let findings: Vec<Finding> = rules::ordinals(&r, &problems, &checker)
+        let findings: Vec<Finding> = rules::ordinals(&r, &problems, &checker, reading)
             .iter()
             .map(|f| severities.apply(f).into_owned())
             .collect();
@@ -141,7 +155,14 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         failed |= !ok;
         // A file whose read failed part-way (its error is on stderr, the exit is 2) was not
         // checked to its end: it is never called ok.
-        emit(&mut out, &r, rep, &findings, ok && r.io_error.is_none())
+        emit(
+            &mut out,
+            &r,
+            rep,
+            &findings,
+            ok && r.io_error.is_none(),
+            reading,
+        )
     })?;
     match out {
         Sink::Rows(out) => out.finish()?,
@@ -167,6 +188,7 @@ fn emit(
     rep: &OrdinalReport,
     findings: &[Finding],
     ok: bool,
+    reading: Reading,
 ) -> std::io::Result<()> {
     let path = r.source.display();
     let diag = match out {
@@ -181,6 +203,8 @@ fn emit(
                 expected_first: rep.expected_first,
                 next_on_resume: rep.next_on_resume,
                 problems: findings.iter().map(Problem::of).collect(),
+                codex_version: reading.version.to_string(),
+                codex_version_source: reading.source.as_str(),
             };
             return out.row(&row, Vec::new);
         }
@@ -198,14 +222,21 @@ fn emit(
             finding: f,
             excerpt: excerpt.as_deref(),
             label: kind(f),
+            codex: reading,
         };
         diag.write(&shown)?;
     }
-    diag.note(|| vec![summary(&path, rep, findings, r.io_error.is_none())])
+    diag.note(|| vec![summary(&path, rep, findings, r.io_error.is_none(), reading)])
 }
 
 /// `path: paginated, 41 records, ordinals 0..=40, next resume at 41: ok`.
-fn summary(path: &str, rep: &OrdinalReport, findings: &[Finding], whole: bool) -> Cell {
+fn summary(
+    path: &str,
+    rep: &OrdinalReport,
+    findings: &[Finding],
+    whole: bool,
+    reading: Reading,
+) -> Cell {
     let plural = |n: usize, what: &str| {
         if n == 1 {
             format!("1 {what}")
@@ -250,5 +281,6 @@ fn summary(path: &str, rep: &OrdinalReport, findings: &[Finding], whole: bool) -
             Tone::Bad,
         ),
     };
+    parts.push(format!("as Codex {} reads it", reading.version));
     Cell::text(&format!("{path}: {}: {verdict}", parts.join(", "))).tone(tone)
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::cli::{LintArgs, LintFormatArg, SeverityArg};
 use crate::cmd::{Context, Look};
-use crate::config::{self, Config, ConfigError, Problem};
+use crate::codex::Spec;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Applicability, FixWhen, Rule, Severity};
@@ -36,38 +36,10 @@ struct RuleRow {
     applicabilities: &'static [Applicability],
 }
 
-/// Where the rules are listed, for an unknown one.
-const LIST_RULES: &str = " (`rollscope lint --list-rules` lists them)";
+use super::LIST_RULES;
 
 fn unknown(e: UnknownRule) -> Error {
     Error::Usage(format!("{e}{LIST_RULES}"))
-}
-
-fn bad_config(e: ConfigError) -> Error {
-    let hint = match &e {
-        ConfigError::At {
-            problem: Problem::UnknownRule(_),
-            ..
-        } => LIST_RULES,
-        _ => "",
-    };
-    Error::Usage(format!("{e}{hint}"))
-}
-
-/// The config file's settings: `--config`'s file, none with `--no-config`, else the one
-/// found from the current directory upwards (none when there is none).
-fn read_config(args: &LintArgs) -> Result<Config, Error> {
-    if args.no_config {
-        return Ok(Config::default());
-    }
-    let path = match &args.config {
-        Some(p) => Some(p.clone()),
-        None => config::find(&std::env::current_dir()?).map_err(bad_config)?,
-    };
-    match path {
-        Some(p) => config::load(&p).map_err(bad_config),
-        None => Ok(Config::default()),
-    }
 }
 
 /// The command line's list when one was given, else the file's.
@@ -95,7 +67,8 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     if args.list_rules {
         return list_rules(args);
     }
-    let lint = read_config(args)?.lint;
+    let settings = super::settings(&args.settings)?;
+    let lint = settings.config.lint.clone();
     let select = either(&args.select, &lint.select);
     let ignore = either(&args.ignore, &lint.ignore);
     let selection = Selection::new(select, ignore).map_err(unknown)?;
@@ -120,9 +93,18 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     // SARIF prints where each span ends: only then are the lines' characters counted.
     let checker =
         Checker::of_units(|unit| selection.contains(unit.rule)).with_columns(style == Style::Sarif);
-    let mut diag = Diagnostics::new(style, cx.color, checker.rules());
+    let mut diag = Diagnostics::new(
+        style,
+        cx.color,
+        checker.rules(),
+        settings.codex.reading(None),
+    );
     let (mut files, mut failed) = (0usize, false);
-    cx.each_replay(&Options::default(), &checker, |_, c| {
+    let opts = Options {
+        codex: settings.codex,
+        ..Options::default()
+    };
+    cx.each_replay(&opts, &checker, |_, c| {
         let path = c.replay.facts.source.display();
         files += 1;
         let overridden = !lint.severity.is_empty();
@@ -149,6 +131,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
                 finding: &f,
                 excerpt: excerpt.as_deref(),
                 label: "",
+                codex: c.replay.reading,
             };
             diag.write(&shown)?;
         }
@@ -162,8 +145,13 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     cx.diag = Diag::new(args.input.quiet, cx.color);
     cx.say_if_empty(files as u64, "rollouts");
     if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
-        cx.diag
-            .summary(&render::summary(errors, warnings, infos, files));
+        cx.diag.summary(&render::summary(
+            errors,
+            warnings,
+            infos,
+            files,
+            &read_as(settings.codex),
+        ));
     }
     if failed {
         cx.status = cx.status.merge(ExitStatus::Findings);
@@ -171,12 +159,23 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
+/// The Codex version a run read its files as, in words (its summary line).
+fn read_as(spec: Spec) -> String {
+    match spec {
+        Spec::File => "each read as its own cli_version's Codex".to_string(),
+        Spec::Version(..) => format!("read as {}", spec.reading(None)),
+    }
+}
+
 fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
     let color = args.color.into();
+    // The severities of the version files are read as (the newest for `--codex file`).
+    let codex = super::settings(&args.settings)?.codex.reading(None);
+    let severity = |r: Rule| rules::severity_under(r, &codex);
     let all: &[Rule] = rules::all();
     // The rules as code scanning takes them: a log whose driver describes every rule.
     if args.format == LintFormatArg::Sarif {
-        Log::new(all.to_vec()).finish()?;
+        Log::new(all.to_vec(), codex).finish()?;
         return Ok(ExitStatus::Clean);
     }
     if matches!(args.format, LintFormatArg::Json | LintFormatArg::Ndjson) {
@@ -185,7 +184,7 @@ fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
             .map(|&r| RuleRow {
                 slug: r.slug(),
                 group: r.group(),
-                severity: r.default_severity(),
+                severity: severity(r),
                 summary: r.summary(),
                 fix: r.fixes().when,
                 applicabilities: r.fixes().applicabilities,
@@ -216,8 +215,7 @@ fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
             vec![
                 Cell::text(r.slug()),
                 Cell::text(r.group()),
-                Cell::text(r.default_severity().as_str())
-                    .tone(diagnostics::tone(r.default_severity())),
+                Cell::text(severity(r).as_str()).tone(diagnostics::tone(severity(r))),
                 Cell::text(r.summary()),
             ]
         })?;

@@ -17,7 +17,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
-use crate::cli::{FormatValue, InputArgs, OutputArgs};
+use crate::cli::{FormatValue, InputArgs, OutputArgs, SettingsArgs};
+use crate::codex::{Spec, VersionSource};
+use crate::config::{self, Config, ConfigError, Problem};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
@@ -61,6 +63,53 @@ pub fn no_table<F: FormatValue>(output: &OutputArgs<F>, what: &str) -> Result<()
     Err(Error::Usage(format!(
         "{flag}: {what} prints diagnostics, not a table"
     )))
+}
+
+/// Where the rules are listed, for an unknown one.
+pub const LIST_RULES: &str = " (`rollscope lint --list-rules` lists them)";
+
+/// What `lint`, `replay` and `check-ordinal` read from their settings: the config file,
+/// and the Codex version files are read as (`--codex` wins over the file's `[codex]`).
+pub struct Settings {
+    pub config: Config,
+    pub codex: Spec,
+}
+
+/// The settings of a run: `--config`'s file, none with `--no-config`, else the one found from
+/// the current directory upwards; `--codex`, else the file's version, else the newest.
+pub fn settings(args: &SettingsArgs) -> Result<Settings, Error> {
+    let config = read_config(args)?;
+    let codex = match &args.codex {
+        Some(v) => Spec::parse(v, VersionSource::Flag)
+            .map_err(|e| Error::Usage(format!("--codex: {e}")))?,
+        None => config.codex.unwrap_or_default(),
+    };
+    Ok(Settings { config, codex })
+}
+
+fn bad_config(e: ConfigError) -> Error {
+    let hint = match &e {
+        ConfigError::At {
+            problem: Problem::UnknownRule(_),
+            ..
+        } => LIST_RULES,
+        _ => "",
+    };
+    Error::Usage(format!("{e}{hint}"))
+}
+
+fn read_config(args: &SettingsArgs) -> Result<Config, Error> {
+    if args.no_config {
+        return Ok(Config::default());
+    }
+    let path = match &args.config {
+        Some(p) => Some(p.clone()),
+        None => config::find(&std::env::current_dir()?).map_err(bad_config)?,
+    };
+    match path {
+        Some(p) => config::load(&p).map_err(bad_config),
+        None => Ok(Config::default()),
+    }
 }
 
 /// How a run's output looks: its format, color, and a table's shape.

@@ -9,9 +9,10 @@ use serde_json::{Map, Value};
 use crate::analysis::calls::parse_output_meta;
 use crate::cli::{FindingFormatArg, ReplayArgs, ViewArg};
 use crate::cmd::Context;
+use crate::codex::Reading;
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::findings::{Finding, Rule, Severity};
+use crate::findings::{ClientView, Effect, Finding, Outcome, Rule, Severity};
 use crate::output::diagnostics::{Diagnostics, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
@@ -31,6 +32,8 @@ struct HistoryRow<'a> {
     ordinal: Option<u64>,
     origin: Origin,
     item: &'a RawValue,
+    codex_version: &'a str,
+    codex_version_source: &'static str,
 }
 
 /// One diagnostic of the state view.
@@ -40,6 +43,7 @@ struct Diagnostic<'a> {
     rule: Rule,
     line: Option<u64>,
     message: &'a str,
+    effect: Option<Effect>,
 }
 
 impl<'a> Diagnostic<'a> {
@@ -49,6 +53,7 @@ impl<'a> Diagnostic<'a> {
             rule: f.rule,
             line: f.span.map(|s| s.start_line),
             message: &f.message,
+            effect: f.effect,
         }
     }
 }
@@ -81,6 +86,8 @@ struct UiOut<'a> {
     text: Option<&'a str>,
     #[serde(flatten)]
     fields: &'a Map<String, Value>,
+    codex_version: &'a str,
+    codex_version_source: &'static str,
 }
 
 fn turn_ref(s: &str) -> Result<TurnRef, Error> {
@@ -116,6 +123,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
              views print tables and rows: table, ndjson, json)"
         )));
     }
+    let settings = super::settings(&args.settings)?;
     let mut cx = Context::new(&args.input, &args.output)?;
     // The state view says what a resume does with the file: one Codex cannot decompress
     // is refused, a finding; the other views show what could be read, and the error.
@@ -124,17 +132,24 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         for_prompt: args.for_prompt,
         cut,
         ui: args.view == ViewArg::Ui,
+        codex: settings.codex,
     };
-    // What a resume rebuilds is checked by every rule but those about a file's name, place
-    // and content (`lint`'s alone).
-    let checker =
-        Checker::of_units(|unit| !unit.lint_only).with_columns(style == Some(Style::Sarif));
+    // What a resume rebuilds is checked by every rule but those about a file's place and
+    // content (`lint`'s alone); its name only in a Codex home, where it decides the resume.
+    let checker = Checker::of_units(|unit| !unit.lint_only)
+        .in_home_only()
+        .with_columns(style == Some(Style::Sarif));
     let many = cx.sources.len() > 1;
     let mut out = match (args.view, style) {
         (ViewArg::History, _) => Sink::Rows(cx.out(history_columns(many))?),
         (ViewArg::Ui, _) => Sink::Rows(cx.out(ui_columns(many))?),
         (ViewArg::State, None) => Sink::Rows(Out::lines(cx.format, cx.color)),
-        (ViewArg::State, Some(s)) => Sink::Findings(Diagnostics::new(s, cx.color, checker.rules())),
+        (ViewArg::State, Some(s)) => Sink::Findings(Diagnostics::new(
+            s,
+            cx.color,
+            checker.rules(),
+            settings.codex.reading(None),
+        )),
     };
     let view = args.view;
     let mut states = 0u64;
@@ -201,6 +216,7 @@ fn emit_history(cx: &mut Context, out: &mut Out, c: &Checked) -> std::io::Result
     let path = r.facts.source.display();
     let path_cell = cx.path_cell(&r.facts.source);
     let zone = cx.zone;
+    let version = r.reading.version.to_string();
     for (index, item) in r.items.iter().enumerate() {
         let json = match r.json(item) {
             Ok(j) => j,
@@ -228,6 +244,8 @@ fn emit_history(cx: &mut Context, out: &mut Out, c: &Checked) -> std::io::Result
             ordinal: item.at.and_then(|a| a.ordinal),
             origin: item.origin,
             item: raw,
+            codex_version: &version,
+            codex_version_source: r.reading.source.as_str(),
         };
         out.row(&row, || {
             let mut cells = vec![path_cell.clone()];
@@ -326,6 +344,7 @@ fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -
 fn emit_ui(cx: &Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
     let path = r.facts.source.display();
     let path_cell = cx.path_cell(&r.facts.source);
+    let version = r.reading.version.to_string();
     for UiRow {
         turn_index,
         turn_id,
@@ -342,6 +361,8 @@ fn emit_ui(cx: &Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
             kind: &item.kind,
             text: item.text.as_deref(),
             fields: &item.fields,
+            codex_version: &version,
+            codex_version_source: r.reading.source.as_str(),
         };
         out.row(&row, || {
             vec![
@@ -361,6 +382,12 @@ fn emit_ui(cx: &Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
 #[derive(Serialize)]
 struct StateRow<'a> {
     path: &'a str,
+    outcome: Outcome,
+    /// The message of the finding the outcome rests on (the refusal, the first loss).
+    outcome_reason: Option<&'a str>,
+    client_view: Option<ClientView>,
+    codex_version: String,
+    codex_version_source: &'static str,
     session_id: Option<&'a str>,
     thread_id: Option<&'a str>,
     history_mode: &'a str,
@@ -486,10 +513,11 @@ fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
             finding: f,
             excerpt: excerpt.as_deref(),
             label: "",
+            codex: r.reading,
         };
         diag.write(&shown)?;
     }
-    diag.note(|| vec![verdict(findings)])
+    diag.note(|| vec![verdict(findings, &r.reading)])
 }
 
 /// What the history rests on, as the state row says it.
@@ -523,8 +551,14 @@ fn base_out(r: &Replayed) -> BaseOut<'_> {
 fn state_row<'a>(path: &'a str, r: &'a Replayed, findings: &'a [Finding]) -> StateRow<'a> {
     let s = &r.facts.session;
     let st = &r.state;
+    let (outcome, client_view, reason) = outcome(findings);
     StateRow {
         path,
+        outcome,
+        outcome_reason: reason.map(|f| f.message.as_str()),
+        client_view,
+        codex_version: r.reading.version.to_string(),
+        codex_version_source: r.reading.source.as_str(),
         session_id: s.session_id.as_deref(),
         thread_id: s.thread_id.as_deref(),
         history_mode: s.mode(),
@@ -634,24 +668,55 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
     lines
 }
 
-/// The state view's last line: whether the resume goes through, and how.
-fn verdict(findings: &[Finding]) -> Cell {
+/// What a resume of the file does, as its findings' effects say, and the finding that
+/// decides it (the refusal, or the first loss).
+fn outcome(findings: &[Finding]) -> (Outcome, Option<ClientView>, Option<&Finding>) {
+    let (outcome, client) = Outcome::of(findings.iter().filter_map(|f| f.effect));
+    let deciding = match outcome {
+        Outcome::Refused => Some(Effect::Refused),
+        Outcome::ResumesWithLoss => Some(Effect::Loses),
+        Outcome::Resumes => None,
+    };
+    let reason = deciding.and_then(|e| findings.iter().find(|f| f.effect == Some(e)));
+    (outcome, client, reason)
+}
+
+/// The state view's last line: the outcome and what a client is shown, under which Codex
+/// version, then the counts.
+fn verdict(findings: &[Finding], reading: &Reading) -> Cell {
+    let (outcome, client, reason) = outcome(findings);
     let errors = findings.iter().filter(|f| f.is_error()).count();
-    if errors > 0 {
-        let s = if errors == 1 { "" } else { "s" };
-        Cell::text(&format!(
-            "  {errors} error{s}: the resume fails or loses history"
-        ))
-        .tone(Tone::Bad)
-    } else {
-        let warnings = findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .count();
-        match warnings {
-            0 => Cell::text("  resumes cleanly").tone(Tone::Good),
-            1 => Cell::text("  resumes, with 1 warning").tone(Tone::Warn),
-            n => Cell::text(&format!("  resumes, with {n} warnings")).tone(Tone::Warn),
-        }
+    let warnings = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .count();
+    let plural = |n: usize, what: &str| match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    };
+    let mut head = outcome.as_str().to_string();
+    if let Some(c) = client {
+        head.push_str(&format!(", client view {}", c.as_str()));
     }
+    let mut counts = Vec::new();
+    if errors > 0 {
+        counts.push(plural(errors, "error"));
+    }
+    if warnings > 0 {
+        counts.push(plural(warnings, "warning"));
+    }
+    let counts = if counts.is_empty() {
+        "clean".to_string()
+    } else {
+        counts.join(", ")
+    };
+    let why = reason
+        .map(|f| format!(": {}", f.message))
+        .unwrap_or_default();
+    let tone = match (outcome, client) {
+        (Outcome::Resumes, Some(ClientView::Complete)) if warnings == 0 => Tone::Good,
+        (Outcome::Resumes, _) => Tone::Warn,
+        _ => Tone::Bad,
+    };
+    Cell::text(&format!("  {head}, as {reading} reads it: {counts}{why}")).tone(tone)
 }

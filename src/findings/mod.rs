@@ -7,6 +7,7 @@
 //! rule, located by a [`Span`] and, where the cure is mechanical, carrying a [`Fix`]; the
 //! output layer writes them in every format.
 
+mod effect;
 mod fix;
 mod rule;
 mod span;
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 use crate::input::Source;
 
+pub use effect::{ClientView, Effect, Outcome};
 pub use fix::{apply, Applicability, Edit, Fix, FixWhen, Fixes, Overlap};
 pub use rule::{Rule, RuleInfo};
 pub use span::Span;
@@ -48,6 +50,10 @@ impl Severity {
 pub struct Finding {
     pub rule: Rule,
     pub severity: Severity,
+    /// What the defect does on resume, under the Codex version the file was read as: the
+    /// severity follows it. `None` for a rule about something else (a secret, a file's
+    /// size or place), whose severity is its own.
+    pub effect: Option<Effect>,
     /// What is wrong and what it does to Codex, in one sentence (the rule's words).
     pub message: String,
     /// The file it is about.
@@ -74,6 +80,7 @@ impl Finding {
         Finding {
             rule,
             severity: rule.default_severity(),
+            effect: rule.default_effect(),
             message,
             file,
             span,
@@ -88,6 +95,14 @@ impl Finding {
     /// This finding, cured by `fix`.
     pub fn fixed(&mut self, fix: Fix) -> &mut Finding {
         self.fix = Some(fix);
+        self
+    }
+
+    /// This finding, with what its defect does under the version read as (its severity
+    /// follows).
+    pub fn effect(&mut self, effect: Effect) -> &mut Finding {
+        self.effect = Some(effect);
+        self.severity = effect.severity();
         self
     }
 

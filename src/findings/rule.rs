@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Serialize, Serializer};
 
-use super::{Fixes, Severity};
+use super::{Effect, Fixes, Severity};
 
 /// What a rule is: its slug (`group.name`), default severity, one-line summary, its
 /// documentation (Markdown, the sections **Checks.**, **Why it matters.**, **Example.**,
@@ -15,6 +15,9 @@ use super::{Fixes, Severity};
 pub struct RuleInfo {
     pub slug: &'static str,
     pub severity: Severity,
+    /// What its findings' defect does on resume under the newest Codex (their severity
+    /// follows it); `None` for a rule about something else, whose severity is its own.
+    pub effect: Option<Effect>,
     pub summary: &'static str,
     pub doc: &'static str,
     pub fixes: Fixes,
@@ -44,6 +47,12 @@ impl Rule {
     /// The severity a finding of this rule has unless its check says otherwise.
     pub fn default_severity(self) -> Severity {
         self.0.severity
+    }
+
+    /// What its findings' defect does on resume unless its check says otherwise (under the
+    /// newest Codex); `None` when its severity is its own.
+    pub fn default_effect(self) -> Option<Effect> {
+        self.0.effect
     }
 
     /// One line: what the rule checks.

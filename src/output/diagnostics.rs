@@ -15,7 +15,8 @@ use super::sanitize::{clean, cut};
 use super::sarif::Log;
 use super::table::Tone;
 use super::{Cell, ColorWhen, Format, Out};
-use crate::findings::{Finding, Rule, Severity};
+use crate::codex::Reading;
+use crate::findings::{Effect, Finding, Rule, Severity};
 use crate::rules::SECTIONS;
 
 /// How findings are written.
@@ -55,6 +56,8 @@ pub struct Shown<'a> {
     pub excerpt: Option<&'a str>,
     /// Its label in the [`Style::Labelled`] lines.
     pub label: &'a str,
+    /// The Codex version the file was read as.
+    pub codex: Reading,
 }
 
 /// One finding row (`lint --format ndjson|json`; schema in `docs/lint.md`).
@@ -68,6 +71,10 @@ struct Row<'a> {
     severity: Severity,
     message: &'a str,
     help: &'a str,
+    /// What the defect does on resume (`None`: a rule whose severity is its own).
+    effect: Option<Effect>,
+    codex_version: String,
+    codex_version_source: &'static str,
 }
 
 /// Writes findings in one style, and counts them by severity.
@@ -84,9 +91,10 @@ enum Sink {
 
 impl Diagnostics {
     /// Findings in `style`; a SARIF log describes `rules` (the rules the run reports).
-    pub fn new(style: Style, color: ColorWhen, rules: Vec<Rule>) -> Diagnostics {
+    /// `codex`: the run's reading, whose severities SARIF's rules show by default.
+    pub fn new(style: Style, color: ColorWhen, rules: Vec<Rule>, codex: Reading) -> Diagnostics {
         let sink = match style {
-            Style::Sarif => Sink::Sarif(Log::new(rules)),
+            Style::Sarif => Sink::Sarif(Log::new(rules, codex)),
             Style::Rows(format) => Sink::Out(Out::lines(format, color)),
             _ => Sink::Out(Out::lines(Format::Table, color)),
         };
@@ -109,7 +117,7 @@ impl Diagnostics {
         }
         let out = match &mut self.sink {
             Sink::Sarif(log) => {
-                log.push(f);
+                log.push(f, &s.codex);
                 return Ok(());
             }
             Sink::Out(out) => out,
@@ -124,6 +132,9 @@ impl Diagnostics {
             severity: f.severity,
             message: &f.message,
             help,
+            effect: f.effect,
+            codex_version: s.codex.version.to_string(),
+            codex_version_source: s.codex.source.as_str(),
         };
         let style = self.style;
         out.row(&row, || match style {
@@ -290,7 +301,8 @@ fn github(s: &Shown<'_>) -> String {
     if let Some(span) = f.span {
         props.push(format!("line={}", span.start_line));
     }
-    props.push(format!("title={}", escape_property(f.rule.slug())));
+    let title = format!("{} (Codex {})", f.rule.slug(), s.codex.version);
+    props.push(format!("title={}", escape_property(&title)));
     let text = format!("{} (help: {})", f.message, help(f.rule));
     format!(
         "::{level} {}::{}",
@@ -328,10 +340,13 @@ mod tests {
             finding: &f,
             excerpt: None,
             label: "",
+            codex: Reading::default(),
         };
         let line = github(&s);
         assert!(
-            line.starts_with("::error file=dir%2Cx/a%3Ab.jsonl,line=1,title=file.bom::"),
+            line.starts_with(
+                "::error file=dir%2Cx/a%3Ab.jsonl,line=1,title=file.bom (Codex 0.171.0)::"
+            ),
             "{line}"
         );
         let whole = finding(crate::rules::meta::missing::RULE, None);
@@ -340,8 +355,9 @@ mod tests {
             finding: &whole,
             excerpt: None,
             label: "",
+            codex: Reading::default(),
         };
-        assert!(github(&s).starts_with("::error file=p,title=meta.missing::"));
+        assert!(github(&s).starts_with("::error file=p,title=meta.missing (Codex 0.171.0)::"));
     }
 
     #[test]
@@ -373,6 +389,7 @@ mod tests {
             finding: &f,
             excerpt: None,
             label: "gap",
+            codex: Reading::default(),
         };
         assert_eq!(plain(labelled(&s)), "p:9: gap: m");
         assert_eq!(plain(listed(&s)), "p:9: warning[ordinal.gap]: m");
@@ -383,6 +400,7 @@ mod tests {
             finding: &whole,
             excerpt: None,
             label: "",
+            codex: Reading::default(),
         };
         assert_eq!(plain(listed(&s)), "p: info[tokens.none]: m");
         assert_eq!(plain(labelled(&s)), "p:0: : m");

@@ -21,6 +21,7 @@ pub mod rules;
 pub mod sanitize;
 pub mod sarif;
 pub mod table;
+pub mod versions;
 
 use std::io::{self, BufWriter, Write};
 

@@ -14,6 +14,7 @@ use serde_sarif::sarif::{
 };
 
 use super::rules::doc_markdown;
+use crate::codex::Reading;
 use crate::findings::{Finding, Rule, Severity};
 use crate::input::Source;
 use crate::rules::SECTIONS;
@@ -29,19 +30,23 @@ pub const STDIN_URI: &str = "file:///dev/stdin";
 pub struct Log {
     rules: Vec<Rule>,
     results: Vec<SarifResult>,
+    /// The Codex version the rules' default levels are given for (the run's; the newest
+    /// for `--codex file`).
+    codex: Reading,
 }
 
 impl Log {
     /// A log whose driver describes `rules` (the rules the run reports).
-    pub fn new(rules: Vec<Rule>) -> Log {
+    pub fn new(rules: Vec<Rule>, codex: Reading) -> Log {
         Log {
             rules,
             results: Vec::new(),
+            codex,
         }
     }
 
-    /// One finding.
-    pub fn push(&mut self, f: &Finding) {
+    /// One finding, in a file read as `codex`.
+    pub fn push(&mut self, f: &Finding, codex: &Reading) {
         let mut artifact = ArtifactLocation::default();
         match &f.file {
             Source::File(p) => artifact.uri = Some(uri(p)),
@@ -74,6 +79,7 @@ impl Log {
             .level(level(f.severity))
             .message(text(&f.message))
             .locations(vec![location])
+            .properties(result_properties(f, codex))
             .build();
         result.rule_index = self
             .rules
@@ -91,7 +97,7 @@ impl Log {
             .rules(
                 self.rules
                     .iter()
-                    .map(|&r| descriptor(r))
+                    .map(|&r| descriptor(r, &self.codex))
                     .collect::<Vec<_>>(),
             )
             .build();
@@ -100,6 +106,21 @@ impl Log {
             .tool(Tool::builder().driver(driver).build())
             .results(self.results)
             .build();
+        // The Codex version the run reads files as (each result says its file's).
+        run.properties = Some(
+            PropertyBag::builder()
+                .additional_properties([
+                    (
+                        "codex_version".to_string(),
+                        Value::String(self.codex.version.to_string()),
+                    ),
+                    (
+                        "codex_version_source".to_string(),
+                        Value::String(self.codex.source.as_str().to_string()),
+                    ),
+                ])
+                .build(),
+        );
         // Regions count columns in Unicode scalar values (SARIF's default is UTF-16).
         run.column_kind = Some(json!(ResultColumnKind::UnicodeCodePoints));
         Sarif::builder()
@@ -134,6 +155,31 @@ fn multiformat(markdown: &str) -> MultiformatMessageString {
         .build()
 }
 
+/// A result's properties: the Codex version its file was read as, and what its defect does
+/// there.
+fn result_properties(f: &Finding, codex: &Reading) -> PropertyBag {
+    let mut props = vec![
+        (
+            "codex_version".to_string(),
+            Value::String(codex.version.to_string()),
+        ),
+        (
+            "codex_version_source".to_string(),
+            Value::String(codex.source.as_str().to_string()),
+        ),
+    ];
+    if let Some(e) = f.effect {
+        props.push(("effect".to_string(), Value::String(e.as_str().to_string())));
+    }
+    PropertyBag::builder()
+        .additional_properties(
+            props
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        )
+        .build()
+}
+
 /// `error`, `warning`, `note` (for info).
 fn level(s: Severity) -> ResultLevel {
     match s {
@@ -145,11 +191,11 @@ fn level(s: Severity) -> ResultLevel {
 
 /// A rule as SARIF describes it: its slug, summary, documentation (what it checks and why as
 /// the full description; all of it, the fix included, as the help), default level, group.
-fn descriptor(rule: Rule) -> ReportingDescriptor {
+fn descriptor(rule: Rule, codex: &Reading) -> ReportingDescriptor {
     let doc = doc_markdown(rule);
     let about = doc.split(SECTIONS[2]).next().unwrap_or(&doc).trim_end();
     let config = ReportingConfiguration::builder()
-        .level(json!(level(rule.default_severity())))
+        .level(json!(level(crate::rules::severity_under(rule, codex))))
         .build();
     let group = rule.group().to_string();
     let properties = PropertyBag::builder()
@@ -241,7 +287,8 @@ mod tests {
             crate::rules::file::bom::RULE,
             crate::rules::meta::missing::RULE,
         );
-        let mut log = Log::new(vec![bom, missing]);
+        let codex = Reading::default();
+        let mut log = Log::new(vec![bom, missing], codex);
         let line = Line {
             pos: Pos {
                 line: 3,
@@ -253,8 +300,11 @@ mod tests {
         };
         let file = Source::File("d/f.jsonl".into());
         let span = Some(Span::whole(&line));
-        log.push(&Finding::new(bom, file, span, "m".into()));
-        log.push(&Finding::new(missing, Source::Stdin, None, "m".into()));
+        log.push(&Finding::new(bom, file, span, "m".into()), &codex);
+        log.push(
+            &Finding::new(missing, Source::Stdin, None, "m".into()),
+            &codex,
+        );
         let v = serde_json::to_value(log.sarif()).unwrap();
         assert_eq!(v["runs"][0]["columnKind"], "unicodeCodePoints");
         let results = &v["runs"][0]["results"];
@@ -277,7 +327,7 @@ mod tests {
     #[test]
     fn rules_are_described_from_the_registry() {
         let rule = crate::rules::compact::legacy::RULE;
-        let d = serde_json::to_value(descriptor(rule)).unwrap();
+        let d = serde_json::to_value(descriptor(rule, &Reading::default())).unwrap();
         assert_eq!(d["id"], "compact.legacy");
         assert_eq!(d["shortDescription"]["text"], rule.summary());
         assert_eq!(d["defaultConfiguration"]["level"], "note");

@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 
 use super::item::{At, Item, Meta, Origin};
 use crate::analysis::turns::rollback::{self, Boundaries};
+use crate::codex::{Answer, Behaviour, Reading};
 use crate::decode::{Kind, Record};
 use crate::input::FileText;
 
@@ -98,6 +99,8 @@ pub struct History {
     rollbacks: Vec<Rollback>,
     compactions: u64,
     problems: Vec<Problem>,
+    /// The Codex version the history is rebuilt as.
+    reading: Reading,
 }
 
 /// `compacted` as Codex decodes it (`CompactedItemWire`, the parts the history needs).
@@ -127,6 +130,12 @@ pub struct Rebuilt {
 impl History {
     pub fn new() -> History {
         History::default()
+    }
+
+    /// Rebuild as `reading`'s Codex version does (known once the file's `session_meta` is
+    /// read, for `--codex file`).
+    pub fn read_as(&mut self, reading: Reading) {
+        self.reading = reading;
     }
 
     /// One record, read at `at`; `origin` is `Record`, or `SourceRollout` for a lineage
@@ -233,8 +242,16 @@ impl History {
             }
         };
         if let Some(fault) = rejected(&c) {
+            // Versions before the paginated projection apply a compaction whose metadata
+            // does not match (`docs/codex-versions.md`); the fault is kept for the rule.
+            let applied = matches!(fault, Fault::CompactionMetadataLen { .. })
+                && self
+                    .reading
+                    .does(Behaviour::CompactionMetadataMismatch, Answer::Reads);
             self.problems.push(Problem { at, fault });
-            return false;
+            if !applied {
+                return false;
+            }
         }
         self.compactions += 1;
         match c.replacement_history {

@@ -29,6 +29,7 @@ use std::sync::Mutex;
 use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
+use crate::codex::{Answer, Behaviour, Reading, Spec};
 use crate::decode::{Kind, Line, Pos, Record};
 use crate::input::{self, FileText, Source, SourceFile, TextWindow};
 use crate::lineage::{self, Resolver};
@@ -58,6 +59,8 @@ pub struct Options {
     pub cut: Option<Cut>,
     /// Collect what a client is shown.
     pub ui: bool,
+    /// The Codex version the file is read as.
+    pub codex: Spec,
 }
 
 /// A reader that rides along the replay's pass: each record of the file replayed (not of
@@ -119,6 +122,8 @@ pub struct Replayed {
     /// The last record of the file replayed (within the cut).
     pub last_record: Option<Line>,
     pub cut: Option<CutAt>,
+    /// The Codex version the file was read as, and why.
+    pub reading: Reading,
     /// Why the replay could not be done (a cut naming no turn); the file was still read.
     pub error: Option<String>,
     /// The timestamps of item lines of held input (file, line), for the transcript.
@@ -327,6 +332,7 @@ fn read_pass<'r>(
     let mut lineage = Vec::new();
     let mut inherited: Vec<(u64, u64)> = Vec::new();
     let mut last_record: Option<Line> = None;
+    let mut follows = true;
     let mut observe =
         |rec: &Record<'_>, session: &analysis::session::SessionTracker, rereadable: bool| {
             if !input.replaying {
@@ -342,7 +348,13 @@ fn read_pass<'r>(
                     _ => inherited.push((rec.pos.line, rec.pos.line)),
                 }
             }
-            if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) && paginated {
+            let first_meta = rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line);
+            if first_meta {
+                let reading = opts.codex.reading(info.cli_version.as_deref());
+                run.history.read_as(reading);
+                follows = reading.does(Behaviour::HistoryBase, Answer::Reads);
+            }
+            if first_meta && paginated && follows {
                 if let Some(base) = info.history_base.clone() {
                     let followed = follower.follow(source, &base, rec.line_uncounted(), &mut run);
                     lineage.extend(followed.problems);
@@ -406,10 +418,12 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
     let history_len = rebuilt.items.len();
     let prompt_len =
         history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();
+    let reading = opts.codex.reading(facts.session.cli_version.as_deref());
     let items = if opts.for_prompt {
         let reserialize =
             prompt::reserializes(facts.session.cli_version.as_deref(), &rebuilt.items);
-        prompt::build(rebuilt.items, &pairing, reserialize, |i| {
+        let ids = reading.does(Behaviour::HistoryItemIds, Answer::Keeps);
+        prompt::build(rebuilt.items, &pairing, reserialize, ids, |i| {
             read_text(&files, i.at.map_or(0, |a| a.file), &i.body)
         })
     } else {
@@ -434,6 +448,7 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
         pairs,
         last_record,
         cut,
+        reading,
         error,
         held_times,
     }

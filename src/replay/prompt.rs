@@ -232,11 +232,14 @@ fn synthetic(call: &Item) -> Option<Item> {
 }
 
 /// The prompt: `items` without what the pairing drops, each unanswered call followed by its
-/// synthetic output. `reserialize` applies N2 through `text`, which reads an item's JSON.
+/// synthetic output. `reserialize` applies N2 through `text`, which reads an item's JSON;
+/// without `ids`, every item is sent without its `id` (Codex before 0.147,
+/// `docs/codex-versions.md`).
 pub fn build(
     items: Vec<Item>,
     p: &Pairing,
     reserialize: bool,
+    ids: bool,
     mut text: impl FnMut(&Item) -> Option<String>,
 ) -> Vec<Item> {
     let unanswered: HashSet<usize> = p.unanswered.iter().copied().collect();
@@ -275,7 +278,21 @@ pub fn build(
         out.push(item);
         out.extend(extra);
     }
+    if !ids {
+        for item in &mut out {
+            if let Some(json) = text(item).and_then(|t| without_id(&t)) {
+                item.body = FileText::Held(json.into());
+            }
+        }
+    }
     out
+}
+
+/// An item's JSON without its top-level `id`, or `None` when it has none.
+fn without_id(item_json: &str) -> Option<String> {
+    let mut item: Value = serde_json::from_str(item_json).ok()?;
+    item.as_object_mut()?.shift_remove("id")?;
+    serde_json::to_string(&item).ok()
 }
 
 /// The calls whose outputs N2 rewrites.
@@ -380,7 +397,7 @@ mod tests {
             open(&facts(&items, &p, Some(4), &|_| false)),
             "in the open turn"
         );
-        let out = build(items, &p, false, |_| None);
+        let out = build(items, &p, false, true, |_| None);
         assert_eq!(out.len(), 3);
         assert_eq!(
             json_of(&out[1]),
@@ -428,7 +445,7 @@ mod tests {
             .collect();
         // The orphan is dropped; the second output of `c` is sent again, and said so.
         assert_eq!(got, [("orphan", 2), ("duplicate", 5)]);
-        assert_eq!(build(items, &p, false, |_| None).len(), 3);
+        assert_eq!(build(items, &p, false, true, |_| None).len(), 3);
     }
 
     #[test]

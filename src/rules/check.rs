@@ -4,6 +4,7 @@
 use std::sync::Mutex;
 
 use crate::analysis::{FileFacts, ReadOptions};
+use crate::codex::Reading;
 use crate::decode::{Kind, Record};
 use crate::findings::{Finding, Rule};
 use crate::input::placement::{self, Placement};
@@ -44,6 +45,9 @@ pub struct Checker {
     records: Vec<Vec<RecordHook>>,
     files: Vec<(Rule, Stage, FileCheck)>,
     placement: bool,
+    /// Judge the place of a file outside a Codex home too (`lint`); the state view judges a
+    /// name only where Codex looks for it.
+    outside_home: bool,
     /// Count the end columns of the spans (for SARIF).
     columns: bool,
 }
@@ -82,6 +86,7 @@ impl Checker {
             records,
             files,
             placement,
+            outside_home: true,
             columns: false,
         }
     }
@@ -89,6 +94,13 @@ impl Checker {
     /// The checks, their findings' spans counting end columns (an output that prints them).
     pub fn with_columns(mut self, columns: bool) -> Checker {
         self.columns = columns;
+        self
+    }
+
+    /// The checks, judging a file's place only inside a Codex home (the state view: what a
+    /// resume does with a file is not about where a copy of it lies).
+    pub fn in_home_only(mut self) -> Checker {
+        self.outside_home = false;
         self
     }
 
@@ -166,7 +178,8 @@ pub fn replay(
     let reads_records = checker.reads_records();
     let mut watch = |rec: &Record<'_>, session: &crate::analysis::session::SessionInfo| {
         if reads_records {
-            let cx = RecordCx::new(session, file_id.as_deref());
+            let reading = opts.codex.reading(session.cli_version.as_deref());
+            let cx = RecordCx::new(session, file_id.as_deref(), reading);
             checker.record(rec, &cx, &mut found);
         }
     };
@@ -174,7 +187,8 @@ pub fn replay(
     let placement: Option<Placement> = checker
         .placement
         .then(|| source.path().and_then(placement::placement))
-        .flatten();
+        .flatten()
+        .filter(|p| checker.outside_home || p.home.is_some());
     let lines = |pos: crate::decode::Pos, count: bool| replay.line_at(pos, count);
     checker.file(
         &Facts::of_replay(&replay, placement.as_ref()),
@@ -194,6 +208,7 @@ pub fn ordinals(
     facts: &FileFacts,
     lineage: &[lineage::Problem],
     checker: &Checker,
+    codex: Reading,
 ) -> Vec<Finding> {
     let mut found = Findings::new(facts.source.clone())
         .lineage_late()
@@ -203,6 +218,7 @@ pub fn ordinals(
         replay: None,
         lineage,
         placement: None,
+        codex,
     };
     checker.file(&facts, &mut found, None);
     found.finish()

@@ -6,6 +6,7 @@ use std::cell::OnceCell;
 use crate::analysis::ordinal::{self, Fault, Head, OrdinalReport};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::FileFacts;
+use crate::codex::Reading;
 use crate::content::Seen;
 use crate::decode::{self, Kind, Line, Record};
 use crate::input::placement::Placement;
@@ -26,6 +27,8 @@ pub struct Facts<'a> {
     pub lineage: &'a [lineage::Problem],
     /// Its name and place (`lint`).
     pub placement: Option<&'a Placement>,
+    /// The Codex version it is read as: what Codex does with what the rules find.
+    pub codex: Reading,
 }
 
 impl<'a> Facts<'a> {
@@ -36,6 +39,7 @@ impl<'a> Facts<'a> {
             replay: Some(r),
             lineage: &r.lineage,
             placement,
+            codex: r.reading,
         }
     }
 
@@ -125,15 +129,18 @@ pub struct RecordCx<'a> {
     pub session: &'a SessionInfo,
     /// The thread id of the file's name (lowercase), when it is a rollout name.
     pub file_id: Option<&'a str>,
+    /// The Codex version the file is read as.
+    pub codex: Reading,
     /// The content prefilter's pass over the record, made once for the checks that ask.
     seen: OnceCell<Seen>,
 }
 
 impl<'a> RecordCx<'a> {
-    pub fn new(session: &'a SessionInfo, file_id: Option<&'a str>) -> RecordCx<'a> {
+    pub fn new(session: &'a SessionInfo, file_id: Option<&'a str>, codex: Reading) -> RecordCx<'a> {
         RecordCx {
             session,
             file_id,
+            codex,
             seen: OnceCell::new(),
         }
     }

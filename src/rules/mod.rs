@@ -89,6 +89,14 @@ pub fn index(rule: Rule) -> usize {
     INDEX.get(&rule).copied().unwrap_or(0)
 }
 
+/// The severity of `rule`'s findings under `reading` (`--list-rules`, SARIF's default
+/// configuration), unless its check says otherwise.
+pub fn severity_under(rule: Rule, reading: &crate::codex::Reading) -> crate::findings::Severity {
+    units()
+        .find(|u| u.rule == rule)
+        .map_or(rule.default_severity(), |u| u.severity_under(reading))
+}
+
 /// The rule of a slug.
 pub fn from_slug(slug: &str) -> Option<Rule> {
     all().iter().copied().find(|r| r.slug() == slug)
@@ -134,6 +142,24 @@ mod tests {
         assert_eq!(groups.len(), unique.len(), "{groups:?}");
         for unit in units() {
             assert!(!unit.hooks.is_empty(), "{}: no check", unit.rule.slug());
+            // A rule's declared severity is what its effect says under the newest Codex.
+            let newest = crate::codex::Reading::default();
+            if let Some(e) = unit.rule.default_effect() {
+                assert_eq!(
+                    unit.rule.default_severity(),
+                    e.severity(),
+                    "{}",
+                    unit.rule.slug()
+                );
+            }
+            if let Some(under) = unit.effect_under {
+                assert_eq!(
+                    Some(under(&newest)),
+                    unit.rule.default_effect(),
+                    "{}",
+                    unit.rule.slug()
+                );
+            }
         }
     }
 }

@@ -1,33 +1,43 @@
 //! What a rule unit is: its descriptor (made by [`rule!`]), and the hooks through which its
 //! check reads facts ([`Hook`]); a group's list of units ([`group!`]).
 
+use crate::codex::Reading;
 use crate::decode::{Kind, Record};
-use crate::findings::Rule;
+use crate::findings::{Effect, Rule, Severity};
 
 use super::facts::{Facts, RecordCx};
 use super::found::Found;
 use super::stage::Stage;
 
 /// Declares a unit's rule from its doc comment (the rule's documentation: **Checks.**, **Why
-/// it matters.**, **Example.**, **Fix.**), its slug, default severity and summary, and the
-/// fixes its findings carry (`fix: Always [Safe]`, `fix: Sometimes [Safe, Unsafe]`; none
+/// it matters.**, **Example.**, **Fix.**), its slug, default severity and summary, what its
+/// defect does on resume under the newest Codex (`effect: Refused`; left out for a rule about
+/// something else, whose severity is its own), and the fixes its findings carry (`fix: Always [Safe]`, `fix: Sometimes [Safe, Unsafe]`; none
 /// when left out): `INFO`, the descriptor, and `RULE`, the handle findings name.
 macro_rules! rule {
     (
         $(#[doc = $doc:literal])+
         $slug:literal, $severity:ident, $summary:literal
+        $(, effect: $effect:ident)?
         $(, fix: $when:ident [$($applicability:ident),+])? $(,)?
     ) => {
         /// This unit's rule.
         pub static INFO: $crate::findings::RuleInfo = $crate::findings::RuleInfo {
             slug: $slug,
             severity: $crate::findings::Severity::$severity,
+            effect: rule!(@effect $($effect)?),
             summary: $summary,
             doc: concat!($($doc, "\n"),+),
             fixes: rule!(@fixes $($when [$($applicability),+])?),
         };
         /// This unit's rule, as findings name it.
         pub const RULE: $crate::findings::Rule = $crate::findings::Rule::new(&INFO);
+    };
+    (@effect) => {
+        None
+    };
+    (@effect $effect:ident) => {
+        Some($crate::findings::Effect::$effect)
     };
     (@fixes) => {
         $crate::findings::Fixes::NONE
@@ -59,6 +69,9 @@ pub struct Unit {
     /// Its facts are a file's name and place, or its content: `lint` reports it, `replay
     /// --view state` (which reads records for what a resume rebuilds) does not.
     pub lint_only: bool,
+    /// What its findings' defect does under a Codex version, where versions differ
+    /// (`docs/codex-versions.md`): its severity under the version a run reads files as.
+    pub effect_under: Option<fn(&Reading) -> Effect>,
 }
 
 impl Unit {
@@ -67,6 +80,23 @@ impl Unit {
             rule,
             hooks,
             lint_only: false,
+            effect_under: None,
+        }
+    }
+
+    /// A unit whose effect follows the Codex version: `effect` says it for a version.
+    pub const fn follows(self, effect: fn(&Reading) -> Effect) -> Unit {
+        Unit {
+            effect_under: Some(effect),
+            ..self
+        }
+    }
+
+    /// The severity of its findings under `reading`, unless its check says otherwise.
+    pub fn severity_under(&self, reading: &Reading) -> Severity {
+        match self.effect_under {
+            Some(effect) => effect(reading).severity(),
+            None => self.rule.default_severity(),
         }
     }
 

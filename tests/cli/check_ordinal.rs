@@ -236,19 +236,34 @@ fn deleted_line_is_a_gap_warning_exit_0_and_an_error_with_deny_gap() {
     assert_eq!(denied[0]["ok"], false);
 }
 
+/// A duplicate is a warning under every Codex that reads ordinals: from 0.154 the
+/// projection skips it, from 0.146 to 0.153 a client's view stops there; the model is sent
+/// everything (`docs/codex-versions.md`). `--deny non-monotonic` makes it an error.
 #[test]
 fn duplicated_line_is_a_duplicate() {
-    let row = check_one(&broken("ordinal-line-duplicated.jsonl"), 1);
+    let path = broken("ordinal-line-duplicated.jsonl");
+    let row = check_one(&path, 0);
     // Lines 9 and 10 both carry ordinal 8; 9 is due at line 10.
-    assert_one_problem(&row, "duplicate", "error", 10, Some(9), Some(8));
-    assert_eq!(row["ok"], false);
+    assert_one_problem(&row, "duplicate", "warning", 10, Some(9), Some(8));
+    assert_eq!(row["ok"], true);
+    let p = problems(&row)[0]["message"].as_str().unwrap().to_string();
+    assert!(p.contains("Codex 0.171.0 skips it"), "{p}");
+    let old = check(&["--codex", "0.153", s(&path)], 0);
+    let p = problems(&old[0])[0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(p.contains("a client is shown no turn"), "{p}");
+    let denied = check(&["--deny", "non-monotonic", s(&path)], 1);
+    assert_one_problem(&denied[0], "duplicate", "error", 10, Some(9), Some(8));
+    assert_eq!(denied[0]["ok"], false);
 }
 
 #[test]
 fn swapped_lines_are_a_decrease() {
-    let row = check_one(&broken("ordinal-lines-swapped.jsonl"), 1);
+    let row = check_one(&broken("ordinal-lines-swapped.jsonl"), 0);
     // Line 9 holds 9, line 10 holds 8: the highest so far is 9, so 10 is due.
-    assert_one_problem(&row, "decrease", "error", 10, Some(10), Some(8));
+    assert_one_problem(&row, "decrease", "warning", 10, Some(10), Some(8));
 }
 
 #[test]
@@ -344,9 +359,10 @@ fn fork_whose_source_is_absent_is_reported_not_passed() {
 #[test]
 fn table_lists_problems_as_path_line_kind_message_then_a_summary() {
     let path = broken("ordinal-line-duplicated.jsonl");
-    let colored = output(&["check-ordinal", "--color", "always", s(&path)], 1);
+    let deny = ["check-ordinal", "--deny", "non-monotonic"];
+    let colored = output(&[&deny[..], &["--color", "always", s(&path)]].concat(), 1);
     assert!(String::from_utf8_lossy(&colored.stdout).contains('\x1b'));
-    let out = output(&["check-ordinal", "--color", "never", s(&path)], 1);
+    let out = output(&[&deny[..], &["--color", "never", s(&path)]].concat(), 1);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
@@ -400,8 +416,8 @@ fn a_problem_has_exactly_the_documented_fields() {
 
 #[test]
 fn io_error_beats_findings() {
-    let dup = broken("ordinal-line-duplicated.jsonl");
-    let rows = check(&[s(&dup), "testdata/no-such-file.jsonl"], 2);
+    let missing = broken("ordinal-last-missing.jsonl");
+    let rows = check(&[s(&missing), "testdata/no-such-file.jsonl"], 2);
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["ok"], false);
 }
@@ -666,7 +682,15 @@ fn problems_print_in_lints_finding_formats() {
     let path = broken("ordinal-line-duplicated.jsonl");
     let p = s(&path);
     let text = |format: &str| {
-        let out = output(&["check-ordinal", "--format", format, p], 1);
+        let args = [
+            "check-ordinal",
+            "--deny",
+            "non-monotonic",
+            "--format",
+            format,
+            p,
+        ];
+        let out = output(&args, 1);
         String::from_utf8(out.stdout).unwrap()
     };
     let summary = format!("{p}: paginated, 17 records, ordinals 0..15");
@@ -686,7 +710,7 @@ fn problems_print_in_lints_finding_formats() {
     let github = text("github");
     assert!(
         github.starts_with(&format!(
-            "::error file={p},line=10,title=ordinal.non-monotonic::"
+            "::error file={p},line=10,title=ordinal.non-monotonic (Codex 0.171.0)::"
         )),
         "{github}"
     );

@@ -289,8 +289,9 @@ const LAYERS: &[&[&str]] = &[
     &["rules", "replay", "lineage", "config"],
     // The shared per-file analyses and what a record's text holds.
     &["analysis", "content"],
-    // The payloads typed, findings as data, discovery and opening of inputs.
-    &["model", "findings", "input"],
+    // The payloads typed, findings as data, discovery and opening of inputs, Codex's reading
+    // per version.
+    &["model", "findings", "input", "codex"],
     // The line decoder and the small base modules.
     &["decode", "time", "exit", "parallel", "budget", "error"],
 ];

@@ -155,7 +155,10 @@ fn human_and_concise_formats_locate_and_explain_each_finding() {
         "{text}"
     );
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err, "1 error, 0 warnings in 1 file\n");
+    assert_eq!(
+        err,
+        "1 error, 0 warnings in 1 file, read as Codex 0.171.0 (the newest rollscope knows)\n"
+    );
 
     let whole = testdata("replay/meta-missing");
     let out = output(&["lint", "--format", "concise", whole.to_str().unwrap()], 1);
@@ -180,7 +183,7 @@ fn github_annotations_name_the_file_line_and_rule() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
-        "::warning file={},line=20,title=pair.missing-output::",
+        "::warning file={},line=20,title=pair.missing-output (Codex 0.171.0)::",
         f.display()
     );
     assert!(text.starts_with(&want), "{text}");
@@ -216,6 +219,9 @@ pub(crate) struct Expect {
     /// `lint NAME`: the files of `fires/` and `clean/` to lint; the others are there for
     /// them (a fork's source). Default: every file of the folder.
     pub(crate) lint: Vec<String>,
+    /// `codex VERSION`: `fires/` is linted as this Codex version (a rule that fires only
+    /// where a version differs); `clean/` as the newest, which reads it whole.
+    pub(crate) codex: Option<String>,
 }
 
 pub(crate) fn expect(dir: &std::path::Path) -> Expect {
@@ -224,6 +230,7 @@ pub(crate) fn expect(dir: &std::path::Path) -> Expect {
         line: Value::Null,
         also: Vec::new(),
         lint: Vec::new(),
+        codex: None,
     };
     let mut located = false;
     for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -235,6 +242,7 @@ pub(crate) fn expect(dir: &std::path::Path) -> Expect {
             }
             Some(("also", slug)) => e.also.push(slug.to_string()),
             Some(("lint", name)) => e.lint.push(name.to_string()),
+            Some(("codex", v)) => e.codex = Some(v.to_string()),
             _ => panic!("{}: bad expect line `{l}`", dir.display()),
         }
     }
@@ -279,8 +287,12 @@ fn each_rule_fixture_fires_its_rule_and_its_clean_twin_fires_nothing() {
         let serious = |r: &&Value| r["severity"] != "info";
         let of_rule = |r: &&Value| r["rule"] == slug.as_str();
         let named = |r: &&Value| of_rule(r) || want.also.iter().any(|a| r["rule"] == a.as_str());
+        let as_version: Vec<&str> = match &want.codex {
+            Some(v) => vec!["--codex", v],
+            None => Vec::new(),
+        };
         for f in targets(&dir.join("fires"), &want) {
-            let (_, rows) = lint(&[], &f);
+            let (_, rows) = lint(&as_version, &f);
             let fired: Vec<&Value> = rows.iter().filter(of_rule).collect();
             assert!(
                 fired.iter().any(|r| r["line"] == want.line),

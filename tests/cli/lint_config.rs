@@ -127,7 +127,10 @@ fn a_severity_override_changes_the_exit_code_the_counts_and_every_format() {
     let text = String::from_utf8(human.stdout).unwrap();
     assert!(text.starts_with("error[pair.missing-output]"), "{text}");
     let summary = String::from_utf8(human.stderr).unwrap();
-    assert_eq!(summary, "1 error, 0 warnings in 1 file\n");
+    assert_eq!(
+        summary,
+        "1 error, 0 warnings in 1 file, read as Codex 0.171.0 (the newest rollscope knows)\n"
+    );
     let github = String::from_utf8(run("github").stdout).unwrap();
     assert!(github.starts_with("::error "), "{github}");
     let sarif: Value = serde_json::from_slice(&run("sarif").stdout).unwrap();

@@ -27,3 +27,4 @@ mod shell;
 mod stats;
 mod terminal;
 mod turns;
+mod versions;

@@ -783,7 +783,10 @@ fn the_state_view_prints_findings_in_lints_formats_and_the_others_refuse_them() 
         concise.contains(&format!("{p}:22:1: warning[pair.duplicate] ")),
         "{concise}"
     );
-    assert!(concise.contains("resumes, with 1 warning"), "{concise}");
+    assert!(
+        concise.contains("resumes, client view complete, as Codex 0.171.0"),
+        "{concise}"
+    );
     let human = text("human");
     assert!(
         human.contains("warning[pair.duplicate]: output for call"),
@@ -797,7 +800,7 @@ fn the_state_view_prints_findings_in_lints_formats_and_the_others_refuse_them() 
         "annotations alone: {github}"
     );
     assert!(github.starts_with(&format!(
-        "::warning file={p},line=22,title=pair.duplicate::"
+        "::warning file={p},line=22,title=pair.duplicate (Codex 0.171.0)::"
     )));
     let log: Value = serde_json::from_str(&text("sarif")).unwrap();
     let results = log["runs"][0]["results"].as_array().unwrap();

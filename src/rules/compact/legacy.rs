@@ -15,6 +15,7 @@ rule! {
     ///
     /// **Fix.** Nothing to fix; newer Codex writes the replacement history.
     "compact.legacy", Info, "a compaction without replacement history",
+    effect: Nothing,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::History, check)]);

@@ -15,6 +15,7 @@ rule! {
     ///
     /// **Fix.** Nothing to fix; newer Codex writes the window.
     "compact.window", Info, "a compaction without window_number",
+    effect: Nothing,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::History, check)]);

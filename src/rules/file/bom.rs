@@ -18,6 +18,7 @@ rule! {
     /// The fix (safe) deletes the three bytes: Codex parses the first record again (the
     /// fixture fixed is its clean twin, byte for byte: `tests/cli/fixes.rs`).
     "file.bom", Error, "the file starts with a UTF-8 byte order mark",
+    effect: Refused,
     fix: Always [Safe],
 }
 

@@ -12,6 +12,7 @@ rule! {
     ///
     /// **Fix.** Delete it, or write the session's records into it.
     "file.empty", Error, "the file is empty",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Empty, check)]);

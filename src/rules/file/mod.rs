@@ -7,5 +7,6 @@ group![
     name,
     location,
     zst_shadowed,
-    zst_corrupt
+    zst_corrupt,
+    zst_unsupported
 ];

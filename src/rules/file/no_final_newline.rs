@@ -16,6 +16,7 @@ rule! {
     ///
     /// The fix (safe) appends one: what 0.147 and 0.171 do themselves before their next record.
     "file.no-final-newline", Warning, "the last line has no final newline",
+    effect: Warns,
     fix: Always [Safe],
 }
 

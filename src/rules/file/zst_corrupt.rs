@@ -16,6 +16,7 @@ rule! {
     /// **Fix.** Restore the file from where it was copied; if only its end is damaged,
     /// `zstd -d` what can be read and keep the complete lines.
     "file.zst-corrupt", Error, "a compressed rollout that cannot be decompressed",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Empty, check)]);

@@ -15,6 +15,7 @@ rule! {
     /// **Fix.** Keep one of the two: delete the plain file once the `.zst` is verified, or
     /// the `.zst`.
     "file.zst-shadowed", Warning, "a .jsonl.zst shadowed by its plain twin",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Placement, check)]).lint_only();

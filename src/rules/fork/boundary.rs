@@ -19,6 +19,7 @@ rule! {
     ///
     /// **Fix.** Write the fork point once, into both fields.
     "fork.boundary", Warning, "the fork point and the history base disagree",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

@@ -14,6 +14,7 @@ rule! {
     /// **Fix.** Write `history_mode: paginated` with the paginated contract, or copy the
     /// parent's records.
     "history_base.in-legacy", Warning, "a history_base in a legacy rollout",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::MetaBase, check)]);

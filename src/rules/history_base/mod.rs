@@ -1,7 +1,7 @@
 //! A fork's or revert's lineage (`session_meta.history_base`): well formed, its source found
 //! and read, its cutoff on the source's boundary.
 
-group![in_legacy, shape, resolve, byte_offset];
+group![in_legacy, shape, resolve, byte_offset, ignored];
 
 use crate::findings::{Related, Span};
 use crate::input::Source;

@@ -19,6 +19,7 @@ rule! {
     ///
     /// **Fix.** Copy the source rollout into the same Codex home.
     "history_base.resolve", Error, "the history_base source is missing or unusable",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Lineage, check)]);

@@ -14,6 +14,7 @@ rule! {
     ///
     /// **Fix.** Write the cutoff the fork was made at (ordinal and byte offset).
     "history_base.shape", Error, "a malformed history_base",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Lineage, check)]);

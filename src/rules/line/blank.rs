@@ -20,6 +20,7 @@ rule! {
     /// The fix (safe) deletes each run of blank lines: Codex skips them, so what it rebuilds
     /// is the same (the verdicts above).
     "line.blank", Warning, "a blank line, which Codex never writes",
+    effect: Warns,
     fix: Always [Safe],
 }
 

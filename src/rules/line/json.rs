@@ -20,6 +20,7 @@ rule! {
     /// whose record replacing the bad bytes would keep. None in a paginated file for a line
     /// that carries an ordinal (deleted, it would open a gap).
     "line.json", Error, "a line that is not valid JSON or UTF-8",
+    effect: Loses,
     fix: Sometimes [Safe, Unsafe],
 }
 

@@ -17,6 +17,7 @@ rule! {
     /// the same history, `testdata/lint/line.not-object/verdict-0.147.0-fixed.json`). None in a
     /// paginated file for a line that carries an ordinal (deleted, it would open a gap).
     "line.not-object", Error, "a line that is not a JSON object",
+    effect: Loses,
     fix: Sometimes [Safe],
 }
 

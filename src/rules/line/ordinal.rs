@@ -17,6 +17,7 @@ rule! {
     /// the same history, `testdata/lint/line.ordinal/verdict-0.171.0-fixed.json`). None where a
     /// raw scan reads an ordinal in the line (deleted, it would open a gap).
     "line.ordinal", Error, "an ordinal that is not an unsigned integer",
+    effect: Loses,
     fix: Sometimes [Safe],
 }
 

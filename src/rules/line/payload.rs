@@ -20,6 +20,7 @@ rule! {
     /// the same history, `testdata/lint/line.payload/verdict-0.147.0-fixed.json`), when it
     /// carries no ordinal (deleted, it would open a gap).
     "line.payload", Error, "a payload Codex cannot decode into its record type",
+    effect: Loses,
     fix: Sometimes [Safe],
 }
 

@@ -16,6 +16,7 @@ rule! {
     /// the same history, `testdata/lint/line.timestamp/verdict-0.147.0-fixed.json`). None in a
     /// paginated file for a line that carries an ordinal (deleted, it would open a gap).
     "line.timestamp", Error, "a record without a string timestamp",
+    effect: Loses,
     fix: Sometimes [Safe],
 }
 

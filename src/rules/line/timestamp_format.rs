@@ -16,6 +16,7 @@ rule! {
     ///
     /// **Fix.** Write UTC times in RFC 3339, with `Z`.
     "line.timestamp-format", Warning, "a timestamp that is not RFC 3339 UTC",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

@@ -16,6 +16,7 @@ rule! {
     /// the same history, `testdata/lint/line.type/verdict-0.147.0-fixed.json`). None in a
     /// paginated file for a line that carries an ordinal (deleted, it would open a gap).
     "line.type", Error, "a record without a string type",
+    effect: Loses,
     fix: Sometimes [Safe],
 }
 

@@ -20,6 +20,7 @@ rule! {
     ///
     /// **Fix.** Keep foreign data out of the rollout, or in the payload of a known record.
     "line.unknown-type", Warning, "a record of a type Codex does not know",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

@@ -1,8 +1,9 @@
 //! `meta.first`: a first record Codex cannot read as the session metadata.
 
 use crate::analysis::ordinal::{Fault, Head, Problem};
+use crate::codex::{Answer, Behaviour, Reading};
 use crate::decode::{Kind, Record};
-use crate::findings::{Edit, Fix};
+use crate::findings::{Edit, Effect, Fix};
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Kinds, RecordCx, Stage, Unit};
 
@@ -25,6 +26,7 @@ rule! {
     /// then one Codex resumes, as written (the fixture fixed is its clean twin, byte for byte:
     /// `tests/cli/fixes.rs`).
     "meta.first", Error, "the first record is not a decodable session_meta",
+    effect: Refused,
     fix: Sometimes [Safe],
 }
 
@@ -36,6 +38,14 @@ pub const UNIT: Unit = Unit::new(
         Hook::record(Stage::MetaFields, Kinds::of(&[Kind::SessionMeta]), fields),
     ],
 );
+
+/// What the version does with a file whose first record is another one.
+fn not_first_effect(r: &Reading) -> Effect {
+    match r.answer(Behaviour::MetaNotFirst) {
+        Answer::Refuses => Effect::Refused,
+        _ => Effect::Warns,
+    }
+}
 
 /// A file's head, as its ordinal check found it (a paginated file's among its ordinal
 /// problems, another's apart).
@@ -51,15 +61,32 @@ fn found(facts: &Facts<'_>, nth: usize, p: &Problem, out: &mut Found<'_>) {
             "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse \
              first rollout record\")"
         ),
-        Fault::Head(Head::FirstRecordNotMeta { type_name }) => format!(
-            "the first record is `{}`, not session_meta: Codex's resume fails (\"does not \
-             start with session metadata\")",
-            short(type_name)
-        ),
+        Fault::Head(Head::FirstRecordNotMeta { type_name }) => {
+            let v = facts.codex.version;
+            if not_first_effect(&facts.codex) == Effect::Refused {
+                format!(
+                    "the first record is `{}`, not session_meta: Codex {v}'s resume fails \
+                     (\"does not start with session metadata\")",
+                    short(type_name)
+                )
+            } else {
+                format!(
+                    "the first record is `{}`, not session_meta: Codex {v} takes the first \
+                     session_meta it finds and resumes (0.147 and later refuse)",
+                    short(type_name)
+                )
+            }
+        }
         _ => return,
     };
+    let effect = match p.fault {
+        Fault::Head(Head::FirstRecordNotMeta { .. }) => not_first_effect(&facts.codex),
+        _ => Effect::Refused,
+    };
     let fix = fix(facts, p, out);
-    out.push_nth(nth, Some(p.at), message).fix = fix;
+    let f = out.push_nth(nth, Some(p.at), message);
+    f.effect(effect);
+    f.fix = fix;
 }
 
 /// Bring the file's `session_meta` to its head: move it there from further down, or, when

@@ -14,6 +14,7 @@ rule! {
     ///
     /// **Fix.** Write `legacy` (or nothing) unless the file follows the paginated contract.
     "meta.history-mode", Error, "history_mode is not legacy or paginated",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);

@@ -13,6 +13,7 @@ rule! {
     ///
     /// **Fix.** Write the `session_meta` the session started with as the first line.
     "meta.missing", Error, "no session_meta in the file",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(

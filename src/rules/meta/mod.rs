@@ -6,5 +6,6 @@ group![
     history_mode,
     multiple,
     id_vs_filename,
-    model_provider
+    model_provider,
+    paginated_unsupported
 ];

@@ -17,6 +17,7 @@ rule! {
     ///
     /// **Fix.** Write the provider the session ran with.
     "meta.model-provider", Warning, "session_meta.model_provider is null or empty",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

@@ -1,21 +1,50 @@
 //! `ordinal.gap`: ordinals that never appear.
 
 use crate::analysis::ordinal::Fault;
+use crate::codex::{Answer, Behaviour, Reading};
+use crate::findings::Effect;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
     /// **Checks.** No ordinal is skipped for good.
     ///
-    /// **Why it matters.** Codex's recorder tolerates gaps; dense readers of the history
-    /// (writer reopen, projection) do not.
+    /// **Why it matters.** Codex's recorder tolerates gaps; its thread-history projection
+    /// depends on the version (`docs/codex-versions.md`): from 0.154 it records the gap as a
+    /// skipped range with a warning (`skipping missing rollout ordinal range`) and nothing is
+    /// lost; from 0.146 to 0.153 it expected the next ordinal exactly and stopped there for
+    /// good (a client never shows the rest; openai/codex#38792); before 0.146 ordinals are
+    /// not read.
     ///
     /// **Example.** A line deleted by hand.
     ///
     /// **Fix.** Renumber the lines after the gap.
     "ordinal.gap", Warning, "ordinals that never appear",
+    effect: Warns,
 }
 
-pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]).follows(effect);
+
+/// What the version does with a gap.
+fn effect(r: &Reading) -> Effect {
+    match r.answer(Behaviour::OrdinalGap) {
+        Answer::ProjectionStops => Effect::ClientStuck,
+        Answer::Ignores => Effect::Nothing,
+        _ => Effect::Warns,
+    }
+}
+
+/// What the version does, in words.
+fn consequence(r: &Reading) -> String {
+    let v = r.version;
+    match effect(r) {
+        Effect::ClientStuck => format!(
+            "Codex {v}'s thread-history projection fails here for good: a client is shown no \
+             turn of the thread (the model still gets everything)"
+        ),
+        Effect::Nothing => format!("Codex {v} does not read ordinals"),
+        _ => format!("Codex {v} logs it as a skipped range; nothing is lost"),
+    }
+}
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, p) in facts.sequence() {
@@ -37,10 +66,11 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 nth,
                 Some(p.at),
                 format!(
-                    "ordinal jumps to {found}, expected {lo}: {what} (Codex's recorder tolerates \
-                     gaps; dense readers of the history do not)"
+                    "ordinal jumps to {found}, expected {lo}: {what} ({})",
+                    consequence(&facts.codex)
                 ),
             );
+            f.effect(effect(&facts.codex));
             (f.expected, f.found) = (Some(lo), Some(found));
         }
     }

@@ -13,6 +13,7 @@ rule! {
     ///
     /// **Fix.** Drop the ordinals, or write the file as paginated throughout.
     "ordinal.in-legacy", Warning, "an ordinal in a legacy rollout",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);

@@ -1,18 +1,22 @@
 //! `ordinal.non-monotonic`: an ordinal that repeats or goes back.
 
 use crate::analysis::ordinal::Fault;
+use crate::codex::{Answer, Behaviour, Reading};
 use crate::decode::Line;
-use crate::findings::{Edit, Fix, Related};
+use crate::findings::{Edit, Effect, Fix, Related};
 use crate::rules::words::due;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
     /// **Checks.** Ordinals only grow: none repeats an earlier one or goes back.
     ///
-    /// **Why it matters.** Codex's thread-history projection stops there for good ("expected
-    /// ordinal N, got N-1", openai/codex#41566; 0.146 to 0.153); from 0.154 it skips the
-    /// line with a warning, while the resume still reads it into the history (verified with
-    /// 0.171): what a client is shown and what the model is sent differ.
+    /// **Why it matters.** It depends on the Codex version (`docs/codex-versions.md`). From
+    /// 0.146 to 0.153 the thread-history projection stops there for good ("expected ordinal
+    /// N, got N-1", openai/codex#41566, #41079): a client never shows the rest of the thread,
+    /// while the model still gets everything (a warning). From 0.154 the projection skips the
+    /// line with a warning and the resume reads it into the history (verified with 0.171: the
+    /// same turns shown, everything sent; a warning). Before 0.146 ordinals are not read
+    /// (info).
     ///
     /// **Example.** Two writers appending to one file; a line written twice.
     ///
@@ -26,11 +30,37 @@ rule! {
     /// deleted `thread_settings_applied` is written again on the next resume
     /// (`…-settings-deleted.json`). A decrease has no mechanical cure: renumbering moves
     /// every later ordinal (and a fork's `history_base` that counts them).
-    "ordinal.non-monotonic", Error, "a duplicate or decreasing ordinal",
+    "ordinal.non-monotonic", Warning, "a duplicate or decreasing ordinal",
+    effect: Warns,
     fix: Sometimes [Safe, Unsafe],
 }
 
-pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]).follows(effect);
+
+/// What the version does with such a line.
+fn effect(r: &Reading) -> Effect {
+    match r.answer(Behaviour::OrdinalOutOfOrder) {
+        Answer::ProjectionStops => Effect::ClientStuck,
+        Answer::Ignores => Effect::Nothing,
+        _ => Effect::Warns,
+    }
+}
+
+/// What the version does, in words.
+fn consequence(r: &Reading) -> String {
+    let v = r.version;
+    match effect(r) {
+        Effect::ClientStuck => format!(
+            "Codex {v}'s thread-history projection fails here for good: a client is shown no \
+             turn of the thread (the model still gets everything)"
+        ),
+        Effect::Nothing => format!("Codex {v} does not read ordinals"),
+        _ => format!(
+            "Codex {v} skips it in the thread-history projection with a warning; the resume \
+             still sends it"
+        ),
+    }
+}
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
     for (nth, p) in facts.sequence() {
@@ -45,9 +75,9 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                     None => "an earlier line's".to_string(),
                 };
                 let message = format!(
-                    "ordinal {found} repeats {earlier}; expected {}: Codex's thread-history \
-                     projection stops here for good",
-                    due(*expected)
+                    "ordinal {found} repeats {earlier}; expected {}: {}",
+                    due(*expected),
+                    consequence(&facts.codex)
                 );
                 (message, *expected, *found, "duplicate")
             }
@@ -57,9 +87,9 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 from,
             } => {
                 let message = format!(
-                    "ordinal goes back from {from} to {found}; expected {}: Codex's \
-                     thread-history projection stops here for good",
-                    due(*expected)
+                    "ordinal goes back from {from} to {found}; expected {}: {}",
+                    due(*expected),
+                    consequence(&facts.codex)
                 );
                 (message, *expected, *found, "decrease")
             }
@@ -78,6 +108,7 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             _ => (None, None),
         };
         let f = out.push_nth(nth, Some(p.at), message);
+        f.effect(effect(&facts.codex));
         (f.expected, f.found, f.case) = (expected, Some(found), Some(case));
         f.fix = fix;
         f.related.extend(related);

@@ -14,6 +14,7 @@ rule! {
     ///
     /// **Fix.** Restore the inherited prefix from the parent.
     "ordinal.subagent-prefix", Error, "a sub-agent's inherited prefix is incomplete",
+    effect: Refused,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]);

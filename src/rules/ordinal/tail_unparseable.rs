@@ -24,6 +24,7 @@ rule! {
     /// `testdata/lint/ordinal.tail-unparseable/verdict-0.171.0-fixes.json`); unsafe for a
     /// record of a type this Codex does not know, which a later one may read.
     "ordinal.tail-unparseable", Error, "an unparseable tail line whose ordinal the next resume reuses",
+    effect: Loses,
     fix: Always [Safe, Unsafe],
 }
 

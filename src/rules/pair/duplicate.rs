@@ -24,6 +24,7 @@ rule! {
     /// `tests/cli/fixes.rs`); unsafe when the two differ, or the first cannot be read again,
     /// since the model then loses what the later one said.
     "pair.duplicate", Warning, "a tool output written twice",
+    effect: Warns,
     fix: Sometimes [Safe, Unsafe],
 }
 

@@ -15,6 +15,7 @@ rule! {
     ///
     /// **Fix.** Nothing, if the session was killed; otherwise write the output.
     "pair.missing-output", Warning, "a tool call without output",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Pairing, check)]);

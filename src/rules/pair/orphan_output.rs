@@ -23,6 +23,7 @@ rule! {
     /// sends and the turns its app-server shows are the same (0.147,
     /// `testdata/lint/pair.orphan-output/verdict-0.147.0-fixed.json`).
     "pair.orphan-output", Warning, "a tool output without its call",
+    effect: Warns,
     fix: Sometimes [Safe],
 }
 

@@ -18,6 +18,7 @@ rule! {
     ///
     /// **Fix.** Write `item_completed` instead.
     "policy.legacy-event-in-paginated", Warning, "a legacy-only event in a paginated rollout",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

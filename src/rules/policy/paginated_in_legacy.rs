@@ -17,6 +17,7 @@ rule! {
     ///
     /// **Fix.** Write one of the two, as the file's mode says.
     "policy.paginated-in-legacy", Warning, "a paginated-only event in a legacy rollout",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

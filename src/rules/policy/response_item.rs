@@ -21,6 +21,7 @@ rule! {
     /// its app-server shows the thread the same without it
     /// (`testdata/lint/policy.response-item/ui-0.147.0-fixed.json`).
     "policy.response-item", Warning, "a response item Codex never persists",
+    effect: Warns,
     fix: Sometimes [Safe],
 }
 

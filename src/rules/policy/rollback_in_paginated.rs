@@ -16,6 +16,7 @@ rule! {
     ///
     /// **Fix.** Revert through `history_base`, or keep the file legacy.
     "policy.rollback-in-paginated", Warning, "a rollback marker in a paginated rollout",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(

@@ -22,6 +22,7 @@ rule! {
     /// app-server shows the thread the same without it
     /// (`testdata/lint/policy.transient-event/ui-0.147.0-fixed.json`).
     "policy.transient-event", Warning, "an event Codex never persists",
+    effect: Warns,
     fix: Sometimes [Safe],
 }
 

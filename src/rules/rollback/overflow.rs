@@ -14,6 +14,7 @@ rule! {
     ///
     /// **Fix.** Count the turns standing before writing the marker.
     "rollback.overflow", Warning, "a rollback larger than the history",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::History, check)]);

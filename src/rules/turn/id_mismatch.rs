@@ -18,6 +18,7 @@ rule! {
     ///
     /// **Fix.** Stamp each event with the id of the turn it belongs to.
     "turn.id-mismatch", Warning, "an event names another turn than its own",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Turns, check)]);

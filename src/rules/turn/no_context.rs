@@ -15,6 +15,7 @@ rule! {
     ///
     /// **Fix.** Write a `turn_context` at the start of every turn.
     "turn.no-context", Info, "a user turn without a turn_context",
+    effect: Nothing,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Turns, check)]);

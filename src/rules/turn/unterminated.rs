@@ -20,6 +20,7 @@ rule! {
     ///
     /// **Fix.** Write `turn_aborted` for a turn given up.
     "turn.unterminated", Warning, "a turn that never ended",
+    effect: ClientPartial,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Turns, check)]);

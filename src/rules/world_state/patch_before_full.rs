@@ -12,6 +12,7 @@ rule! {
     ///
     /// **Fix.** Write a full snapshot first.
     "world_state.patch-before-full", Warning, "a world_state patch before any full snapshot",
+    effect: Warns,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::State, check)]);

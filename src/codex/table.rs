@@ -1,0 +1,642 @@
+//! The table of Codex's reading: for each behaviour rollscope models, which versions do
+//! what, each row citing its evidence (a verdict of the real Codex kept in `testdata/`, or
+//! an upstream file). Rows are version ranges; a version below every row reads as the
+//! oldest row. `docs/codex-versions.md` is rendered from it (`output::versions`), and a test
+//! holds every cited fixture to exist.
+
+use super::Version;
+
+/// What rollscope models of Codex's reading, one behaviour a set of rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Behaviour {
+    /// A duplicate or decreasing `ordinal` in a paginated file.
+    OrdinalOutOfOrder,
+    /// A forward gap in a paginated file's ordinals.
+    OrdinalGap,
+    /// A compaction whose `replacement_history_metadata` does not match its
+    /// `replacement_history`.
+    CompactionMetadataMismatch,
+    /// A paginated file's `history_base`, its source present.
+    HistoryBase,
+    /// A paginated file's `history_base` whose source rollout is absent.
+    HistoryBaseMissing,
+    /// A `session_meta.id` that differs from the thread id of the file's name.
+    MetaIdDiffers,
+    /// A paginated file whose last parseable record has no `ordinal`.
+    TailWithoutOrdinal,
+    /// A paginated file whose first record is not its `session_meta`.
+    MetaNotFirst,
+    /// A `.jsonl.zst` rollout.
+    Compressed,
+    /// A `.jsonl.zst` cut short, or with bytes after its frame.
+    CompressedCorrupt,
+    /// The `id` of history items, sent to the model.
+    HistoryItemIds,
+    /// A file under `sessions/` whose name is not a rollout name.
+    NameUnrecognised,
+    /// A record `type` the version does not decode.
+    UnknownRecordType,
+    /// A `local_shell_call` without `call_id`.
+    LocalShellCallWithoutCallId,
+    /// A paginated file resumed: whether the records appended carry ordinals.
+    PaginatedAppend,
+}
+
+impl Behaviour {
+    /// Every behaviour, in the table's order.
+    pub const ALL: [Behaviour; 15] = [
+        Behaviour::OrdinalOutOfOrder,
+        Behaviour::OrdinalGap,
+        Behaviour::CompactionMetadataMismatch,
+        Behaviour::HistoryBase,
+        Behaviour::HistoryBaseMissing,
+        Behaviour::MetaIdDiffers,
+        Behaviour::TailWithoutOrdinal,
+        Behaviour::MetaNotFirst,
+        Behaviour::Compressed,
+        Behaviour::CompressedCorrupt,
+        Behaviour::HistoryItemIds,
+        Behaviour::NameUnrecognised,
+        Behaviour::UnknownRecordType,
+        Behaviour::LocalShellCallWithoutCallId,
+        Behaviour::PaginatedAppend,
+    ];
+
+    /// What it is, in a few words (the page's headings).
+    pub fn title(self) -> &'static str {
+        match self {
+            Behaviour::OrdinalOutOfOrder => "A duplicate or decreasing ordinal (paginated)",
+            Behaviour::OrdinalGap => "Ordinals that never appear (paginated)",
+            Behaviour::CompactionMetadataMismatch => {
+                "A compaction whose replacement_history_metadata does not match"
+            }
+            Behaviour::HistoryBase => "A paginated fork's history_base, its source present",
+            Behaviour::HistoryBaseMissing => "A paginated fork whose source rollout is absent",
+            Behaviour::MetaIdDiffers => "A session_meta id that differs from the file name",
+            Behaviour::TailWithoutOrdinal => "A paginated file whose last record has no ordinal",
+            Behaviour::MetaNotFirst => "A paginated file whose first record is not session_meta",
+            Behaviour::Compressed => "A .jsonl.zst rollout",
+            Behaviour::CompressedCorrupt => "A .jsonl.zst cut short or with bytes after its frame",
+            Behaviour::HistoryItemIds => "History items' id, sent to the model",
+            Behaviour::NameUnrecognised => {
+                "A file under sessions/ whose name is not a rollout name"
+            }
+            Behaviour::UnknownRecordType => "A record type the version does not decode",
+            Behaviour::LocalShellCallWithoutCallId => "A local_shell_call without call_id",
+            Behaviour::PaginatedAppend => "A paginated file resumed and appended to",
+        }
+    }
+
+    /// The rules whose findings follow it.
+    pub fn rules(self) -> &'static [&'static str] {
+        match self {
+            Behaviour::OrdinalOutOfOrder => &["ordinal.non-monotonic"],
+            Behaviour::OrdinalGap => &["ordinal.gap"],
+            Behaviour::CompactionMetadataMismatch => &["compact.metadata-len"],
+            Behaviour::HistoryBase => &["history_base.ignored"],
+            Behaviour::HistoryBaseMissing => &["history_base.resolve"],
+            Behaviour::MetaIdDiffers => &["meta.id-vs-filename"],
+            Behaviour::TailWithoutOrdinal => &["ordinal.missing"],
+            Behaviour::MetaNotFirst => &["meta.first"],
+            Behaviour::Compressed => &["file.zst-unsupported"],
+            Behaviour::CompressedCorrupt => &["file.zst-corrupt"],
+            Behaviour::HistoryItemIds => &[],
+            Behaviour::NameUnrecognised => &["file.name"],
+            Behaviour::UnknownRecordType => &["line.unknown-type", "ordinal.tail-unparseable"],
+            Behaviour::LocalShellCallWithoutCallId => &["pair.missing-output"],
+            Behaviour::PaginatedAppend => &["meta.paginated-unsupported"],
+        }
+    }
+}
+
+/// What a version does about a behaviour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Answer {
+    /// Refuses to resume the file.
+    Refuses,
+    /// Reads it as written.
+    Reads,
+    /// Does not read it at all (the field means nothing to this version).
+    Ignores,
+    /// Skips the line or record, with a warning.
+    Skips,
+    /// Logs a warning; nothing is lost.
+    Warns,
+    /// Its thread-history projection (what a client is shown) stops there for good; the
+    /// model still gets everything.
+    ProjectionStops,
+    /// Resumes the file without what it points to (a fork without its source's history).
+    ResumesAlone,
+    /// Resumes under the id `session_meta` names.
+    ResumesUnderMetaId,
+    /// Leaves it out.
+    Strips,
+    /// Keeps it.
+    Keeps,
+}
+
+impl Answer {
+    /// Its name on the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Answer::Refuses => "refuses",
+            Answer::Reads => "reads",
+            Answer::Ignores => "ignores",
+            Answer::Skips => "skips",
+            Answer::Warns => "warns",
+            Answer::ProjectionStops => "projection stops",
+            Answer::ResumesAlone => "resumes alone",
+            Answer::ResumesUnderMetaId => "resumes under the meta id",
+            Answer::Strips => "strips",
+            Answer::Keeps => "keeps",
+        }
+    }
+}
+
+/// What a row rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// A fixture and the real Codex's verdict on it, by path from the repository's root.
+    Fixture(&'static str),
+    /// Upstream code or a discussion in openai/codex, with what it says.
+    Upstream(&'static str),
+}
+
+/// One row: a range of versions, what they do, and why rollscope believes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    pub behaviour: Behaviour,
+    /// The first version of the range (inclusive).
+    pub from: Version,
+    /// The last version of the range (inclusive); `None`: every later one.
+    pub until: Option<Version>,
+    pub answer: Answer,
+    /// What Codex does, in a sentence (Markdown).
+    pub does: &'static str,
+    pub evidence: &'static [Evidence],
+}
+
+impl Row {
+    /// Whether `v` lies in its range.
+    pub fn covers(&self, v: Version) -> bool {
+        self.from <= v && self.until.is_none_or(|u| v <= u)
+    }
+}
+
+const fn v(major: u64, minor: u64, patch: u64) -> Version {
+    Version::new(major, minor, patch)
+}
+
+/// The row that answers for `v` about `b`: the row covering it, or the oldest one for a
+/// version below every row.
+pub fn row(b: Behaviour, v: Version) -> &'static Row {
+    let mut rows = TABLE.iter().filter(|r| r.behaviour == b);
+    let first = rows.clone().next();
+    match rows.find(|r| r.covers(v)).or(first) {
+        Some(r) => r,
+        // Every behaviour has rows (a test holds it); this is never reached.
+        None => &FALLBACK,
+    }
+}
+
+static FALLBACK: Row = Row {
+    behaviour: Behaviour::UnknownRecordType,
+    from: v(0, 0, 0),
+    until: None,
+    answer: Answer::Reads,
+    does: "",
+    evidence: &[],
+};
+
+/// The versions the table names: the first of each row's range, oldest first.
+pub fn versions() -> Vec<Version> {
+    let mut out: Vec<Version> = TABLE.iter().map(|r| r.from).collect();
+    out.push(super::NEWEST);
+    out.sort();
+    out.dedup();
+    out
+}
+
+use Answer::*;
+use Behaviour::*;
+use Evidence::{Fixture, Upstream};
+
+/// The table, behaviour by behaviour, oldest range first. Where two tried versions answer
+/// differently the boundary between them is where upstream moved it when that is known, else
+/// the later one's release (the row says which versions were tried).
+pub static TABLE: &[Row] = &[
+    // --- ordinals -----------------------------------------------------------------------
+    Row {
+        behaviour: OrdinalOutOfOrder,
+        from: v(0, 36, 0),
+        until: Some(v(0, 145, 99)),
+        answer: Ignores,
+        does: "No thread-history projection: ordinals are not read, and the resume sends \
+               everything (tried: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: OrdinalOutOfOrder,
+        from: v(0, 146, 0),
+        until: Some(v(0, 153, 99)),
+        answer: ProjectionStops,
+        does: "The projection fails at the record for good (`failed to project durable rollout \
+               … expected ordinal N, got M`): a client is shown no turns, while the model still \
+               gets everything (tried: 0.147, 0.153.4).",
+        evidence: &[
+            Upstream(
+                "openai/codex#38792 (the projection, 0.146); openai/codex#41079 (0.150–0.153)",
+            ),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.153.4.json"),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.153.4-client.json"),
+        ],
+    },
+    Row {
+        behaviour: OrdinalOutOfOrder,
+        from: v(0, 154, 0),
+        until: None,
+        answer: Warns,
+        does: "The projection skips the record with a warning (`skipping duplicate or regressed \
+               rollout ordinal`); the resume sends everything and a client shows every turn \
+               (tried: 0.154, 0.160, 0.171).",
+        evidence: &[
+            Upstream("openai/codex#42369 (0.154)"),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.154.0.json"),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.171.0.json"),
+            Fixture("testdata/versions/ordinal-duplicate/verdicts/0.171.0-client.json"),
+            Fixture("testdata/lint/ordinal.non-monotonic/verdict-0.171.0-message-deleted.json"),
+        ],
+    },
+    Row {
+        behaviour: OrdinalGap,
+        from: v(0, 36, 0),
+        until: Some(v(0, 145, 99)),
+        answer: Ignores,
+        does: "Ordinals are not read (tried: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: OrdinalGap,
+        from: v(0, 146, 0),
+        until: Some(v(0, 153, 99)),
+        answer: ProjectionStops,
+        does: "The projection expects the next ordinal exactly and fails at a jump for good \
+               (`expected ordinal 17, got 18; 0 rejected rollout lines cannot cover that gap`): a \
+               client is shown no turns; the model still gets everything (tried: 0.147, 0.153.4).",
+        evidence: &[
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.153.4.json"),
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.153.4-client.json"),
+        ],
+    },
+    Row {
+        behaviour: OrdinalGap,
+        from: v(0, 154, 0),
+        until: None,
+        answer: Warns,
+        does: "The projection records the gap as a skipped range with a warning (`skipping \
+               missing rollout ordinal range`); nothing is lost (tried: 0.154, 0.160, 0.171).",
+        evidence: &[
+            Upstream("openai/codex#42369 (0.154)"),
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.154.0.json"),
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.171.0.json"),
+            Fixture("testdata/versions/ordinal-swapped/verdicts/0.171.0-client.json"),
+        ],
+    },
+    // --- compaction -------------------------------------------------------------------
+    Row {
+        behaviour: CompactionMetadataMismatch,
+        from: v(0, 36, 0),
+        until: Some(v(0, 153, 99)),
+        answer: Reads,
+        does: "The compaction is applied as written (tried: 0.110, 0.128, 0.147; 0.148–0.153 \
+               untried).",
+        evidence: &[
+            Fixture("testdata/versions/compaction-metadata-short/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/compaction-metadata-short/verdicts/0.128.0.json"),
+            Fixture("testdata/versions/compaction-metadata-short/verdicts/0.147.0.json"),
+        ],
+    },
+    Row {
+        behaviour: CompactionMetadataMismatch,
+        from: v(0, 154, 0),
+        until: None,
+        answer: Skips,
+        does: "The line is skipped (`replacement_history_metadata has M entries for H history \
+               items`): the history rests on the previous checkpoint (tried: 0.154, 0.160, 0.171).",
+        evidence: &[
+            Fixture("testdata/versions/compaction-metadata-short/verdicts/0.154.0.json"),
+            Fixture("testdata/versions/compaction-metadata-short/verdicts/0.160.0.json"),
+            Fixture("testdata/replay/verdicts/compaction-metadata-len-mismatch.json"),
+        ],
+    },
+    // --- lineage ----------------------------------------------------------------------
+    Row {
+        behaviour: HistoryBase,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Ignores,
+        does: "`history_base` is not read: only the fork's own items are sent (tried: 0.110, \
+               0.128).",
+        evidence: &[
+            Fixture("testdata/versions/fork-source-present/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/fork-source-present/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: HistoryBase,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Reads,
+        does: "The source's records below `end_ordinal_exclusive` are sent first, then the \
+               fork's (tried: 0.147, 0.154, 0.160, 0.171).",
+        evidence: &[
+            Fixture("testdata/versions/fork-source-present/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/fork-source-present/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: HistoryBaseMissing,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: ResumesAlone,
+        does: "The fork is resumed alone (tried: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/fork-source-absent/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/fork-source-absent/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: HistoryBaseMissing,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Refuses,
+        does: "Refused: `invalid paginated history lineage …: missing source rollout` (tried: \
+               0.147, 0.154, 0.160, 0.171).",
+        evidence: &[
+            Fixture("testdata/versions/fork-source-absent/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/fork-source-absent/verdicts/0.171.0.json"),
+        ],
+    },
+    // --- the file's head and name -------------------------------------------------------
+    Row {
+        behaviour: MetaIdDiffers,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: ResumesUnderMetaId,
+        does: "`resume <the id in the name>` resumes it and runs the thread under the \
+               `session_meta` id; `resume <meta id>` is refused (0.128) or starts an empty \
+               thread (0.110).",
+        evidence: &[
+            Fixture("testdata/versions/meta-id-differs/verdicts/0.128.0.json"),
+            Fixture("testdata/versions/meta-id-differs/verdicts/0.110.0-meta-id.json"),
+        ],
+    },
+    Row {
+        behaviour: MetaIdDiffers,
+        from: v(0, 147, 0),
+        until: Some(v(0, 160, 99)),
+        answer: Warns,
+        does: "Resumed by either id and run under the id in the name, with a warning (`state db \
+               discrepancy … falling_back`) (tried: 0.147, 0.154, 0.160).",
+        evidence: &[
+            Fixture("testdata/versions/meta-id-differs/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/meta-id-differs/verdicts/0.160.0.json"),
+        ],
+    },
+    Row {
+        behaviour: MetaIdDiffers,
+        from: v(0, 161, 0),
+        until: None,
+        answer: Refuses,
+        does: "`resume <the id in the name>` is refused (`thread source changed during resume`); \
+               `resume <meta id>` and `resume --last` still work (tried: 0.171; 0.161–0.170 \
+               untried).",
+        evidence: &[
+            Fixture("testdata/versions/meta-id-differs/verdicts/0.171.0.json"),
+            Fixture("testdata/versions/meta-id-differs/verdicts/0.171.0-meta-id.json"),
+        ],
+    },
+    Row {
+        behaviour: TailWithoutOrdinal,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Reads,
+        does: "Resumed: ordinals are not read (tried: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/paginated-last-no-ordinal/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/paginated-last-no-ordinal/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: TailWithoutOrdinal,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Refuses,
+        does: "Refused: `final paginated rollout record … is missing an ordinal` (tried: 0.147, \
+               0.154, 0.160, 0.171).",
+        evidence: &[
+            Upstream("openai/codex#45150"),
+            Fixture("testdata/versions/paginated-last-no-ordinal/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/paginated-last-no-ordinal/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: MetaNotFirst,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Reads,
+        does: "Resumed: the first `session_meta` found is the thread's (tried on a paginated \
+               file: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/paginated-meta-not-first/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/paginated-meta-not-first/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: MetaNotFirst,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Refuses,
+        does: "Refused: `rollout at … does not start with session metadata` (tried: 0.147 on a \
+               legacy file; 0.147, 0.154, 0.160, 0.171 on a paginated one).",
+        evidence: &[
+            Fixture("testdata/replay/verdicts/meta-not-first.json"),
+            Fixture("testdata/versions/paginated-meta-not-first/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/paginated-meta-not-first/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: NameUnrecognised,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Reads,
+        does: "Found by the thread id its name holds (`session-<id>.jsonl`), resumed and \
+               appended to (tried: 0.110, 0.128); a name without the id is never found.",
+        evidence: &[
+            Fixture("testdata/versions/name-unrecognised/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/name-unrecognised/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: NameUnrecognised,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Refuses,
+        does: "Never found: `no rollout found for thread id` (tried: 0.147, 0.154, 0.160, 0.171).",
+        evidence: &[
+            Fixture("testdata/versions/name-unrecognised/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/name-unrecognised/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: PaginatedAppend,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Ignores,
+        does: "A paginated file is resumed as any other, and the records the resume appends \
+               carry no `ordinal`: a later resume by 0.147 or newer refuses the file (tried: \
+               0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/history-ids/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/history-ids/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: PaginatedAppend,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Reads,
+        does: "The records the resume appends carry the next ordinals (tried: 0.147, 0.154, \
+               0.160, 0.171).",
+        evidence: &[Fixture(
+            "testdata/versions/history-ids/verdicts/0.171.0.json",
+        )],
+    },
+    // --- compression ------------------------------------------------------------------
+    Row {
+        behaviour: Compressed,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Refuses,
+        does: "Refused: the compressed bytes are read as text (`stream did not contain valid \
+               UTF-8`), with or without `local_thread_store_compression` (tried: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/zst/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/zst/verdicts/0.128.0.json"),
+            Fixture("testdata/versions/zst/verdicts/0.128.0-zst-feature.json"),
+        ],
+    },
+    Row {
+        behaviour: Compressed,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Reads,
+        does: "Decompressed and read; the resume writes it back as a plain `.jsonl` (tried: \
+               0.147, 0.154, 0.160, 0.171).",
+        evidence: &[
+            Fixture("testdata/versions/zst/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/zst/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: CompressedCorrupt,
+        from: v(0, 36, 0),
+        until: None,
+        answer: Refuses,
+        does: "Refused: `incomplete frame` (cut short), `Unknown frame descriptor` (bytes after \
+               the frame) (tried: 0.147, 0.171; before 0.147 every `.zst` is refused).",
+        evidence: &[Fixture("testdata/lint/file.zst-corrupt/verdicts.json")],
+    },
+    // --- what is sent -----------------------------------------------------------------
+    Row {
+        behaviour: HistoryItemIds,
+        from: v(0, 36, 0),
+        until: Some(v(0, 146, 99)),
+        answer: Strips,
+        does: "History items are sent without their `id` (tried: 0.110, 0.128).",
+        evidence: &[
+            Fixture("testdata/versions/history-ids/verdicts/0.110.0.json"),
+            Fixture("testdata/versions/history-ids/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: HistoryItemIds,
+        from: v(0, 147, 0),
+        until: None,
+        answer: Keeps,
+        does: "History items are sent with their `id` (tried: 0.147, 0.154, 0.160, 0.171).",
+        evidence: &[
+            Fixture("testdata/versions/history-ids/verdicts/0.147.0.json"),
+            Fixture("testdata/versions/history-ids/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: UnknownRecordType,
+        from: v(0, 36, 0),
+        until: None,
+        answer: Skips,
+        does: "The line is skipped with a warning (`skipping unknown rollout line`); 0.171 \
+               decodes 13 record types, `dynamic_tools_updated` among them (tried: 0.171).",
+        evidence: &[
+            Fixture("testdata/replay/verdicts/record-type-unknown.json"),
+            Fixture("testdata/replay/verdicts/dynamic-tools-updated.json"),
+        ],
+    },
+    Row {
+        behaviour: LocalShellCallWithoutCallId,
+        from: v(0, 36, 0),
+        until: None,
+        answer: Ignores,
+        does: "Sent as it is, with no synthetic output: nothing answers it (tried: 0.128, \
+               0.147, 0.171).",
+        evidence: &[
+            Fixture("testdata/replay/verdicts/local-shell-call-no-call-id.json"),
+            Fixture("testdata/replay/by-version/local-shell-call-no-call-id-0.147.0.json"),
+            Fixture("testdata/replay/by-version/local-shell-call-no-call-id-0.128.0.json"),
+        ],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_behaviours_rows_are_ordered_ranges_that_leave_no_version_out() {
+        for b in Behaviour::ALL {
+            let rows: Vec<&Row> = TABLE.iter().filter(|r| r.behaviour == b).collect();
+            assert!(!rows.is_empty(), "{b:?}: no row");
+            assert!(rows.last().unwrap().until.is_none(), "{b:?}: no open row");
+            for w in rows.windows(2) {
+                let until = w[0].until.expect("only the last row is open");
+                assert!(w[0].from <= until, "{b:?}");
+                // The next range starts right after: no version is in two rows or none.
+                let next = w[1].from;
+                assert!(until < next, "{b:?}: rows overlap");
+                let adjacent = (until.major, until.minor + 1, 0) == (next.major, next.minor, 0)
+                    || (until.major, until.minor, until.patch + 1)
+                        == (next.major, next.minor, next.patch);
+                assert!(adjacent, "{b:?}: {until} then {next}");
+            }
+        }
+        assert!(TABLE.iter().all(|r| r.from <= crate::codex::NEWEST));
+    }
+
+    #[test]
+    fn a_version_reads_as_its_range_and_an_older_one_as_the_oldest_row() {
+        let ordinals = |s: &str| row(OrdinalOutOfOrder, s.parse().unwrap()).answer;
+        assert_eq!(ordinals("0.147.0"), ProjectionStops);
+        assert_eq!(ordinals("0.153.4"), ProjectionStops);
+        assert_eq!(ordinals("0.154.0"), Warns);
+        assert_eq!(ordinals("0.999.0"), Warns);
+        assert_eq!(ordinals("0.1.0"), Ignores);
+    }
+}
