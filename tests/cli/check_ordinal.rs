@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::util::*;
 
@@ -259,11 +259,26 @@ fn duplicated_line_is_a_duplicate() {
     assert_eq!(denied[0]["ok"], false);
 }
 
+/// Codex 0.154+ meets the jump first (it logs `skipping missing rollout ordinal range` at
+/// line 9), then skips line 10 as regressed (`testdata/versions/ordinal-swapped/`); 0.146 to
+/// 0.153 stop at the jump; earlier versions read no ordinal, and only the decrease is said.
 #[test]
-fn swapped_lines_are_a_decrease() {
-    let row = check_one(&broken("ordinal-lines-swapped.jsonl"), 0);
-    // Line 9 holds 9, line 10 holds 8: the highest so far is 9, so 10 is due.
-    assert_one_problem(&row, "decrease", "warning", 10, Some(10), Some(8));
+fn swapped_lines_are_a_jump_then_a_decrease() {
+    let path = broken("ordinal-lines-swapped.jsonl");
+    let row = check_one(&path, 0);
+    let p = problems(&row);
+    assert_eq!(p.len(), 2, "{row:#}");
+    // Line 9 holds 9 where 8 is due; line 10 holds 8: the highest so far is 9, so 10 is due.
+    assert_fields(
+        &p[0],
+        json!({"kind": "gap", "severity": "warning", "line": 9, "expected": 8, "found": 9}),
+    );
+    assert_fields(
+        &p[1],
+        json!({"kind": "decrease", "severity": "warning", "line": 10, "expected": 10, "found": 8}),
+    );
+    let old = check(&["--codex", "0.128", s(&path)], 0);
+    assert_one_problem(&old[0], "decrease", "info", 10, Some(10), Some(8));
 }
 
 #[test]

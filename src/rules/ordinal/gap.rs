@@ -6,7 +6,8 @@ use crate::findings::Effect;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
-    /// **Checks.** No ordinal is skipped for good.
+    /// **Checks.** No ordinal is skipped: none for good, and none that comes later out of
+    /// order (reported only where the Codex version read as meets the jump: 0.146 and later).
     ///
     /// **Why it matters.** Codex's recorder tolerates gaps; its thread-history projection
     /// depends on the version (`docs/codex-versions.md`): from 0.154 it records the gap as a
@@ -55,6 +56,35 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             found,
         } = p.fault
         {
+            if unseen == 0 {
+                // Every skipped ordinal comes later: a jump Codex meets here all the same.
+                let effect = effect(&facts.codex);
+                if effect == Effect::Nothing {
+                    continue;
+                }
+                let v = facts.codex.version;
+                let does = match effect {
+                    Effect::ClientStuck => format!(
+                        "Codex {v}'s thread-history projection fails here for good: a client \
+                         is shown no turn of the thread (the model still gets everything)"
+                    ),
+                    _ => format!(
+                        "Codex {v} logs them as a skipped range here and then skips the later \
+                         lines as regressed; the resume still sends everything"
+                    ),
+                };
+                let f = out.push_nth(
+                    nth,
+                    Some(p.at),
+                    format!(
+                        "ordinal jumps to {found}, expected {lo}: the ordinals skipped come \
+                         later, out of order: {does}"
+                    ),
+                );
+                f.effect(effect);
+                (f.expected, f.found) = (Some(lo), Some(found));
+                continue;
+            }
             let what = if lo == hi {
                 format!("ordinal {lo} never appears")
             } else if unseen == (hi - lo).saturating_add(1) {
