@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{ndjson, output, rollscope, root, testdata};
+use crate::util::{ndjson, output, rollscope, root, shared_corpus, testdata};
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -258,3 +258,38 @@ fn the_versions_page_is_the_table_and_every_fixture_it_cites_exists() {
         "docs/codex-versions.md is out of date: rerun this test with BLESS=1"
     );
 }
+
+/// The scenarios whose files hold a real defect: a process killed or interrupted mid-turn.
+const KILLED: [&str; 5] = [
+    "killed_in_tool",
+    "killed_in_tool_resume",
+    "kill_then_resume",
+    "interrupt_sigint",
+    "interrupt_sigkill",
+];
+
+/// Every clean real rollout (every scenario but the killed ones) lints without an error or
+/// a warning, read as the newest Codex and as the Codex that wrote it (`--codex file`).
+fn clean_scenarios_lint_clean_as_the_newest_and_as_their_own_version(tree: &Path) -> usize {
+    let mut files = 0;
+    for codex in ["newest", "file"] {
+        let rows = run(&["lint"], codex, tree);
+        let serious: Vec<&Value> = rows
+            .iter()
+            .filter(|r| r["severity"] != "info")
+            .filter(|r| {
+                let path = r["path"].as_str().unwrap();
+                !KILLED.iter().any(|k| path.contains(&format!("/{k}/")))
+            })
+            .collect();
+        assert!(serious.is_empty(), "--codex {codex}: {serious:#?}");
+        files = crate::util::rollouts_under(tree).len();
+    }
+    files
+}
+
+crate::util::every_real_file!(
+    clean_scenarios_lint_clean_as_the_newest_and_as_their_own_version:
+        clean_real_files_lint_clean_as_the_newest_and_their_own_codex,
+        clean_corpus_files_lint_clean_as_the_newest_and_their_own_codex
+);
