@@ -20,6 +20,7 @@ pub struct Line {
     ordinal: Option<u64>,
     type_: String,
     payload: Value,
+    metadata: Option<Value>,
 }
 
 /// A record of any type.
@@ -27,6 +28,7 @@ pub fn line(type_: &str, payload: Value) -> Line {
     Line {
         timestamp: "2026-01-01T00:00:00.000Z".to_string(),
         ordinal: None,
+        metadata: None,
         type_: type_.to_string(),
         payload,
     }
@@ -69,6 +71,12 @@ impl Line {
         self.ordinal = Some(ordinal);
         self
     }
+
+    /// With the envelope's `metadata` (Codex's harness metadata of a response item).
+    pub fn metadata(mut self, metadata: Value) -> Line {
+        self.metadata = Some(metadata);
+        self
+    }
 }
 
 impl fmt::Display for Line {
@@ -80,6 +88,9 @@ impl fmt::Display for Line {
         }
         o.insert("type".into(), Value::String(self.type_.clone()));
         o.insert("payload".into(), self.payload.clone());
+        if let Some(m) = &self.metadata {
+            o.insert("metadata".into(), m.clone());
+        }
         write!(f, "{}", Value::Object(o))
     }
 }

@@ -150,8 +150,7 @@ impl History {
     ) -> Effect {
         match rec.kind {
             Kind::ResponseItem => {
-                // Ghost snapshots are never model input.
-                if rec.payload_type() == Some("ghost_snapshot") {
+                if !model_input(rec) {
                     return Effect::None;
                 }
                 let meta = Meta::of_record(rec);
@@ -344,6 +343,69 @@ impl History {
             problems: self.problems,
         }
     }
+}
+
+/// Whether a `response_item` is model input. Not: a ghost snapshot; a configuration update
+/// (0.171 reads it and sends none, `testdata/replay/verdicts/configuration-update.json`);
+/// an assistant message delivered in code mode, which Codex reads back as retained context
+/// (`delivered-assistant-message.json`; upstream `codex-rs/history/src/rollout_payload.rs`,
+/// `From<RolloutItemWire>`: one `output_text`, a passthrough `turn_id`, the envelope's
+/// `metadata.user_input_order` and a delivery marker).
+fn model_input(rec: &Record<'_>) -> bool {
+    if matches!(
+        rec.payload_type(),
+        Some("ghost_snapshot" | "configuration_update")
+    ) {
+        return false;
+    }
+    !retained_delivery(rec)
+}
+
+/// The marker of a complete delivery, and the prefix of an incomplete one's.
+const DELIVERY_COMPLETE: &str = "codex:code-mode-delivery:v1:complete";
+const DELIVERY_INCOMPLETE: &str = "codex:code-mode-delivery:v1:incomplete:";
+
+/// An assistant message Codex reads back as a delivered message of retained context.
+fn retained_delivery(rec: &Record<'_>) -> bool {
+    let Some(meta) = rec.metadata else {
+        return false;
+    };
+    // Rare: parsed only when the marker's field is there.
+    if rec.payload_type() != Some("message") || !meta.get().contains("delivered_assistant_message")
+    {
+        return false;
+    }
+    let (Ok(meta), Ok(item)) = (
+        serde_json::from_str::<serde_json::Value>(meta.get()),
+        serde_json::from_str::<serde_json::Value>(rec.payload.get()),
+    ) else {
+        return false;
+    };
+    let marker = meta
+        .get("delivered_assistant_message")
+        .and_then(serde_json::Value::as_str);
+    let marked =
+        marker.is_some_and(|m| m == DELIVERY_COMPLETE || m.starts_with(DELIVERY_INCOMPLETE));
+    let ordered = meta.get("user_input_order").is_some_and(|o| o.is_u64());
+    let one_text = item
+        .get("content")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|c| {
+            c.len() == 1
+                && c.first()
+                    .and_then(|p| p.get("type"))
+                    .and_then(|t| t.as_str())
+                    == Some("output_text")
+        });
+    let turn = item
+        .get("internal_chat_message_metadata_passthrough")
+        .and_then(|p| p.get("turn_id"))
+        .is_some_and(serde_json::Value::is_string);
+    item.get("role").and_then(serde_json::Value::as_str) == Some("assistant")
+        && marked
+        && ordered
+        && one_text
+        && turn
 }
 
 /// Why Codex's decoder rejects a compaction that parses, losing its checkpoint: a
@@ -567,5 +629,37 @@ mod tests {
         let ghost = testkit::item(json!({"type": "ghost_snapshot", "ghost_commit": {}}));
         let r = replay(&[user("a"), ghost]);
         assert_eq!(r.items.len(), 1);
+    }
+
+    /// What upstream's reader turns into retained context, and nothing else
+    /// (`rollout_payload.rs`): the real 0.171 sent the message when its marker or its
+    /// `turn_id` was taken away.
+    #[test]
+    fn a_delivered_assistant_message_and_a_configuration_update_are_not_model_input() {
+        let delivered = |marker: &str, turn: bool, parts: usize| {
+            let mut item = json!({"type": "message", "role": "assistant",
+                "content": vec![json!({"type": "output_text", "text": "sent"}); parts]});
+            if turn {
+                item["internal_chat_message_metadata_passthrough"] = json!({"turn_id": "t1"});
+            }
+            testkit::item(item)
+                .metadata(json!({"delivered_assistant_message": marker, "user_input_order": 2}))
+        };
+        let complete = "codex:code-mode-delivery:v1:complete";
+        let config = testkit::item(json!({"type": "configuration_update", "reasoning": {}}));
+        let cases = [
+            (delivered(complete, true, 1), 1),
+            (
+                delivered("codex:code-mode-delivery:v1:incomplete:cut", true, 1),
+                1,
+            ),
+            (delivered(complete, false, 1), 2),
+            (delivered(complete, true, 2), 2),
+            (delivered("other", true, 1), 2),
+            (config, 1),
+        ];
+        for (i, (line, n)) in cases.into_iter().enumerate() {
+            assert_eq!(replay(&[user("a"), line]).items.len(), n, "case {i}");
+        }
     }
 }
