@@ -25,12 +25,14 @@ ap.add_argument("accounted", nargs="*", help="SLUG=WHY")
 ap.add_argument("--drop-field", action="append", default=[])
 ap.add_argument("--drop-re", action="append", default=[])
 ap.add_argument("--show", type=int, default=3)
-args = ap.parse_args()
+ap.add_argument("--slugs", help="a file of every rule slug, one a line (a line naming one not accounted for is unaccounted)")
+args = ap.parse_intermixed_args()
 
 accounted = dict(a.split("=", 1) for a in args.accounted)
 drop_fields = set(args.drop_field)
 drop_res = [re.compile(r) for r in args.drop_re]
 slug_re = re.compile(r"\b([a-z_]+\.[a-z][a-z-]+)\b")
+known = set(open(args.slugs).read().split()) if args.slugs else set()
 
 
 def strip(v):
@@ -92,7 +94,14 @@ names = sorted(
 why = collections.Counter()
 unaccounted = collections.defaultdict(list)
 cases_left = set()
+inputs_accounted = set()
+deferred = []
 for name in names:
+    # A rule's own page (`lint --explain SLUG`) is its rule's; `--help` pages show the flags
+    # the change adds.
+    case_rule = name.split("@", 1)[1] if name.startswith("explain@") else None
+    pending = []
+    case_accounted = False
     for ext in (".out", ".err", ".code"):
         ta, tb = load(args.a, name, ext), load(args.b, name, ext)
         if ta == tb:
@@ -104,20 +113,39 @@ for name in names:
         for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, la, lb, autojunk=False).get_opcodes():
             if tag == "equal":
                 continue
-            changed = la[i1:i2] + lb[j1:j2]
-            if ext == ".code":
-                # An exit code follows the findings: accounted for when they are.
-                continue
-            for line in changed:
-                slugs = set(slug_re.findall(line)) & set(accounted) | (
-                    {m for m in accounted if "(" not in m and m in line}
-                )
-                if slugs:
-                    for s in slugs:
+            for line in la[i1:i2] + lb[j1:j2]:
+                if case_rule in accounted:
+                    why[accounted[case_rule] + " (the rule's documentation)"] += 1
+                    continue
+                if name.startswith("help."):
+                    why["--help: the flags added (--codex, --config, --no-config, --deny non-monotonic)"] += 1
+                    continue
+                named = set(slug_re.findall(line)) & (known | set(accounted))
+                named |= {m for m in accounted if not slug_re.fullmatch(m) and m in line}
+                hit = named & set(accounted)
+                if hit:
+                    for s in hit:
                         why[accounted[s]] += 1
-                else:
+                    case_accounted = True
+                elif named:
                     unaccounted[name + ext].append(line)
                     cases_left.add(name)
+                else:
+                    pending.append((ext, line))
+    # A line naming no rule (a count, a summary, an exit code) follows the findings of the
+    # same command line, or of the same input under another command line.
+    if case_accounted:
+        inputs_accounted.add(name.split("@", 1)[-1])
+    if pending:
+        deferred.append((name, pending))
+
+for name, pending in deferred:
+    if name.split("@", 1)[-1] in inputs_accounted:
+        why["counts, summaries and exit codes that follow those findings"] += len(pending)
+    else:
+        for ext, line in pending:
+            unaccounted[name + ext].append(line)
+            cases_left.add(name)
 
 for w, n in why.most_common():
     print(f"{n:6d} lines  {w}")

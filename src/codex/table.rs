@@ -40,11 +40,15 @@ pub enum Behaviour {
     LocalShellCallWithoutCallId,
     /// A paginated file resumed: whether the records appended carry ordinals.
     PaginatedAppend,
+    /// A `configuration_update` response item.
+    ConfigurationUpdate,
+    /// An assistant message delivered in code mode (`metadata.delivered_assistant_message`).
+    DeliveredAssistantMessage,
 }
 
 impl Behaviour {
     /// Every behaviour, in the table's order.
-    pub const ALL: [Behaviour; 15] = [
+    pub const ALL: [Behaviour; 17] = [
         Behaviour::OrdinalOutOfOrder,
         Behaviour::OrdinalGap,
         Behaviour::CompactionMetadataMismatch,
@@ -60,6 +64,8 @@ impl Behaviour {
         Behaviour::UnknownRecordType,
         Behaviour::LocalShellCallWithoutCallId,
         Behaviour::PaginatedAppend,
+        Behaviour::ConfigurationUpdate,
+        Behaviour::DeliveredAssistantMessage,
     ];
 
     /// What it is, in a few words (the page's headings).
@@ -84,6 +90,10 @@ impl Behaviour {
             Behaviour::UnknownRecordType => "A record type the version does not decode",
             Behaviour::LocalShellCallWithoutCallId => "A local_shell_call without call_id",
             Behaviour::PaginatedAppend => "A paginated file resumed and appended to",
+            Behaviour::ConfigurationUpdate => "A configuration_update item",
+            Behaviour::DeliveredAssistantMessage => {
+                "An assistant message delivered in code mode (retained context)"
+            }
         }
     }
 
@@ -105,6 +115,7 @@ impl Behaviour {
             Behaviour::UnknownRecordType => &["line.unknown-type", "ordinal.tail-unparseable"],
             Behaviour::LocalShellCallWithoutCallId => &["pair.missing-output"],
             Behaviour::PaginatedAppend => &["meta.paginated-unsupported"],
+            Behaviour::ConfigurationUpdate | Behaviour::DeliveredAssistantMessage => &[],
         }
     }
 }
@@ -588,6 +599,31 @@ pub static TABLE: &[Row] = &[
         evidence: &[
             Fixture("testdata/replay/verdicts/record-type-unknown.json"),
             Fixture("testdata/replay/verdicts/dynamic-tools-updated.json"),
+        ],
+    },
+    Row {
+        behaviour: ConfigurationUpdate,
+        from: v(0, 36, 0),
+        until: None,
+        answer: Strips,
+        does: "Decoded (without `reasoning` the line is skipped with a warning) and not sent: \
+               `replay` leaves it out of the history (tried: 0.171).",
+        evidence: &[Fixture(
+            "testdata/replay/verdicts/configuration-update.json",
+        )],
+    },
+    Row {
+        behaviour: DeliveredAssistantMessage,
+        from: v(0, 36, 0),
+        until: None,
+        answer: Strips,
+        does: "An assistant message with one `output_text`, a passthrough `turn_id`, \
+               `metadata.user_input_order` and a delivery marker (`…:complete`, \
+               `…:incomplete:<text>`) is read back as retained context and not sent; without \
+               the marker or the `turn_id` it is an ordinary message (tried: 0.171).",
+        evidence: &[
+            Upstream("codex-rs/history/src/rollout_payload.rs, From<RolloutItemWire>"),
+            Fixture("testdata/replay/verdicts/delivered-assistant-message.json"),
         ],
     },
     Row {

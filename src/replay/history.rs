@@ -345,7 +345,8 @@ impl History {
     }
 }
 
-/// Whether a `response_item` is model input. Not: a ghost snapshot; a configuration update
+/// Whether a `response_item` is model input (`docs/codex-versions.md`). Not: a ghost
+/// snapshot; a configuration update
 /// (0.171 reads it and sends none, `testdata/replay/verdicts/configuration-update.json`);
 /// an assistant message delivered in code mode, which Codex reads back as retained context
 /// (`delivered-assistant-message.json`; upstream `codex-rs/history/src/rollout_payload.rs`,
