@@ -1,7 +1,7 @@
 //! `ordinal.gap`: ordinals that never appear.
 
 use crate::analysis::ordinal::Fault;
-use crate::codex::{Answer, Behaviour, Reading};
+use crate::codex::{Behaviour, Reading};
 use crate::findings::Effect;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
@@ -27,24 +27,7 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]).fo
 
 /// What the version does with a gap.
 fn effect(r: &Reading) -> Effect {
-    match r.answer(Behaviour::OrdinalGap) {
-        Answer::ProjectionStops => Effect::ClientStuck,
-        Answer::Ignores => Effect::Nothing,
-        _ => Effect::Warns,
-    }
-}
-
-/// What the version does, in words.
-fn consequence(r: &Reading) -> String {
-    let v = r.version;
-    match effect(r) {
-        Effect::ClientStuck => format!(
-            "Codex {v}'s thread-history projection fails here for good: a client is shown no \
-             turn of the thread (the model still gets everything)"
-        ),
-        Effect::Nothing => format!("Codex {v} does not read ordinals"),
-        _ => format!("Codex {v} logs it as a skipped range; nothing is lost"),
-    }
+    super::projection_effect(r, Behaviour::OrdinalGap)
 }
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
@@ -56,51 +39,36 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             found,
         } = p.fault
         {
-            if unseen == 0 {
+            let effect = effect(&facts.codex);
+            let words = |warns: &str| {
+                super::projection_words(&facts.codex, Behaviour::OrdinalGap, warns)
+            };
+            let message = if unseen == 0 {
                 // Every skipped ordinal comes later: a jump Codex meets here all the same.
-                let effect = effect(&facts.codex);
                 if effect == Effect::Nothing {
                     continue;
                 }
-                let v = facts.codex.version;
-                let does = match effect {
-                    Effect::ClientStuck => format!(
-                        "Codex {v}'s thread-history projection fails here for good: a client \
-                         is shown no turn of the thread (the model still gets everything)"
-                    ),
-                    _ => format!(
-                        "Codex {v} logs them as a skipped range here and then skips the later \
-                         lines as regressed; the resume still sends everything"
-                    ),
-                };
-                let f = out.push_nth(
-                    nth,
-                    Some(p.at),
-                    format!(
-                        "ordinal jumps to {found}, expected {lo}: the ordinals skipped come \
-                         later, out of order: {does}"
-                    ),
+                let does = words(
+                    "logs them as a skipped range here and then skips the later lines as \
+                     regressed; the resume still sends everything",
                 );
-                f.effect(effect);
-                (f.expected, f.found) = (Some(lo), Some(found));
-                continue;
-            }
-            let what = if lo == hi {
-                format!("ordinal {lo} never appears")
-            } else if unseen == (hi - lo).saturating_add(1) {
-                format!("ordinals {lo}..={hi} never appear")
-            } else {
-                format!("{unseen} of the ordinals {lo}..={hi} never appear")
-            };
-            let f = out.push_nth(
-                nth,
-                Some(p.at),
                 format!(
-                    "ordinal jumps to {found}, expected {lo}: {what} ({})",
-                    consequence(&facts.codex)
-                ),
-            );
-            f.effect(effect(&facts.codex));
+                    "ordinal jumps to {found}, expected {lo}: the ordinals skipped come later, \
+                     out of order: {does}"
+                )
+            } else {
+                let what = if lo == hi {
+                    format!("ordinal {lo} never appears")
+                } else if unseen == (hi - lo).saturating_add(1) {
+                    format!("ordinals {lo}..={hi} never appear")
+                } else {
+                    format!("{unseen} of the ordinals {lo}..={hi} never appear")
+                };
+                let does = words("logs it as a skipped range; nothing is lost");
+                format!("ordinal jumps to {found}, expected {lo}: {what} ({does})")
+            };
+            let f = out.push_nth(nth, Some(p.at), message);
+            f.effect(effect);
             (f.expected, f.found) = (Some(lo), Some(found));
         }
     }

@@ -1,7 +1,7 @@
 //! `ordinal.non-monotonic`: an ordinal that repeats or goes back.
 
 use crate::analysis::ordinal::Fault;
-use crate::codex::{Answer, Behaviour, Reading};
+use crate::codex::{Behaviour, Reading};
 use crate::decode::Line;
 use crate::findings::{Edit, Effect, Fix, Related};
 use crate::rules::words::due;
@@ -39,27 +39,16 @@ pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Ordinals, check)]).fo
 
 /// What the version does with such a line.
 fn effect(r: &Reading) -> Effect {
-    match r.answer(Behaviour::OrdinalOutOfOrder) {
-        Answer::ProjectionStops => Effect::ClientStuck,
-        Answer::Ignores => Effect::Nothing,
-        _ => Effect::Warns,
-    }
+    super::projection_effect(r, Behaviour::OrdinalOutOfOrder)
 }
 
 /// What the version does, in words.
 fn consequence(r: &Reading) -> String {
-    let v = r.version;
-    match effect(r) {
-        Effect::ClientStuck => format!(
-            "Codex {v}'s thread-history projection fails here for good: a client is shown no \
-             turn of the thread (the model still gets everything)"
-        ),
-        Effect::Nothing => format!("Codex {v} does not read ordinals"),
-        _ => format!(
-            "Codex {v} skips it in the thread-history projection with a warning; the resume \
-             still sends it"
-        ),
-    }
+    super::projection_words(
+        r,
+        Behaviour::OrdinalOutOfOrder,
+        "skips it in the thread-history projection with a warning; the resume still sends it",
+    )
 }
 
 fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
