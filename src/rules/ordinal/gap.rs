@@ -18,7 +18,10 @@ rule! {
     ///
     /// **Example.** A line deleted by hand.
     ///
-    /// **Fix.** Renumber the lines after the gap.
+    /// **Fix.** A writer numbers its records densely. A file Codex already read is best left
+    /// as it is: 0.154 and later read on past a gap, and renumbering moves every later
+    /// ordinal under Codex's thread-history database, which keeps the old ones
+    /// (openai/codex#41079: "delete the redundant line, do NOT renumber").
     "ordinal.gap", Warning, "ordinals that never appear",
     effect: Warns,
 }
