@@ -293,3 +293,54 @@ crate::util::every_real_file!(
         clean_real_files_lint_clean_as_the_newest_and_their_own_codex,
         clean_corpus_files_lint_clean_as_the_newest_and_their_own_codex
 );
+
+/// `--list-rules` and SARIF's `defaultConfiguration` give the severities of the version
+/// chosen: under 0.150 a duplicate ordinal stops what a client is shown (a warning) and a
+/// compaction whose metadata does not match is applied (info); under the newest, the
+/// compaction is skipped (an error).
+#[test]
+fn the_rule_list_shows_the_severities_of_the_version_chosen() {
+    let severity = |version: &str, slug: &str| -> String {
+        let rows = ndjson(
+            &output(
+                &[
+                    "lint",
+                    "--list-rules",
+                    "--format",
+                    "ndjson",
+                    "--codex",
+                    version,
+                ],
+                0,
+            )
+            .stdout,
+        );
+        let row = rows.iter().find(|r| r["slug"] == slug).unwrap();
+        row["severity"].as_str().unwrap().to_string()
+    };
+    assert_eq!(severity("0.150", "compact.metadata-len"), "info");
+    assert_eq!(severity("0.171", "compact.metadata-len"), "error");
+    assert_eq!(severity("0.150", "ordinal.non-monotonic"), "warning");
+    assert_eq!(severity("0.128", "ordinal.non-monotonic"), "info");
+    let out = output(
+        &[
+            "lint",
+            "--list-rules",
+            "--format",
+            "sarif",
+            "--codex",
+            "0.150",
+        ],
+        0,
+    );
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let rule = rules
+        .iter()
+        .find(|r| r["id"] == "compact.metadata-len")
+        .unwrap();
+    assert_eq!(rule["defaultConfiguration"]["level"], "note");
+    assert_eq!(log["runs"][0]["properties"]["codex_version"], "0.150.0");
+}

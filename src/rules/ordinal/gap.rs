@@ -43,9 +43,8 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         } = p.fault
         {
             let effect = effect(&facts.codex);
-            let words = |warns: &str| {
-                super::projection_words(&facts.codex, Behaviour::OrdinalGap, warns)
-            };
+            let words =
+                |warns: &str| super::projection_words(&facts.codex, Behaviour::OrdinalGap, warns);
             let message = if unseen == 0 {
                 // Every skipped ordinal comes later: a jump Codex meets here all the same.
                 if effect == Effect::Nothing {
