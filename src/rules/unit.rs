@@ -159,6 +159,12 @@ impl Hook {
         }
     }
 
+    /// Each `session_meta` record, at [`Stage::RecordKind`] (the checks of a file's
+    /// metadata: the first one, or the others).
+    pub const fn session_meta(check: RecordCheck) -> Hook {
+        Hook::record(Stage::RecordKind, Kinds::of(&[Kind::SessionMeta]), check)
+    }
+
     pub const fn file(stage: Stage, check: FileCheck) -> Hook {
         Hook::File { stage, check }
     }

@@ -1,8 +1,8 @@
 //! `fork.boundary`: a fork point that disagrees with the history base.
 
-use crate::decode::{Kind, Record};
+use crate::decode::Record;
 use crate::rules::words::num;
-use crate::rules::{Found, Hook, Kinds, RecordCx, Stage, Unit};
+use crate::rules::{Found, Hook, RecordCx, Unit};
 
 rule! {
     /// **Checks.** In a fork by reference (a `session_meta` with a `history_base`),
@@ -22,14 +22,7 @@ rule! {
     effect: Warns,
 }
 
-pub const UNIT: Unit = Unit::new(
-    RULE,
-    &[Hook::record(
-        Stage::RecordKind,
-        Kinds::of(&[Kind::SessionMeta]),
-        check,
-    )],
-);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::session_meta(check)]);
 
 /// The fork point of the file's first `session_meta` against its history base: only a fork
 /// by reference (a `history_base`) is judged; `forked_from_ordinal_exclusive` without

@@ -1,10 +1,10 @@
 //! `meta.id-vs-filename`: a session id that is not the file name's.
 
 use crate::codex::{Answer, Behaviour, Reading};
-use crate::decode::{select, Kind, Record};
+use crate::decode::{select, Record};
 use crate::findings::Effect;
 use crate::rules::words::short;
-use crate::rules::{Found, Hook, Kinds, RecordCx, Stage, Unit};
+use crate::rules::{Found, Hook, RecordCx, Unit};
 
 rule! {
     /// **Checks.** The first `session_meta`'s `id` is the thread id of the file's name
@@ -24,15 +24,7 @@ rule! {
     effect: Refused,
 }
 
-pub const UNIT: Unit = Unit::new(
-    RULE,
-    &[Hook::record(
-        Stage::RecordKind,
-        Kinds::of(&[Kind::SessionMeta]),
-        check,
-    )],
-)
-.follows(effect);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::session_meta(check)]).follows(effect);
 
 /// What the version does with such a file.
 fn effect(r: &Reading) -> Effect {

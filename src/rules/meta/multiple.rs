@@ -1,8 +1,8 @@
 //! `meta.multiple`: a second session metadata record.
 
-use crate::decode::{select, Kind, Record};
+use crate::decode::{select, Record};
 use crate::findings::Severity;
-use crate::rules::{Found, Hook, Kinds, RecordCx, Stage, Unit};
+use crate::rules::{Found, Hook, RecordCx, Unit};
 
 rule! {
     /// **Checks.** The file holds one `session_meta`.
@@ -19,14 +19,7 @@ rule! {
     "meta.multiple", Error, "more than one session_meta",
 }
 
-pub const UNIT: Unit = Unit::new(
-    RULE,
-    &[Hook::record(
-        Stage::RecordKind,
-        Kinds::of(&[Kind::SessionMeta]),
-        check,
-    )],
-);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::session_meta(check)]);
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     if cx.is_first_meta(rec) {

@@ -2,8 +2,8 @@
 //! write paginated history.
 
 use crate::codex::{Answer, Behaviour};
-use crate::decode::{Kind, Record};
-use crate::rules::{Found, Hook, Kinds, RecordCx, Stage, Unit};
+use crate::decode::Record;
+use crate::rules::{Found, Hook, RecordCx, Unit};
 
 rule! {
     /// **Checks.** The Codex version the file is read as (`--codex`) keeps a paginated file
@@ -23,14 +23,7 @@ rule! {
     effect: Warns,
 }
 
-pub const UNIT: Unit = Unit::new(
-    RULE,
-    &[Hook::record(
-        Stage::RecordKind,
-        Kinds::of(&[Kind::SessionMeta]),
-        check,
-    )],
-);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::session_meta(check)]);
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
     if !cx.is_first_meta(rec) || !cx.paginated() {

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""sweep.py: mutation sweep over the payload variants of a clean rollout (issue 27).
+
+Python 3 standard library only. Deterministic: the same base gives the same mutants, byte for
+byte, in the same order.
+
+  sweep.py list BASE                      the variants and the mutants that would be made
+  sweep.py make BASE WORKDIR              write every mutant, each alone in a folder:
+                                          WORKDIR/<mutant>/<mutant>.jsonl, plus
+                                          WORKDIR/clean/clean.jsonl (a copy of BASE, the control)
+                                          and WORKDIR/manifest.json
+  sweep.py ask WORKDIR RAWDIR [--verdicts PATH] [--chunk N] [--home-layout DIR]
+                                          ask the real Codex 0.171 about each folder of WORKDIR:
+                                          runs corpus-gen/verdicts.py in files mode
+                                          (--codex-version 0.171.0 --key dir --home-layout DIR),
+                                          ONE invocation at a time, N files per invocation
+                                          (the clean control first, in the first chunk), results
+                                          in RAWDIR/chunk-NN/
+  sweep.py collect WORKDIR RAWDIR DEST    DEST/verdicts.jsonl (one object per mutant, compared
+                                          with the clean control) and DEST/mutants/<mutant>.jsonl
+                                          for every mutant whose outcome differs from the clean
+                                          base's (history, refusal, or a WARN/ERROR line)
+
+Mutants. The base's records are enumerated by (record type, payload type); payload type is the
+payload's "type" when it has one (event_msg, response_item), else "_" (world_state,
+turn_context, token_usage_record, compacted, ...). For the FIRST record of each distinct variant
+and each top-level payload field except the tag "type" itself, two mutants:
+  removed    the field deleted from the payload
+  mistyped   the field given a wrong JSON type: string -> 5, number -> "5", object -> "x",
+             array -> "x", bool -> "true" (a string); a null field gets no mistyped mutant
+             (null has no type to get wrong; a null-valued field is only removed)
+session_meta is skipped (its refusal cases are known: testdata/replay, testdata/broken).
+Name: <record_type>.<payload_type>.<field>.<removed|mistyped>; the mutant is the base with
+exactly that one line re-serialized (compact JSON, key order kept, non-ASCII kept); every other
+byte is identical, so paginated bases keep their ordinals.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_VERDICTS = os.environ.get("VERDICTS_PY", "/work/shared/corpus-gen/verdicts.py")
+CODEX_VERSION = "0.171.0"
+SKIP_RECORDS = ("session_meta",)
+
+
+def read_lines(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    lines = data.split(b"\n")
+    # keep the exact bytes: lines[i] has no "\n"; a final "" means the file ended with one
+    return lines
+
+
+def dump(obj):
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def wrong_value(v):
+    if isinstance(v, bool):
+        return "true"
+    if isinstance(v, str):
+        return 5
+    if isinstance(v, (int, float)):
+        return "5"
+    if isinstance(v, (dict, list)):
+        return "x"
+    return None            # null: no mistyped mutant
+
+
+def variants(lines):
+    """[(record_type, payload_type, line_index, record)] first record of each variant, in order."""
+    seen, out = set(), []
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict):
+            continue
+        rt = rec.get("type")
+        p = rec.get("payload")
+        pt = p.get("type") if isinstance(p, dict) and isinstance(p.get("type"), str) else "_"
+        key = (rt, pt)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((rt, pt, i, rec))
+    return out
+
+
+def mutants(lines):
+    """[(name, meta, new_lines)] for every mutant, deterministic order."""
+    out = []
+    for rt, pt, i, rec in variants(lines):
+        if rt in SKIP_RECORDS or not isinstance(rec.get("payload"), dict):
+            continue
+        payload = rec["payload"]
+        for field in payload:
+            if field == "type":
+                continue
+            for how in ("removed", "mistyped"):
+                if how == "removed":
+                    newp = {k: v for k, v in payload.items() if k != field}
+                else:
+                    w = wrong_value(payload[field])
+                    if w is None:
+                        continue
+                    newp = {k: (w if k == field else v) for k, v in payload.items()}
+                newrec = {k: (newp if k == "payload" else v) for k, v in rec.items()}
+                new = list(lines)
+                new[i] = dump(newrec)
+                name = "%s.%s.%s.%s" % (rt, pt, field, how)
+                meta = {"mutant": name, "record_type": rt, "payload_type": pt, "field": field,
+                        "mutation": how, "line": i + 1, "ordinal": rec.get("ordinal"),
+                        "original_type": type(payload[field]).__name__
+                        if payload[field] is not None else "null",
+                        "new_value": None if how == "removed" else newp[field]}
+                out.append((name, meta, new))
+    return out
+
+
+def cmd_list(a):
+    lines = read_lines(a.base)
+    for rt, pt, i, rec in variants(lines):
+        p = rec.get("payload")
+        print("%-20s %-26s line %-4d fields=%s" % (rt, pt, i + 1,
+                                                   ",".join(p) if isinstance(p, dict) else "-"))
+    ms = mutants(lines)
+    for name, _, _ in ms:
+        print(name)
+    print("%d mutants" % len(ms))
+
+
+def cmd_make(a):
+    lines = read_lines(a.base)
+    os.makedirs(a.workdir, exist_ok=True)
+    man = {"base": os.path.basename(a.base), "mutants": []}
+    d = os.path.join(a.workdir, "clean")
+    os.makedirs(d, exist_ok=True)
+    shutil.copyfile(a.base, os.path.join(d, "clean.jsonl"))
+    for name, meta, new in mutants(lines):
+        d = os.path.join(a.workdir, name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name + ".jsonl"), "wb") as f:
+            f.write(b"\n".join(new))
+        # check: exactly one line differs
+        diff = [j for j, (x, y) in enumerate(zip(lines, new)) if x != y]
+        assert len(new) == len(lines) and diff == [meta["line"] - 1], name
+        man["mutants"].append(meta)
+    with open(os.path.join(a.workdir, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(man, f, indent=1, ensure_ascii=False)
+    print("%d mutants in %s" % (len(man["mutants"]), a.workdir))
+
+
+def cmd_ask(a):
+    man = json.load(open(os.path.join(a.workdir, "manifest.json"), encoding="utf-8"))
+    names = ["clean"] + [m["mutant"] for m in man["mutants"]]
+    files = [os.path.join(os.path.abspath(a.workdir), n, n + ".jsonl") for n in names]
+    hl = os.path.abspath(a.home_layout)
+    os.makedirs(hl, exist_ok=True)
+    if os.listdir(hl):
+        raise SystemExit("--home-layout %s must be an empty folder" % hl)
+    chunks = [files[i:i + a.chunk] for i in range(0, len(files), a.chunk)]
+    for k, ch in enumerate(chunks):
+        out = os.path.join(os.path.abspath(a.rawdir), "chunk-%02d" % k)
+        if a.resume and os.path.exists(os.path.join(out, "index.json")):
+            print("chunk %d done already" % k, flush=True)
+            continue
+        cmd = [sys.executable, a.verdicts, "--files"] + ch + [
+            "--key", "dir", "--codex-version", CODEX_VERSION, "--home-layout", hl,
+            "--out", out, "--logs", out + "-logs"]
+        print("chunk %d/%d: %d files" % (k + 1, len(chunks), len(ch)), flush=True)
+        subprocess.run(cmd, cwd=os.path.dirname(os.path.dirname(a.verdicts)), check=False)
+
+
+TS_RE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z\s+")
+ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+# per-run detail left out of the stored WARN lines (the ids, the placed path, byte offsets)
+NOISE_RE = re.compile(r" (?:thread_id|rollout_path|line_start_byte_offset|line_end_byte_offset)=\S+")
+ITEM_RE = re.compile(r'item_id="([^"]*)"$')
+
+
+def warn_lines(r):
+    att = (r.get("attempts") or [{}])[0]
+    out = []
+    for ln in att.get("stderr_warnings") or []:
+        ln = TS_RE.sub("", ANSI_RE.sub("", ln)).strip()
+        ln = NOISE_RE.sub("", ln)
+        m = ITEM_RE.search(ln)
+        if m and out and ITEM_RE.sub("", out[-1]) == ITEM_RE.sub("", ln):
+            # consecutive lines that differ only in item_id: one line, the ids joined
+            out[-1] = out[-1][:-1] + "," + m.group(1) + '"'
+            continue
+        out.append(ln)
+    out = [x if len(x) <= 400 else x[:397] + "..." for x in out]
+    if r.get("verdict") != "resumed" and not out:
+        out.append(TS_RE.sub("", ANSI_RE.sub("", r.get("reason") or "")).strip()[:300])
+    return out
+
+
+def history(r):
+    h = r.get("history_slice")
+    inp = r.get("first_request_input")
+    if not h or not isinstance(inp, list):
+        return None
+    return [json.dumps(x, sort_keys=True, ensure_ascii=False) for x in inp[h[0]:h[1]]]
+
+
+def cmd_collect(a):
+    man = json.load(open(os.path.join(a.workdir, "manifest.json"), encoding="utf-8"))
+    res = {}
+    for p in sorted(glob.glob(os.path.join(a.rawdir, "chunk-*", "*.json"))):
+        if os.path.basename(p) == "index.json":
+            continue
+        r = json.load(open(p, encoding="utf-8"))
+        res[r["name"]] = r
+    clean = res.get("clean")
+    if not clean or clean.get("verdict") != "resumed":
+        raise SystemExit("no resumed clean control in %s" % a.rawdir)
+    ch = history(clean)
+    clean_warn = set(warn_lines(clean))
+    os.makedirs(a.dest, exist_ok=True)
+    mdir = os.path.join(a.dest, "mutants")
+    if os.path.isdir(mdir):
+        shutil.rmtree(mdir)
+    rows, kept = [], 0
+    ctl = {"mutant": "clean", "outcome": clean["verdict"], "items": len(ch),
+           "warn": sorted(clean_warn), "next_on_resume": nor(clean)}
+    for m in man["mutants"]:
+        r = res.get(m["mutant"])
+        row = {k: m[k] for k in ("mutant", "record_type", "payload_type", "field", "mutation")}
+        if r is None:
+            row.update({"outcome": "not_run"})
+            rows.append(row)
+            continue
+        h = history(r)
+        row["outcome"] = r["verdict"]
+        row["items"] = len(h) if h is not None else None
+        row["same_as_clean"] = h == ch if h is not None else False
+        if h is not None and h != ch:
+            sm = difflib.SequenceMatcher(a=ch, b=h, autojunk=False)
+            dropped, added = [], []
+            for tag, i1, i2, j1, j2 in sm.get_opcodes():
+                if tag in ("delete", "replace"):
+                    dropped += list(range(i1, i2))
+                if tag in ("insert", "replace"):
+                    added += list(range(j1, j2))
+            row["dropped"] = dropped
+            if added:
+                # mutant history items not in the clean one (e.g. an item sent changed)
+                row["added"] = added
+        w = [x for x in warn_lines(r) if x not in clean_warn]
+        row["warn"] = w
+        row["next_on_resume"] = nor(r)
+        differs = (row["outcome"] != "resumed" or not row["same_as_clean"] or bool(w)
+                   or row["next_on_resume"] != ctl["next_on_resume"])
+        row["differs"] = differs
+        if differs:
+            os.makedirs(mdir, exist_ok=True)
+            shutil.copyfile(os.path.join(a.workdir, m["mutant"], m["mutant"] + ".jsonl"),
+                            os.path.join(mdir, m["mutant"] + ".jsonl"))
+            kept += 1
+        rows.append(row)
+    with open(os.path.join(a.dest, "verdicts.jsonl"), "w", encoding="utf-8") as f:
+        f.write(json.dumps(dict(ctl, control=True), ensure_ascii=False) + "\n")
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    n = len(rows)
+    same = sum(1 for r in rows if r.get("outcome") == "resumed" and r.get("same_as_clean"))
+    diff = sum(1 for r in rows if r.get("outcome") == "resumed" and not r.get("same_as_clean"))
+    other = {}
+    for r in rows:
+        if r.get("outcome") != "resumed":
+            other[r.get("outcome")] = other.get(r.get("outcome"), 0) + 1
+    warned_same = sum(1 for r in rows if r.get("outcome") == "resumed" and r.get("same_as_clean")
+                      and r.get("warn"))
+    print("%d mutants: resumed same as clean %d (of them with a new WARN/ERROR %d), resumed "
+          "different %d, other %s; %d kept in mutants/; clean items %d"
+          % (n, same, warned_same, diff, other, kept, len(ch)))
+
+
+def nor(r):
+    n = r.get("next_on_resume") or {}
+    return {"file_max_ordinal": n.get("file_max_ordinal"),
+            "codex_first_appended": n.get("codex_first_appended")} if n else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("list")
+    p.add_argument("base")
+    p.set_defaults(fn=cmd_list)
+    p = sub.add_parser("make")
+    p.add_argument("base")
+    p.add_argument("workdir")
+    p.set_defaults(fn=cmd_make)
+    p = sub.add_parser("ask")
+    p.add_argument("workdir")
+    p.add_argument("rawdir")
+    p.add_argument("--verdicts", default=DEFAULT_VERDICTS)
+    p.add_argument("--chunk", type=int, default=40)
+    p.add_argument("--home-layout", required=True, help="an empty folder")
+    p.add_argument("--resume", action="store_true", help="skip chunks already answered")
+    p.set_defaults(fn=cmd_ask)
+    p = sub.add_parser("collect")
+    p.add_argument("workdir")
+    p.add_argument("rawdir")
+    p.add_argument("dest")
+    p.set_defaults(fn=cmd_collect)
+    a = ap.parse_args(argv)
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    main()
