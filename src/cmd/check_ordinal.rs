@@ -119,7 +119,7 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
             s,
             cx.color,
             checker.rules(),
-            settings.codex.reading(None),
+            settings.codex.run_reading(),
         )),
     };
     let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));

@@ -97,7 +97,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         style,
         cx.color,
         checker.rules(),
-        settings.codex.reading(None),
+        settings.codex.run_reading(),
     );
     let (mut files, mut failed) = (0usize, false);
     let opts = Options {
@@ -170,7 +170,7 @@ fn read_as(spec: Spec) -> String {
 fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
     let color = args.color.into();
     // The severities of the version files are read as (the newest for `--codex file`).
-    let codex = super::settings(&args.settings)?.codex.reading(None);
+    let codex = super::settings(&args.settings)?.codex.run_reading();
     let severity = |r: Rule| rules::severity_under(r, &codex);
     let all: &[Rule] = rules::all();
     // The rules as code scanning takes them: a log whose driver describes every rule.

@@ -148,7 +148,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
             s,
             cx.color,
             checker.rules(),
-            settings.codex.reading(None),
+            settings.codex.run_reading(),
         )),
     };
     let view = args.view;

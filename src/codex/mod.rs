@@ -101,6 +101,19 @@ impl Spec {
         }
     }
 
+    /// The run's reading, for what is said once for every file (the severities the rules
+    /// are listed at, SARIF's run): the version named, or with `--codex file` the newest,
+    /// its source `file` (each file says its own).
+    pub fn run_reading(self) -> Reading {
+        match self {
+            Spec::Version(..) => self.reading(None),
+            Spec::File => Reading {
+                version: NEWEST,
+                source: VersionSource::File,
+            },
+        }
+    }
+
     /// Whether the reading depends on the file (its `cli_version`).
     pub fn per_file(self) -> bool {
         self == Spec::File

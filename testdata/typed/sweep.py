@@ -76,9 +76,10 @@ def wrong_value(v):
     return None            # null: no mistyped mutant
 
 
-def variants(lines):
-    """[(record_type, payload_type, line_index, record)] first record of each variant, in order."""
-    seen, out = set(), []
+def variants(lines, occurrence="first"):
+    """[(record_type, payload_type, line_index, record)]: the first (or last) record of each
+    variant, in the order the variants first appear."""
+    seen, out, where = set(), [], {}
     for i, raw in enumerate(lines):
         if not raw.strip():
             continue
@@ -93,17 +94,22 @@ def variants(lines):
         pt = p.get("type") if isinstance(p, dict) and isinstance(p.get("type"), str) else "_"
         key = (rt, pt)
         if key in seen:
+            if occurrence == "last":
+                out[where[key]] = (rt, pt, i, rec)
             continue
         seen.add(key)
+        where[key] = len(out)
         out.append((rt, pt, i, rec))
     return out
 
 
-def mutants(lines):
+def mutants(lines, occurrence="first", only=None):
     """[(name, meta, new_lines)] for every mutant, deterministic order."""
     out = []
-    for rt, pt, i, rec in variants(lines):
+    for rt, pt, i, rec in variants(lines, occurrence):
         if rt in SKIP_RECORDS or not isinstance(rec.get("payload"), dict):
+            continue
+        if only and rt not in only and "%s.%s" % (rt, pt) not in only:
             continue
         payload = rec["payload"]
         for field in payload:
@@ -132,11 +138,11 @@ def mutants(lines):
 
 def cmd_list(a):
     lines = read_lines(a.base)
-    for rt, pt, i, rec in variants(lines):
+    for rt, pt, i, rec in variants(lines, a.occurrence):
         p = rec.get("payload")
         print("%-20s %-26s line %-4d fields=%s" % (rt, pt, i + 1,
                                                    ",".join(p) if isinstance(p, dict) else "-"))
-    ms = mutants(lines)
+    ms = mutants(lines, a.occurrence, a.only)
     for name, _, _ in ms:
         print(name)
     print("%d mutants" % len(ms))
@@ -145,11 +151,12 @@ def cmd_list(a):
 def cmd_make(a):
     lines = read_lines(a.base)
     os.makedirs(a.workdir, exist_ok=True)
-    man = {"base": os.path.basename(a.base), "mutants": []}
+    man = {"base": os.path.basename(a.base), "occurrence": a.occurrence,
+           "only": a.only, "mutants": []}
     d = os.path.join(a.workdir, "clean")
     os.makedirs(d, exist_ok=True)
     shutil.copyfile(a.base, os.path.join(d, "clean.jsonl"))
-    for name, meta, new in mutants(lines):
+    for name, meta, new in mutants(lines, a.occurrence, a.only):
         d = os.path.join(a.workdir, name)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, name + ".jsonl"), "wb") as f:
@@ -249,17 +256,7 @@ def cmd_collect(a):
         row["items"] = len(h) if h is not None else None
         row["same_as_clean"] = h == ch if h is not None else False
         if h is not None and h != ch:
-            sm = difflib.SequenceMatcher(a=ch, b=h, autojunk=False)
-            dropped, added = [], []
-            for tag, i1, i2, j1, j2 in sm.get_opcodes():
-                if tag in ("delete", "replace"):
-                    dropped += list(range(i1, i2))
-                if tag in ("insert", "replace"):
-                    added += list(range(j1, j2))
-            row["dropped"] = dropped
-            if added:
-                # mutant history items not in the clean one (e.g. an item sent changed)
-                row["added"] = added
+            row.update(diff_history(ch, h))
         w = [x for x in warn_lines(r) if x not in clean_warn]
         row["warn"] = w
         row["next_on_resume"] = nor(r)
@@ -290,6 +287,56 @@ def cmd_collect(a):
           % (n, same, warned_same, diff, other, kept, len(ch)))
 
 
+def ident(item):
+    d = json.loads(item)
+    return (d.get("type"), d.get("id") or d.get("call_id")) if isinstance(d, dict) else None
+
+
+def describe(item):
+    d = json.loads(item)
+    if not isinstance(d, dict):
+        return type(d).__name__
+    s = str(d.get("type"))
+    for k in ("role", "call_id"):
+        if d.get(k):
+            s += " %s=%s" % (k, d[k])
+    if d.get("output") == "aborted":
+        s += ' output="aborted" (synthetic)'
+    return s
+
+
+def diff_history(ch, h):
+    """dropped: clean indices whose item is not sent; changed: [clean, mutant, keys that differ]
+    for an item sent altered (same type and id/call_id); added: mutant items with no clean
+    counterpart, described."""
+    sm = difflib.SequenceMatcher(a=ch, b=h, autojunk=False)
+    dropped, added = [], []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag in ("delete", "replace"):
+            dropped += list(range(i1, i2))
+        if tag in ("insert", "replace"):
+            added += list(range(j1, j2))
+    changed = []
+    for j in list(added):
+        for i in dropped:
+            a, b = json.loads(ch[i]), json.loads(h[j])
+            if not (isinstance(a, dict) and isinstance(b, dict)) or a.get("type") != b.get("type"):
+                continue
+            keys = sorted(k for k in set(a) | set(b) if a.get(k, KeyError) != b.get(k, KeyError))
+            # the same item altered: same type, and the same id/call_id or one key differing
+            if (ident(ch[i]) == ident(h[j]) and ident(h[j])[1]) or len(keys) == 1:
+                changed.append([i, j, keys])
+                dropped.remove(i)
+                added.remove(j)
+                break
+    out = {"dropped": dropped}
+    if changed:
+        out["changed"] = changed
+    if added:
+        out["added"] = [[j, describe(h[j])] for j in added]
+    return out
+
+
 def nor(r):
     n = r.get("next_on_resume") or {}
     return {"file_max_ordinal": n.get("file_max_ordinal"),
@@ -299,13 +346,16 @@ def nor(r):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("list")
-    p.add_argument("base")
-    p.set_defaults(fn=cmd_list)
-    p = sub.add_parser("make")
-    p.add_argument("base")
-    p.add_argument("workdir")
-    p.set_defaults(fn=cmd_make)
+    for name, fn in (("list", cmd_list), ("make", cmd_make)):
+        p = sub.add_parser(name)
+        p.add_argument("base")
+        if name == "make":
+            p.add_argument("workdir")
+        p.add_argument("--occurrence", choices=("first", "last"), default="first",
+                       help="mutate the first (default) or the last record of each variant")
+        p.add_argument("--only", type=lambda x: x.split(","), default=None,
+                       help="these record types or record_type.payload_type only")
+        p.set_defaults(fn=fn)
     p = sub.add_parser("ask")
     p.add_argument("workdir")
     p.add_argument("rawdir")
