@@ -465,10 +465,11 @@ pub static TABLE: &[Row] = &[
         until: Some(v(0, 146, 99)),
         answer: Reads,
         does: "Resumed: the first `session_meta` found is the thread's (tried on a paginated \
-               file: 0.110, 0.128).",
+               file: 0.110, 0.128; on a legacy one: 0.128, with `state db discrepancy`).",
         evidence: &[
             Fixture("testdata/versions/paginated-meta-not-first/verdicts/0.110.0.json"),
             Fixture("testdata/versions/paginated-meta-not-first/verdicts/0.128.0.json"),
+            Fixture("testdata/replay/by-version/meta-not-first-0.128.0.json"),
         ],
     },
     Row {

@@ -103,8 +103,9 @@ def variants(lines, occurrence="first"):
     return out
 
 
-def mutants(lines, occurrence="first", only=None):
-    """[(name, meta, new_lines)] for every mutant, deterministic order."""
+def mutants(lines, occurrence="first", only=None, fields=None):
+    """[(name, meta, new_lines)] for every mutant, deterministic order. fields: these payload
+    fields only (the only way to mutate the tag "type", which is left out otherwise)."""
     out = []
     for rt, pt, i, rec in variants(lines, occurrence):
         if rt in SKIP_RECORDS or not isinstance(rec.get("payload"), dict):
@@ -113,7 +114,7 @@ def mutants(lines, occurrence="first", only=None):
             continue
         payload = rec["payload"]
         for field in payload:
-            if field == "type":
+            if (fields and field not in fields) or (not fields and field == "type"):
                 continue
             for how in ("removed", "mistyped"):
                 if how == "removed":
@@ -142,7 +143,7 @@ def cmd_list(a):
         p = rec.get("payload")
         print("%-20s %-26s line %-4d fields=%s" % (rt, pt, i + 1,
                                                    ",".join(p) if isinstance(p, dict) else "-"))
-    ms = mutants(lines, a.occurrence, a.only)
+    ms = mutants(lines, a.occurrence, a.only, a.fields)
     for name, _, _ in ms:
         print(name)
     print("%d mutants" % len(ms))
@@ -152,11 +153,11 @@ def cmd_make(a):
     lines = read_lines(a.base)
     os.makedirs(a.workdir, exist_ok=True)
     man = {"base": os.path.basename(a.base), "occurrence": a.occurrence,
-           "only": a.only, "mutants": []}
+           "only": a.only, "fields": a.fields, "mutants": []}
     d = os.path.join(a.workdir, "clean")
     os.makedirs(d, exist_ok=True)
     shutil.copyfile(a.base, os.path.join(d, "clean.jsonl"))
-    for name, meta, new in mutants(lines, a.occurrence, a.only):
+    for name, meta, new in mutants(lines, a.occurrence, a.only, a.fields):
         d = os.path.join(a.workdir, name)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, name + ".jsonl"), "wb") as f:
@@ -243,7 +244,8 @@ def cmd_collect(a):
         shutil.rmtree(mdir)
     rows, kept = [], 0
     ctl = {"mutant": "clean", "outcome": clean["verdict"], "items": len(ch),
-           "warn": sorted(clean_warn), "next_on_resume": nor(clean)}
+           "warn": sorted(clean_warn), "next_on_resume": nor(clean),
+           "history": [describe(x) for x in ch]}
     for m in man["mutants"]:
         r = res.get(m["mutant"])
         row = {k: m[k] for k in ("mutant", "record_type", "payload_type", "field", "mutation")}
@@ -343,6 +345,73 @@ def nor(r):
             "codex_first_appended": n.get("codex_first_appended")} if n else None
 
 
+SKIP_ERR_RE = re.compile(r"skipping unknown rollout line during projection .*?error=(.*)$")
+
+
+def what_codex_did(row, ctl):
+    """One cell of the README table, from a verdicts.jsonl row and the control row."""
+    if row.get("outcome") != "resumed":
+        return "%s: %s" % (row.get("outcome"), "; ".join(row.get("warn") or [])[:200])
+    parts, rest = [], []
+    for w in row.get("warn") or []:
+        m = SKIP_ERR_RE.search(w)
+        if m:
+            parts.append("line skipped (`%s`)" % m.group(1).replace("`", "'").replace("|", "/")[:90])
+        elif "skipping missing rollout ordinal range" in w:
+            continue
+        elif "dropping turn-scoped item" in w:
+            ids = ITEM_RE.search(w)
+            rest.append("app-server thread history drops the turn's items (`dropping "
+                        "turn-scoped item for unknown turn id`: %s)" % (ids.group(1) if ids else "?"))
+        else:
+            rest.append("`%s`" % w.replace("`", "'").replace("|", "/")[:120])
+    hist = ctl.get("history") or []
+    if row.get("same_as_clean"):
+        parts.append("history as clean (%d)" % row["items"])
+    else:
+        d = ["#%d %s" % (i, hist[i] if i < len(hist) else "?") for i in row.get("dropped") or []]
+        h = "%d items" % row["items"]
+        if d:
+            h += "; dropped " + ", ".join(d)
+        for i, j, keys in row.get("changed") or []:
+            if keys == [row["field"]] and row["mutation"] == "removed":
+                h += "; #%d %s sent without `%s`" % (i, hist[i] if i < len(hist) else "", keys[0])
+            else:
+                h += "; #%d %s sent with `%s` altered" % (i, hist[i] if i < len(hist) else "",
+                                                          ",".join(keys))
+        for j, desc in row.get("added") or []:
+            h += "; added at %d: %s" % (j, desc)
+        parts.append(h)
+    parts += rest
+    n, c = row.get("next_on_resume") or {}, ctl.get("next_on_resume") or {}
+    if n.get("codex_first_appended") != c.get("codex_first_appended"):
+        parts.append("appended from ordinal %s (file max %s: reused)" % (
+            n.get("codex_first_appended"), n.get("file_max_ordinal")))
+    return "; ".join(parts)
+
+
+def cmd_report(a):
+    for dest in a.dests:
+        rows = [json.loads(l) for l in open(os.path.join(dest, "verdicts.jsonl"), encoding="utf-8")]
+        ctl, rows = rows[0], rows[1:]
+        res = [r for r in rows if r.get("outcome") == "resumed"]
+        same = [r for r in res if r.get("same_as_clean")]
+        print("### %s\n" % os.path.basename(os.path.normpath(dest)))
+        print("mutants %d; resumed with the clean history %d (%d of them with a new WARN/ERROR); "
+              "resumed with another history %d; refused %d; other %d; clean control: %d items\n"
+              % (len(rows), len(same), sum(1 for r in same if r.get("warn")),
+                 len(res) - len(same), sum(1 for r in rows if r.get("outcome") == "refused"),
+                 sum(1 for r in rows if r.get("outcome") not in ("resumed", "refused")),
+                 ctl["items"]))
+        print("| variant | field | mutation | what Codex 0.171 did |")
+        print("|---|---|---|---|")
+        for r in rows:
+            if r.get("differs") or r.get("outcome") != "resumed":
+                print("| %s.%s | %s | %s | %s |" % (r["record_type"], r["payload_type"], r["field"],
+                                                   r["mutation"], what_codex_did(r, ctl)))
+        print()
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -355,6 +424,8 @@ def main(argv=None):
                        help="mutate the first (default) or the last record of each variant")
         p.add_argument("--only", type=lambda x: x.split(","), default=None,
                        help="these record types or record_type.payload_type only")
+        p.add_argument("--fields", type=lambda x: x.split(","), default=None,
+                       help="these payload fields only; 'type' (the tag) only when named here")
         p.set_defaults(fn=fn)
     p = sub.add_parser("ask")
     p.add_argument("workdir")
@@ -369,6 +440,9 @@ def main(argv=None):
     p.add_argument("rawdir")
     p.add_argument("dest")
     p.set_defaults(fn=cmd_collect)
+    p = sub.add_parser("report", help="counts and the table of differing mutants (markdown)")
+    p.add_argument("dests", nargs="+")
+    p.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)
     a.fn(a)
 

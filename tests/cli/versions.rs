@@ -118,6 +118,35 @@ fn each_version_reads_each_fixture_as_the_real_codex_of_that_version_did() {
     );
 }
 
+/// The verdicts of `testdata/replay/by-version/` (a fixture of `testdata/replay` resumed by
+/// an older Codex): `--codex` that version rebuilds what it sent, and does not call it
+/// refused.
+#[test]
+fn each_older_version_reads_the_replay_fixtures_as_it_did() {
+    let mut checked = 0;
+    for e in std::fs::read_dir(testdata("replay/by-version")).unwrap() {
+        let path = e.unwrap().path();
+        let verdict = read_json(&path);
+        let version = verdict["codex_version"].as_str().unwrap();
+        let fixture = testdata("replay").join(verdict["fixture"].as_str().unwrap());
+        let what = format!("{} as {version}", path.display());
+        assert_eq!(verdict["outcome"], "resumed", "{what}");
+        let state = &run(&["replay", "--view", "state"], version, &fixture)[0];
+        assert_ne!(state["outcome"], "refused", "{what}: {state:#}");
+        let rows = run(&["replay", "--for-prompt"], version, &fixture);
+        let got: Vec<Value> = rows.iter().map(|r| sent(&r["item"])).collect();
+        let want: Vec<Value> = verdict["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(sent)
+            .collect();
+        assert_eq!(got, want, "{what}");
+        checked += 1;
+    }
+    assert!(checked >= 5);
+}
+
 /// A defect whose effect differs by version has a severity that follows it: the same file
 /// is an error where the version refuses it or loses history, a warning where it only warns
 /// or a client's view is stuck, info where nothing changes.
