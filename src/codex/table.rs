@@ -40,6 +40,8 @@ pub enum Behaviour {
     LocalShellCallWithoutCallId,
     /// A paginated file resumed: whether the records appended carry ordinals.
     PaginatedAppend,
+    /// A `response_item` whose fields Codex's typed decoder rejects (`codex::shape`).
+    UndecodableItem,
     /// A `configuration_update` response item.
     ConfigurationUpdate,
     /// An assistant message delivered in code mode (`metadata.delivered_assistant_message`).
@@ -48,7 +50,7 @@ pub enum Behaviour {
 
 impl Behaviour {
     /// Every behaviour, in the table's order.
-    pub const ALL: [Behaviour; 17] = [
+    pub const ALL: [Behaviour; 18] = [
         Behaviour::OrdinalOutOfOrder,
         Behaviour::OrdinalGap,
         Behaviour::CompactionMetadataMismatch,
@@ -64,6 +66,7 @@ impl Behaviour {
         Behaviour::UnknownRecordType,
         Behaviour::LocalShellCallWithoutCallId,
         Behaviour::PaginatedAppend,
+        Behaviour::UndecodableItem,
         Behaviour::ConfigurationUpdate,
         Behaviour::DeliveredAssistantMessage,
     ];
@@ -90,6 +93,9 @@ impl Behaviour {
             Behaviour::UnknownRecordType => "A record type the version does not decode",
             Behaviour::LocalShellCallWithoutCallId => "A local_shell_call without call_id",
             Behaviour::PaginatedAppend => "A paginated file resumed and appended to",
+            Behaviour::UndecodableItem => {
+                "A response item missing a required field, or with a field of the wrong type"
+            }
             Behaviour::ConfigurationUpdate => "A configuration_update item",
             Behaviour::DeliveredAssistantMessage => {
                 "An assistant message delivered in code mode (retained context)"
@@ -115,6 +121,7 @@ impl Behaviour {
             Behaviour::UnknownRecordType => &["line.unknown-type", "ordinal.tail-unparseable"],
             Behaviour::LocalShellCallWithoutCallId => &["pair.missing-output"],
             Behaviour::PaginatedAppend => &["meta.paginated-unsupported"],
+            Behaviour::UndecodableItem => &["line.payload"],
             Behaviour::ConfigurationUpdate | Behaviour::DeliveredAssistantMessage => &[],
         }
     }
@@ -601,6 +608,18 @@ pub static TABLE: &[Row] = &[
             Fixture("testdata/replay/verdicts/record-type-unknown.json"),
             Fixture("testdata/replay/verdicts/dynamic-tools-updated.json"),
         ],
+    },
+    Row {
+        behaviour: UndecodableItem,
+        from: v(0, 36, 0),
+        until: None,
+        answer: Skips,
+        does: "The line is skipped (`skipping unknown rollout line … missing field …`, \
+               `invalid type …`) with a skipped ordinal range: the item is not sent, and a \
+               call's output left without its call is dropped as an orphan (tried: 0.171, on \
+               every top-level field of `message`, `reasoning`, `function_call` and \
+               `function_call_output`; a `function_call_output` without `call_id` is read).",
+        evidence: &[Fixture("testdata/typed/shell171/verdicts.ndjson")],
     },
     Row {
         behaviour: ConfigurationUpdate,

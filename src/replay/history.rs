@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 
 use super::item::{At, Item, Meta, Origin};
 use crate::analysis::turns::rollback::{self, Boundaries};
-use crate::codex::{Answer, Behaviour, Reading};
+use crate::codex::{shape, Answer, Behaviour, Reading};
 use crate::decode::{Kind, Record};
 use crate::input::FileText;
 
@@ -74,6 +74,8 @@ pub enum Fault {
     RollbackOverflow { num_turns: u32, user_turns: u64 },
     /// A `compacted` record Codex cannot decode for another reason than its metadata.
     CompactionUndecodable { error: String },
+    /// A `response_item` Codex's typed decoder rejects (`codex::shape`): skipped whole.
+    ItemUndecodable { error: String },
     /// `replacement_history_metadata` has `metadata` entries for `history` items (`None`:
     /// no replacement history at all).
     CompactionMetadataLen { history: Option<u64>, metadata: u64 },
@@ -153,6 +155,11 @@ impl History {
                 if !model_input(rec) {
                     return Effect::None;
                 }
+                if let Some(error) = self.undecodable(rec) {
+                    let fault = Fault::ItemUndecodable { error };
+                    self.problems.push(Problem { at, fault });
+                    return Effect::None;
+                }
                 let meta = Meta::of_record(rec);
                 let user = meta.user;
                 self.push(Item {
@@ -194,6 +201,23 @@ impl History {
             _ => {}
         }
         Effect::None
+    }
+
+    /// Why the version read as skips this `response_item` whole, if it does.
+    fn undecodable(&self, rec: &Record<'_>) -> Option<String> {
+        if !self.reading.does(Behaviour::UndecodableItem, Answer::Skips) {
+            return None;
+        }
+        let type_ = rec.payload_type()?;
+        let mut fields: Vec<(&str, &str)> = Vec::new();
+        // A key written with an escape: the members are not all known, nothing is judged.
+        rec.payload_members(|k, v| {
+            fields.push((k, v));
+            true
+        })?;
+        shape::response_item_fault(type_, |name| {
+            fields.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
+        })
     }
 
     fn push(&mut self, item: Item) {

@@ -90,14 +90,21 @@ pub fn pair(items: &[Item]) -> Pairing {
                 }
             }
             // `remove_orphan_outputs` keeps a server-side tool search's output, and a tool
-            // search output with no call id; any other output needs its call.
+            // search or function output with no call id (0.171 sends a `function_call_output`
+            // written without `call_id`: `testdata/typed/shell171`); any other output needs
+            // its call.
             Kind::Output {
                 type_,
                 call_id,
                 execution,
             } => {
-                let kept = *type_ == OutputType::ToolSearch
-                    && (execution.as_deref() == Some("server") || call_id.is_none());
+                let kept = match type_ {
+                    OutputType::ToolSearch => {
+                        execution.as_deref() == Some("server") || call_id.is_none()
+                    }
+                    OutputType::Function => call_id.is_none(),
+                    OutputType::Custom => false,
+                };
                 let has_call = call_id
                     .as_deref()
                     .is_some_and(|id| calls.contains(&(*type_, id)));

@@ -27,4 +27,5 @@ mod shell;
 mod stats;
 mod terminal;
 mod turns;
+mod typed;
 mod versions;

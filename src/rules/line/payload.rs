@@ -7,12 +7,15 @@ use crate::rules::{Facts, Found, Hook, Stage, Unit};
 
 rule! {
     /// **Checks.** Every record has an object `payload` of the shape its type requires (a
-    /// `compacted` as `CompactedItemWire`, a `thread_rolled_back` with a `u32` `num_turns`).
+    /// `compacted` as `CompactedItemWire`, a `thread_rolled_back` with a `u32` `num_turns`, a
+    /// `message`, `reasoning`, `function_call` or `function_call_output` item with its
+    /// required fields, each of the JSON type Codex decodes: `docs/codex-versions.md`).
     ///
     /// **Why it matters.** Codex skips the whole line: what it carried is lost on resume (a
     /// rollback marker that does not decode rolls nothing back, verified with 0.147).
     ///
-    /// **Example.** `"num_turns": "2"`; a `replacement_history` entry that is a number.
+    /// **Example.** `"num_turns": "2"`; a `replacement_history` entry that is a number; a
+    /// `function_call` without `arguments` (its output is then dropped as an orphan).
     ///
     /// **Fix.** Write the payload with the types Codex writes.
     ///
@@ -55,6 +58,11 @@ fn in_history(facts: &Facts<'_>, out: &mut Found<'_>) {
             Fault::CompactionUndecodable { error } => format!(
                 "Codex cannot decode this compacted record ({}): it skips the line and the \
                  checkpoint is lost",
+                short(error)
+            ),
+            Fault::ItemUndecodable { error } => format!(
+                "Codex cannot decode this response item ({}): it skips the line, so the item \
+                 is not sent (and an output whose call it was is dropped)",
                 short(error)
             ),
             _ => continue,

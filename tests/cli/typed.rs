@@ -1,0 +1,66 @@
+//! Codex's typed decoding (issue #27), held against the real Codex: the sweep of
+//! `testdata/typed/` removed or mistyped each top-level field of each payload variant of the
+//! 0.171 shell file, one at a time, and asked the real 0.171 to resume each mutant
+//! (`verdicts.ndjson`: the items it sent, the clean ones it dropped or changed). For every
+//! `response_item` mutant it kept, `replay --for-prompt` sends what Codex sent.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{ndjson_rows, testdata};
+
+/// The items `replay --for-prompt` sends, without what Codex strips on the wire.
+fn sent(path: &Path) -> Vec<Value> {
+    ndjson_rows(&["replay", "--for-prompt"], path)
+        .iter()
+        .map(|r| {
+            let mut i = r["item"].clone();
+            if let Some(m) = i.as_object_mut() {
+                m.remove("internal_chat_message_metadata_passthrough");
+            }
+            i
+        })
+        .collect()
+}
+
+#[test]
+fn a_response_item_codex_cannot_decode_is_skipped_as_the_real_codex_skips_it() {
+    let dir = testdata("typed/shell171");
+    let clean = sent(&testdata(
+        "real/0.171.0/shell/sessions/2026/11/29/rollout-2026-11-29T12-00-30-01a2272d-9d87-7932-b6ae-b428ac561278.jsonl",
+    ));
+    let text = std::fs::read_to_string(dir.join("verdicts.ndjson")).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["record_type"] != "response_item" || v["outcome"] != "resumed" {
+            continue;
+        }
+        let mutant = dir.join(format!("mutants/{}.jsonl", v["mutant"].as_str().unwrap()));
+        if !mutant.exists() {
+            continue;
+        }
+        let got = sent(&mutant);
+        let what = mutant.display();
+        assert_eq!(got.len() as u64, v["items"].as_u64().unwrap(), "{what}");
+        // The clean items not sent as they were: those Codex dropped or sent changed.
+        let missing: BTreeSet<u64> = (0..clean.len())
+            .filter(|&i| !got.contains(&clean[i]))
+            .map(|i| i as u64)
+            .collect();
+        let mut want: BTreeSet<u64> = v["dropped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_u64().unwrap())
+            .collect();
+        for c in v["changed"].as_array().into_iter().flatten() {
+            want.insert(c[0].as_u64().unwrap());
+        }
+        assert_eq!(missing, want, "{what}");
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked}");
+}
