@@ -22,13 +22,13 @@ impl JsonType {
     /// Whether the JSON text `raw` is of this type (null stands for an absent optional).
     fn admits(self, raw: &str) -> bool {
         let first = raw.as_bytes().first().copied();
-        match (self, first) {
+        matches!(
+            (self, first),
             (JsonType::String, Some(b'"'))
-            | (JsonType::Array, Some(b'['))
-            | (JsonType::Object, Some(b'{'))
-            | (JsonType::StringOrArray, Some(b'"' | b'[')) => true,
-            _ => false,
-        }
+                | (JsonType::Array, Some(b'['))
+                | (JsonType::Object, Some(b'{'))
+                | (JsonType::StringOrArray, Some(b'"' | b'['))
+        )
     }
 
     fn expected(self) -> &'static str {
