@@ -16,6 +16,8 @@ pub enum JsonType {
     Object,
     /// A string or an array (a function output: text, or content items).
     StringOrArray,
+    /// Any JSON value (a tool search's `arguments`).
+    Any,
 }
 
 impl JsonType {
@@ -28,6 +30,7 @@ impl JsonType {
                 | (JsonType::Array, Some(b'['))
                 | (JsonType::Object, Some(b'{'))
                 | (JsonType::StringOrArray, Some(b'"' | b'['))
+                | (JsonType::Any, Some(_))
         )
     }
 
@@ -37,6 +40,7 @@ impl JsonType {
             JsonType::Array => "a sequence",
             JsonType::Object => "a struct",
             JsonType::StringOrArray => "a string or a sequence",
+            JsonType::Any => "a value",
         }
     }
 }
@@ -66,12 +70,12 @@ const fn opt(name: &'static str, json: JsonType) -> Field {
     }
 }
 
-use JsonType::{Array, Object, String as Str, StringOrArray};
+use JsonType::{Any, Array, Object, String as Str, StringOrArray};
 
 const PASSTHROUGH: Field = opt("internal_chat_message_metadata_passthrough", Object);
 
 /// The `response_item` variants the sweep asked about, and their fields (0.171; evidence:
-/// `testdata/typed/shell171/`).
+/// `testdata/typed/{shell171,apply_patch171,web_search171,mcp171}/`).
 static RESPONSE_ITEMS: &[(&str, &[Field])] = &[
     (
         "message",
@@ -104,6 +108,58 @@ static RESPONSE_ITEMS: &[(&str, &[Field])] = &[
             opt("id", Str),
             opt("call_id", Str),
             req("output", StringOrArray),
+            PASSTHROUGH,
+        ],
+    ),
+    (
+        "custom_tool_call",
+        &[
+            opt("id", Str),
+            req("call_id", Str),
+            req("name", Str),
+            req("input", Str),
+            PASSTHROUGH,
+        ],
+    ),
+    (
+        "custom_tool_call_output",
+        // Unlike a function output, one without `call_id` is skipped.
+        &[
+            opt("id", Str),
+            req("call_id", Str),
+            req("output", StringOrArray),
+            PASSTHROUGH,
+        ],
+    ),
+    (
+        "web_search_call",
+        &[
+            opt("id", Str),
+            opt("status", Str),
+            opt("action", Object),
+            PASSTHROUGH,
+        ],
+    ),
+    (
+        "tool_search_call",
+        // `arguments` may be any value (0.171 sends `"x"` as it is).
+        &[
+            opt("id", Str),
+            opt("call_id", Str),
+            opt("status", Str),
+            req("execution", Str),
+            req("arguments", Any),
+            PASSTHROUGH,
+        ],
+    ),
+    (
+        "tool_search_output",
+        &[
+            opt("id", Str),
+            opt("call_id", Str),
+            req("status", Str),
+            req("execution", Str),
+            req("tools", Array),
             PASSTHROUGH,
         ],
     ),

@@ -616,10 +616,18 @@ pub static TABLE: &[Row] = &[
         answer: Skips,
         does: "The line is skipped (`skipping unknown rollout line … missing field …`, \
                `invalid type …`) with a skipped ordinal range: the item is not sent, and a \
-               call's output left without its call is dropped as an orphan (tried: 0.171, on \
-               every top-level field of `message`, `reasoning`, `function_call` and \
-               `function_call_output`; a `function_call_output` without `call_id` is read).",
-        evidence: &[Fixture("testdata/typed/shell171/verdicts.ndjson")],
+               call's output left without its call is dropped as an orphan, a call left \
+               without its output gets a synthetic one (tried: 0.171, on every top-level field \
+               of `message`, `reasoning`, `function_call`, `function_call_output`, \
+               `custom_tool_call`, `custom_tool_call_output`, `web_search_call`, \
+               `tool_search_call` and `tool_search_output`; a `function_call_output` without \
+               `call_id` is read, a `custom_tool_call_output` without it is not).",
+        evidence: &[
+            Fixture("testdata/typed/shell171/verdicts.ndjson"),
+            Fixture("testdata/typed/apply_patch171/verdicts.ndjson"),
+            Fixture("testdata/typed/web_search171/verdicts.ndjson"),
+            Fixture("testdata/typed/mcp171/verdicts.ndjson"),
+        ],
     },
     Row {
         behaviour: ConfigurationUpdate,
