@@ -165,35 +165,78 @@ static RESPONSE_ITEMS: &[(&str, &[Field])] = &[
     ),
 ];
 
-/// Why Codex's decoder rejects a `response_item` of payload type `type_` whose top-level
-/// fields `field` gives (the raw JSON text of one), in serde's words; `None` when it takes
-/// it, or when the variant is not in the table.
-pub fn response_item_fault<'a>(
-    type_: &str,
-    field: impl Fn(&str) -> Option<&'a str>,
-) -> Option<std::string::String> {
-    let (_, fields) = RESPONSE_ITEMS.iter().find(|(t, _)| *t == type_)?;
-    for f in fields.iter() {
-        match field(f.name) {
-            None if f.required => return Some(format!("missing field `{}`", f.name)),
-            Some(v) if v != "null" && !f.json.admits(v) => {
-                return Some(format!(
-                    "invalid type for `{}`, expected {}",
-                    f.name,
-                    f.json.expected()
-                ))
-            }
-            Some("null") if f.required => {
-                return Some(format!(
-                    "invalid type for `{}`: null, expected {}",
-                    f.name,
-                    f.json.expected()
-                ))
-            }
-            _ => {}
-        }
+/// The bit of field `i` (none past the sixteenth: no variant has so many).
+fn bit(i: usize) -> u16 {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| 1u16.checked_shl(i))
+        .unwrap_or(0)
+}
+
+/// A `response_item`'s top-level members checked against its variant's fields as they are
+/// read, with no allocation: each member given once ([`Shape::member`]), then
+/// [`Shape::finish`] says why Codex's decoder rejects it, in serde's words.
+#[derive(Debug)]
+pub struct Shape {
+    fields: &'static [Field],
+    /// The fields seen, a bit each (a variant has fewer than 16).
+    seen: u16,
+    fault: Option<std::string::String>,
+}
+
+impl Shape {
+    /// The shape of payload type `type_`; `None` for a variant the table does not name.
+    pub fn of(type_: &str) -> Option<Shape> {
+        let (_, fields) = RESPONSE_ITEMS.iter().find(|(t, _)| *t == type_)?;
+        Some(Shape {
+            fields,
+            seen: 0,
+            fault: None,
+        })
     }
-    None
+
+    /// One member: its key and raw JSON value. `false` once a fault is found (nothing more
+    /// to read).
+    pub fn member(&mut self, key: &str, raw: &str) -> bool {
+        let Some(i) = self.fields.iter().position(|f| f.name == key) else {
+            return true;
+        };
+        self.seen |= bit(i);
+        let Some(f) = self.fields.get(i) else {
+            return true;
+        };
+        let fits = if raw == "null" {
+            !f.required
+        } else {
+            f.json.admits(raw)
+        };
+        if !fits {
+            self.fault = Some(format!(
+                "invalid type for `{}`, expected {}",
+                f.name,
+                f.json.expected()
+            ));
+        }
+        fits
+    }
+
+    /// Whether a member was found at fault.
+    pub fn failed(&self) -> bool {
+        self.fault.is_some()
+    }
+
+    /// Why Codex rejects the item, once every member was given; `None` when it takes it.
+    pub fn finish(self) -> Option<std::string::String> {
+        if self.fault.is_some() {
+            return self.fault;
+        }
+        let missing = self
+            .fields
+            .iter()
+            .enumerate()
+            .find(|(i, f)| f.required && self.seen & bit(*i) == 0)?;
+        Some(format!("missing field `{}`", missing.1.name))
+    }
 }
 
 #[cfg(test)]
@@ -201,9 +244,13 @@ mod tests {
     use super::*;
 
     fn fault(type_: &str, fields: &[(&str, &str)]) -> Option<std::string::String> {
-        response_item_fault(type_, |k| {
-            fields.iter().find(|(n, _)| *n == k).map(|(_, v)| *v)
-        })
+        let mut shape = Shape::of(type_)?;
+        for (k, v) in fields {
+            if !shape.member(k, v) {
+                break;
+            }
+        }
+        shape.finish()
     }
 
     #[test]

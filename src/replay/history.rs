@@ -208,16 +208,14 @@ impl History {
         if !self.reading.does(Behaviour::UndecodableItem, Answer::Skips) {
             return None;
         }
-        let type_ = rec.payload_type()?;
-        let mut fields: Vec<(&str, &str)> = Vec::new();
-        // A key written with an escape: the members are not all known, nothing is judged.
-        rec.payload_members(|k, v| {
-            fields.push((k, v));
-            true
-        })?;
-        shape::response_item_fault(type_, |name| {
-            fields.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
-        })
+        let mut shape = shape::Shape::of(rec.payload_type()?)?;
+        let read = rec.payload_members(|k, v| shape.member(k, v));
+        // Stopped early with no fault: a key written with an escape, so the members are not
+        // all known; nothing is judged.
+        if read.is_none() && !shape.failed() {
+            return None;
+        }
+        shape.finish()
     }
 
     fn push(&mut self, item: Item) {
