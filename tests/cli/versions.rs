@@ -58,6 +58,21 @@ fn run(args: &[&str], version: &str, path: &Path) -> Vec<Value> {
     ndjson(&out.stdout)
 }
 
+/// A file `version` resumed: the state view does not call it refused, and `--for-prompt`
+/// sends what that version sent (the verdict's `history`).
+fn assert_resumed_as(verdict: &Value, version: &str, fixture: &Path, state: &Value, what: &str) {
+    assert_ne!(state["outcome"], "refused", "{what}: {state:#}");
+    let rows = run(&["replay", "--for-prompt"], version, fixture);
+    let got: Vec<Value> = rows.iter().map(|r| sent(&r["item"])).collect();
+    let want: Vec<Value> = verdict["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(sent)
+        .collect();
+    assert_eq!(got, want, "{what}");
+}
+
 #[test]
 fn each_version_reads_each_fixture_as_the_real_codex_of_that_version_did() {
     let dir = testdata("versions");
@@ -95,16 +110,7 @@ fn each_version_reads_each_fixture_as_the_real_codex_of_that_version_did() {
             checked += 1;
             match verdict["outcome"].as_str().unwrap() {
                 "resumed" => {
-                    assert_ne!(state["outcome"], "refused", "{what}: {state:#}");
-                    let rows = run(&["replay", "--for-prompt"], version, &fixture);
-                    let got: Vec<Value> = rows.iter().map(|r| sent(&r["item"])).collect();
-                    let want: Vec<Value> = verdict["history"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(sent)
-                        .collect();
-                    assert_eq!(got, want, "{what}");
+                    assert_resumed_as(&verdict, version, &fixture, state, &what);
                     resumed += 1;
                 }
                 "refused" => assert_eq!(state["outcome"], "refused", "{what}: {state:#}"),
@@ -132,16 +138,7 @@ fn each_older_version_reads_the_replay_fixtures_as_it_did() {
         let what = format!("{} as {version}", path.display());
         assert_eq!(verdict["outcome"], "resumed", "{what}");
         let state = &run(&["replay", "--view", "state"], version, &fixture)[0];
-        assert_ne!(state["outcome"], "refused", "{what}: {state:#}");
-        let rows = run(&["replay", "--for-prompt"], version, &fixture);
-        let got: Vec<Value> = rows.iter().map(|r| sent(&r["item"])).collect();
-        let want: Vec<Value> = verdict["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(sent)
-            .collect();
-        assert_eq!(got, want, "{what}");
+        assert_resumed_as(&verdict, version, &fixture, state, &what);
         checked += 1;
     }
     assert!(checked >= 5);
