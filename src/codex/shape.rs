@@ -18,6 +18,9 @@ pub enum JsonType {
     StringOrArray,
     /// Any JSON value (a tool search's `arguments`).
     Any,
+    Bool,
+    /// A string or an object (an enum written as its name, or with data).
+    StringOrObject,
 }
 
 impl JsonType {
@@ -31,6 +34,8 @@ impl JsonType {
                 | (JsonType::Object, Some(b'{'))
                 | (JsonType::StringOrArray, Some(b'"' | b'['))
                 | (JsonType::Any, Some(_))
+                | (JsonType::Bool, Some(b't' | b'f'))
+                | (JsonType::StringOrObject, Some(b'"' | b'{'))
         )
     }
 
@@ -41,6 +46,8 @@ impl JsonType {
             JsonType::Object => "a struct",
             JsonType::StringOrArray => "a string or a sequence",
             JsonType::Any => "a value",
+            JsonType::Bool => "a boolean",
+            JsonType::StringOrObject => "a string or a map",
         }
     }
 }
@@ -70,7 +77,7 @@ const fn opt(name: &'static str, json: JsonType) -> Field {
     }
 }
 
-use JsonType::{Any, Array, Object, String as Str, StringOrArray};
+use JsonType::{Any, Array, Bool, Object, String as Str, StringOrArray, StringOrObject};
 
 const PASSTHROUGH: Field = opt("internal_chat_message_metadata_passthrough", Object);
 
@@ -173,7 +180,27 @@ fn bit(i: usize) -> u16 {
         .unwrap_or(0)
 }
 
-/// A `response_item`'s top-level members checked against its variant's fields as they are
+/// A `turn_context` payload's fields (0.171; evidence: `testdata/typed/shell171/`, the
+/// `turn_context` rows: each field removed and mistyped; `permission_profile` is an object
+/// in every real file, and a string was refused).
+static TURN_CONTEXT: &[Field] = &[
+    opt("turn_id", Str),
+    opt("root_turn_id", Str),
+    opt("disabled_plugin_ids", Array),
+    req("cwd", Str),
+    req("approval_policy", StringOrObject),
+    opt("approvals_reviewer", StringOrObject),
+    opt("permission_profile", Object),
+    req("model", Str),
+    opt("comp_hash", Str),
+    opt("collaboration_mode", Object),
+    opt("multi_agent_version", StringOrObject),
+    opt("realtime_active", Bool),
+    opt("summary", StringOrObject),
+    opt("sandbox_policy", Object),
+];
+
+/// A payload's top-level members checked against its record's fields as they are
 /// read, with no allocation: each member given once ([`Shape::member`]), then
 /// [`Shape::finish`] says why Codex's decoder rejects it, in serde's words.
 #[derive(Debug)]
@@ -185,14 +212,24 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The shape of payload type `type_`; `None` for a variant the table does not name.
+    /// The shape of `response_item` payload type `type_`; `None` for a variant the table
+    /// does not name.
     pub fn of(type_: &str) -> Option<Shape> {
         let (_, fields) = RESPONSE_ITEMS.iter().find(|(t, _)| *t == type_)?;
-        Some(Shape {
+        Some(Shape::with(fields))
+    }
+
+    /// The shape of a `turn_context` payload.
+    pub fn turn_context() -> Shape {
+        Shape::with(TURN_CONTEXT)
+    }
+
+    fn with(fields: &'static [Field]) -> Shape {
+        Shape {
             fields,
             seen: 0,
             fault: None,
-        })
+        }
     }
 
     /// One member: its key and raw JSON value. `false` once a fault is found (nothing more

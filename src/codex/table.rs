@@ -94,7 +94,8 @@ impl Behaviour {
             Behaviour::LocalShellCallWithoutCallId => "A local_shell_call without call_id",
             Behaviour::PaginatedAppend => "A paginated file resumed and appended to",
             Behaviour::UndecodableItem => {
-                "A response item missing a required field, or with a field of the wrong type"
+                "A response item or turn_context missing a required field, or with a field of \
+                 the wrong type"
             }
             Behaviour::ConfigurationUpdate => "A configuration_update item",
             Behaviour::DeliveredAssistantMessage => {
@@ -621,7 +622,9 @@ pub static TABLE: &[Row] = &[
                of `message`, `reasoning`, `function_call`, `function_call_output`, \
                `custom_tool_call`, `custom_tool_call_output`, `web_search_call`, \
                `tool_search_call` and `tool_search_output`; a `function_call_output` without \
-               `call_id` is read, a `custom_tool_call_output` without it is not).",
+               `call_id` is read, a `custom_tool_call_output` without it is not). A \
+               `turn_context` that fails is skipped too: the history is whole, the settings \
+               are the previous ones.",
         evidence: &[
             Fixture("testdata/typed/shell171/verdicts.ndjson"),
             Fixture("testdata/typed/apply_patch171/verdicts.ndjson"),

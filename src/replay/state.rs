@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::history::Effect;
 use super::item::At;
 use crate::analysis::turns::{self, TurnStatus, Turns};
+use crate::codex::shape;
 use crate::decode::{select, Kind, Record};
 use crate::input::FileText;
 
@@ -44,6 +45,8 @@ pub struct StateLog {
     /// A `task_started` was read in the file being read: it, not user messages, begins turns.
     task_started_seen: bool,
     token_info: Option<(At, FileText)>,
+    /// `turn_context` records Codex's decoder rejects, and why.
+    undecodable: Vec<(At, String)>,
 }
 
 /// One turn as the state sees it.
@@ -66,6 +69,9 @@ pub struct State {
     pub token_info: Option<(At, Value)>,
     /// World-state patches that came before any full snapshot (Codex ignores them).
     pub patches_before_full: Vec<At>,
+    /// `turn_context` records Codex skips, its decoder rejecting them (`codex::shape`): the
+    /// settings come from the one before.
+    pub undecodable_contexts: Vec<(At, String)>,
 }
 
 impl StateLog {
@@ -130,6 +136,15 @@ impl StateLog {
                 _ => {}
             },
             Kind::TurnContext => {
+                let mut shape = shape::Shape::turn_context();
+                let read = rec.payload_members(|k, v| shape.member(k, v));
+                // A key with an escape (members not all known): not judged.
+                if read.is_some() || shape.failed() {
+                    if let Some(error) = shape.finish() {
+                        self.undecodable.push((at, error));
+                        return;
+                    }
+                }
                 let id = rec.payload_field("turn_id").and_then(select::str_value);
                 // Only a context compatible with its turn counts (either id unknown, or the
                 // same).
@@ -192,6 +207,7 @@ impl StateLog {
             world_state_patches: 0,
             token_info: None,
             patches_before_full: Vec::new(),
+            undecodable_contexts: self.undecodable.clone(),
         };
         st.turn_context = self
             .turn_contexts
@@ -308,12 +324,19 @@ mod tests {
     fn only_a_turn_context_of_its_own_turn_counts() {
         let st = state(&[
             testkit::event(json!({"type": "task_started", "turn_id": "t1"})),
-            testkit::turn_context(json!({"turn_id": "t1", "model": "good"})),
-            testkit::turn_context(json!({"turn_id": "other", "model": "bad"})),
+            testkit::turn_context(
+                json!({"turn_id": "t1", "model": "good", "cwd": "/w", "approval_policy": "never"}),
+            ),
+            testkit::turn_context(
+                json!({"turn_id": "other", "model": "bad", "cwd": "/w", "approval_policy": "never"}),
+            ),
+            // Codex cannot decode it (`cwd` missing): skipped, as the real 0.171 skips it.
+            testkit::turn_context(json!({"turn_id": "t1", "model": "undecodable"})),
             testkit::event(json!({"type": "token_count", "info": {"total": 1}})),
             testkit::event(json!({"type": "token_count", "info": null})),
         ]);
         assert_eq!(st.turn_context.unwrap().1["model"], "good");
+        assert_eq!(st.undecodable_contexts.len(), 1);
         assert_eq!(st.token_info.unwrap().1, json!({"total": 1}));
     }
 }

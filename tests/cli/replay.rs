@@ -747,7 +747,9 @@ fn a_forks_rollback_drops_its_sources_turn_and_that_turns_context() {
         a += &line(
             o + 1,
             "turn_context",
-            &format!(r#"{{"turn_id":"{turn}","model":"m-{turn}"}}"#),
+            &format!(
+                r#"{{"turn_id":"{turn}","model":"m-{turn}","cwd":"/w","approval_policy":"never"}}"#
+            ),
         );
         a += &line(o + 2, "response_item", &user(turn));
     }

@@ -91,3 +91,39 @@ fn check_sweep(sweep: &str, base: &str) -> usize {
     }
     checked
 }
+
+/// A `turn_context` Codex's decoder rejects is skipped (the sweep's `shell171` rows: Codex
+/// warned `skipping unknown rollout line`): `lint` reports it (`line.payload`, a warning: the
+/// history is whole) exactly where Codex skipped one, and the state view no longer takes it.
+#[test]
+fn a_turn_context_codex_cannot_decode_is_skipped_as_the_real_codex_skips_it() {
+    let dir = testdata("typed/shell171");
+    let text = std::fs::read_to_string(dir.join("verdicts.ndjson")).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["record_type"] != "turn_context" {
+            continue;
+        }
+        let mutant = dir.join(format!("mutants/{}.jsonl", v["mutant"].as_str().unwrap()));
+        let skipped = v["warn"].as_array().into_iter().flatten().any(|w| {
+            w.as_str()
+                .unwrap()
+                .contains("skipping unknown rollout line")
+        });
+        let found: Vec<Value> = ndjson_rows(&["lint", "--select", "line.payload"], &mutant);
+        assert_eq!(
+            !found.is_empty(),
+            skipped,
+            "{}: {found:?}",
+            mutant.display()
+        );
+        if skipped {
+            assert_eq!(found[0]["severity"], "warning");
+            let state = &ndjson_rows(&["replay", "--view", "state"], &mutant)[0];
+            assert_ne!(state["turn_context"]["line"], found[0]["line"], "{state:#}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 26, "{checked}");
+}

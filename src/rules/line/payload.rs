@@ -1,6 +1,7 @@
 //! `line.payload`: a payload Codex cannot decode into its record.
 
 use crate::decode::DecodeError;
+use crate::findings::Effect;
 use crate::replay::history::Fault;
 use crate::rules::words::short;
 use crate::rules::{Facts, Found, Hook, Stage, Unit};
@@ -8,8 +9,10 @@ use crate::rules::{Facts, Found, Hook, Stage, Unit};
 rule! {
     /// **Checks.** Every record has an object `payload` of the shape its type requires (a
     /// `compacted` as `CompactedItemWire`, a `thread_rolled_back` with a `u32` `num_turns`, a
-    /// `message`, `reasoning`, `function_call` or `function_call_output` item with its
-    /// required fields, each of the JSON type Codex decodes: `docs/codex-versions.md`).
+    /// response item (`message`, `function_call`, …) or a `turn_context` with its required
+    /// fields, each of the JSON type Codex decodes: `docs/codex-versions.md`). A
+    /// `turn_context` Codex skips is a warning: the history is whole, only the resumed
+    /// settings come from the one before.
     ///
     /// **Why it matters.** Codex skips the whole line: what it carried is lost on resume (a
     /// rollback marker that does not decode rolls nothing back, verified with 0.147).
@@ -70,5 +73,21 @@ fn in_history(facts: &Facts<'_>, out: &mut Found<'_>) {
         let line = p.at.own_pos().and_then(|pos| out.line_at(pos));
         let fix = line.and_then(|l| super::delete_record(&l, p.at.ordinal, out));
         out.push_at(nth, p.at.own_pos(), message).fix = fix;
+    }
+    // A turn context Codex skips: the history is whole, the settings are the previous ones.
+    let first = r.history_problems.len();
+    for (n, (at, error)) in r.state.undecodable_contexts.iter().enumerate() {
+        let Some(pos) = at.own_pos() else { continue };
+        out.push_at(
+            first + n,
+            Some(pos),
+            format!(
+                "Codex cannot decode this turn_context ({}): it skips the line, so the resumed \
+                 session takes its settings from the turn context before it (the history is \
+                 whole)",
+                short(error)
+            ),
+        )
+        .effect(Effect::Warns);
     }
 }
