@@ -78,6 +78,19 @@ def without(line, field):
         return line
 
 
+def unmatched(lines, matched, field):
+    """The lines of the multiset `lines` left once `matched` (lines without `field`) are taken
+    out, one for one."""
+    left, out = matched.copy(), []
+    for x in lines.elements():
+        k = without(x, field)
+        if left[k] > 0:
+            left[k] -= 1
+        else:
+            out.append(x)
+    return out
+
+
 def load(label, name, ext):
     p = os.path.join(args.work, label, name + ext)
     try:
@@ -147,21 +160,7 @@ for name in names:
                 n = sum(same.values())
                 why[reason] += 2 * n
                 case_accounted = True
-                keep = []
-                left_a, left_b = same.copy(), same.copy()
-                for x in only_a.elements():
-                    k = without(x, field)
-                    if left_a[k] > 0:
-                        left_a[k] -= 1
-                    else:
-                        keep.append(x)
-                for x in only_b.elements():
-                    k = without(x, field)
-                    if left_b[k] > 0:
-                        left_b[k] -= 1
-                    else:
-                        keep.append(x)
-                changed = keep
+                changed = unmatched(only_a, same, field) + unmatched(only_b, same, field)
         if True:
             for line in changed:
                 if case_rule in accounted:

@@ -398,13 +398,5 @@ fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
 #[test]
 fn rules_page_is_the_registry() {
     let page = rollscope::output::rules::markdown();
-    let path = root().join("docs/rules.md");
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&path, &page).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        page == committed,
-        "docs/rules.md is out of date: rerun this test with BLESS=1"
-    );
+    crate::util::assert_generated("docs/rules.md", &page, "this test");
 }

@@ -244,3 +244,18 @@ pub fn in_pty(line: &str, envs: &[(&str, &str)]) -> Option<(String, Option<i32>)
         out.status.code(),
     ))
 }
+
+/// A generated page (`rel` from the repository's root) is `page`: rewritten with `BLESS=1`,
+/// else a failure naming the test to rerun.
+#[track_caller]
+pub fn assert_generated(rel: &str, page: &str, test: &str) {
+    let path = root().join(rel);
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, page).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        page == committed,
+        "{rel} is out of date: rerun {test} with BLESS=1"
+    );
+}

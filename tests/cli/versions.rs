@@ -274,15 +274,7 @@ fn the_versions_page_is_the_table_and_every_fixture_it_cites_exists() {
         }
     }
     let page = rollscope::output::versions::markdown();
-    let path = root().join("docs/codex-versions.md");
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&path, &page).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        page == committed,
-        "docs/codex-versions.md is out of date: rerun this test with BLESS=1"
-    );
+    crate::util::assert_generated("docs/codex-versions.md", &page, "this test");
 }
 
 /// The scenarios whose files hold a real defect: a process killed or interrupted mid-turn.
