@@ -6,6 +6,7 @@
 //! The analyses, the replay and the rules ask a [`Reading`] what Codex does ("does this
 //! version follow a paginated fork's source?"); no code below compares versions itself.
 
+pub mod image;
 pub mod shape;
 pub mod table;
 mod version;

@@ -21,6 +21,8 @@ pub enum JsonType {
     Bool,
     /// A string or an object (an enum written as its name, or with data).
     StringOrObject,
+    /// A number (an unsigned integer where Codex reads one).
+    Number,
 }
 
 impl JsonType {
@@ -36,6 +38,7 @@ impl JsonType {
                 | (JsonType::Any, Some(_))
                 | (JsonType::Bool, Some(b't' | b'f'))
                 | (JsonType::StringOrObject, Some(b'"' | b'{'))
+                | (JsonType::Number, Some(b'0'..=b'9'))
         )
     }
 
@@ -48,6 +51,7 @@ impl JsonType {
             JsonType::Any => "a value",
             JsonType::Bool => "a boolean",
             JsonType::StringOrObject => "a string or a map",
+            JsonType::Number => "a number",
         }
     }
 }
@@ -59,6 +63,9 @@ pub struct Field {
     pub json: JsonType,
     /// Codex fails without it; an optional one fails only when present with another type.
     pub required: bool,
+    /// An optional field Codex sends as `null` when the record lacks it (an `Option` it
+    /// serializes always).
+    pub written: bool,
 }
 
 const fn req(name: &'static str, json: JsonType) -> Field {
@@ -66,6 +73,7 @@ const fn req(name: &'static str, json: JsonType) -> Field {
         name,
         json,
         required: true,
+        written: false,
     }
 }
 
@@ -74,10 +82,21 @@ const fn opt(name: &'static str, json: JsonType) -> Field {
         name,
         json,
         required: false,
+        written: false,
     }
 }
 
-use JsonType::{Any, Array, Bool, Object, String as Str, StringOrArray, StringOrObject};
+/// An optional field sent as `null` when absent.
+const fn null_if_absent(name: &'static str, json: JsonType) -> Field {
+    Field {
+        name,
+        json,
+        required: false,
+        written: true,
+    }
+}
+
+use JsonType::{Any, Array, Bool, Number, Object, String as Str, StringOrArray, StringOrObject};
 
 const PASSTHROUGH: Field = opt("internal_chat_message_metadata_passthrough", Object);
 
@@ -95,7 +114,15 @@ static RESPONSE_ITEMS: &[(&str, &[Field])] = &[
     ),
     (
         "reasoning",
-        &[opt("id", Str), req("summary", Array), PASSTHROUGH],
+        // Without `content` or `encrypted_content` the item is sent with them `null`, as a
+        // file that writes them `null` (the sweep: `shell171`, both removed, sent as clean).
+        &[
+            opt("id", Str),
+            req("summary", Array),
+            null_if_absent("content", Array),
+            null_if_absent("encrypted_content", Str),
+            PASSTHROUGH,
+        ],
     ),
     (
         "function_call",
@@ -172,6 +199,56 @@ static RESPONSE_ITEMS: &[(&str, &[Field])] = &[
     ),
 ];
 
+/// What Codex makes of a `response_item` payload's `type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Variant<'a> {
+    /// A variant it knows, by name.
+    Known(&'a str),
+    /// A name it does not know (serde's `other`): read, never sent, no warning.
+    Other,
+    /// The line does not decode: skipped (serde's words).
+    Fails(std::string::String),
+}
+
+/// What a version that knows the variants `known` (in declaration order,
+/// [`Answer::Knows`](super::Answer::Knows)) makes of a `type` written as the string `name`,
+/// or as the raw JSON `raw` when it is not a string (`None`: absent). A number is read as an
+/// index into `known` (serde's variant index), past the end as `Other`.
+pub fn variant<'a>(
+    name: Option<&'a str>,
+    raw: Option<&str>,
+    known: &'static [&'static str],
+) -> Variant<'a> {
+    if let Some(name) = name {
+        // `compaction_summary` is an alias of `compaction` (upstream `models.rs`); a
+        // `ghost_snapshot` is the legacy kind every reader strips by design
+        // (`testdata/replay/ghost-snapshot.jsonl`): never sent, nothing to report.
+        let known =
+            known.contains(&name) || matches!(name, "compaction_summary" | "ghost_snapshot");
+        return if known && name != "other" {
+            Variant::Known(name)
+        } else {
+            Variant::Other
+        };
+    }
+    let Some(raw) = raw else {
+        return Variant::Fails("missing field `type`".into());
+    };
+    match raw.parse::<u64>() {
+        Ok(n) => match usize::try_from(n).ok().and_then(|n| known.get(n)) {
+            Some(&"other") | None => Variant::Other,
+            Some(name) => Variant::Known(name),
+        },
+        Err(_) => Variant::Fails(format!("invalid type for `type`: {}", short_raw(raw))),
+    }
+}
+
+/// A raw JSON value cut for a message.
+fn short_raw(raw: &str) -> &str {
+    let end = raw.char_indices().nth(24).map_or(raw.len(), |(i, _)| i);
+    &raw[..end]
+}
+
 /// The bit of field `i` (none past the sixteenth: no variant has so many).
 fn bit(i: usize) -> u16 {
     u32::try_from(i)
@@ -200,6 +277,22 @@ static TURN_CONTEXT: &[Field] = &[
     opt("sandbox_policy", Object),
 ];
 
+/// A `compacted` payload's fields (0.171; evidence: `testdata/typed/compaction171*/`: each
+/// field removed and mistyped; without `message` or with a field of another type the line is
+/// skipped, and so is the checkpoint; `window_id` is not read: `5` passed).
+static COMPACTED: &[Field] = &[
+    req("message", Str),
+    opt("replacement_history", Array),
+    opt("replacement_history_metadata", Array),
+    opt("retained_context", Object),
+    opt("window_number", Number),
+    opt("first_window_id", Str),
+    opt("previous_window_id", Str),
+    opt("compaction_response_id", Str),
+    opt("latest_token_usage_record", Object),
+    opt("resume_metadata", Object),
+];
+
 /// A payload's top-level members checked against its record's fields as they are
 /// read, with no allocation: each member given once ([`Shape::member`]), then
 /// [`Shape::finish`] says why Codex's decoder rejects it, in serde's words.
@@ -222,6 +315,11 @@ impl Shape {
     /// The shape of a `turn_context` payload.
     pub fn turn_context() -> Shape {
         Shape::with(TURN_CONTEXT)
+    }
+
+    /// The shape of a `compacted` payload.
+    pub fn compacted() -> Shape {
+        Shape::with(COMPACTED)
     }
 
     fn with(fields: &'static [Field]) -> Shape {
@@ -262,10 +360,20 @@ impl Shape {
         self.fault.is_some()
     }
 
+    /// The fields Codex sends as `null` that the payload lacks (once every member was
+    /// given).
+    pub fn unwritten(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| f.written && self.seen & bit(*i) == 0)
+            .map(|(_, f)| f.name)
+    }
+
     /// Why Codex rejects the item, once every member was given; `None` when it takes it.
-    pub fn finish(self) -> Option<std::string::String> {
+    pub fn finish(&self) -> Option<std::string::String> {
         if self.fault.is_some() {
-            return self.fault;
+            return self.fault.clone();
         }
         let missing = self
             .fields

@@ -42,6 +42,11 @@ pub enum Behaviour {
     PaginatedAppend,
     /// A `response_item` whose fields Codex's typed decoder rejects (`codex::shape`).
     UndecodableItem,
+    /// The `response_item` payload types a version decodes (the others it reads as
+    /// `Other` and does not send).
+    ResponseItemTypes,
+    /// A user's or a tool's image, prepared before it is sent (resized, or replaced).
+    ImagePreparation,
     /// A `configuration_update` response item.
     ConfigurationUpdate,
     /// An assistant message delivered in code mode (`metadata.delivered_assistant_message`).
@@ -50,7 +55,7 @@ pub enum Behaviour {
 
 impl Behaviour {
     /// Every behaviour, in the table's order.
-    pub const ALL: [Behaviour; 18] = [
+    pub const ALL: [Behaviour; 20] = [
         Behaviour::OrdinalOutOfOrder,
         Behaviour::OrdinalGap,
         Behaviour::CompactionMetadataMismatch,
@@ -67,6 +72,8 @@ impl Behaviour {
         Behaviour::LocalShellCallWithoutCallId,
         Behaviour::PaginatedAppend,
         Behaviour::UndecodableItem,
+        Behaviour::ResponseItemTypes,
+        Behaviour::ImagePreparation,
         Behaviour::ConfigurationUpdate,
         Behaviour::DeliveredAssistantMessage,
     ];
@@ -97,6 +104,8 @@ impl Behaviour {
                 "A response item or turn_context missing a required field, or with a field of \
                  the wrong type"
             }
+            Behaviour::ResponseItemTypes => "A response item of a type the version does not know",
+            Behaviour::ImagePreparation => "An image in a message or a tool output",
             Behaviour::ConfigurationUpdate => "A configuration_update item",
             Behaviour::DeliveredAssistantMessage => {
                 "An assistant message delivered in code mode (retained context)"
@@ -123,6 +132,8 @@ impl Behaviour {
             Behaviour::LocalShellCallWithoutCallId => &["pair.missing-output"],
             Behaviour::PaginatedAppend => &["meta.paginated-unsupported"],
             Behaviour::UndecodableItem => &["line.payload"],
+            Behaviour::ResponseItemTypes => &["line.item-type"],
+            Behaviour::ImagePreparation => &["image.replaced", "image.resized"],
             Behaviour::ConfigurationUpdate | Behaviour::DeliveredAssistantMessage => &[],
         }
     }
@@ -152,6 +163,11 @@ pub enum Answer {
     Strips,
     /// Keeps it.
     Keeps,
+    /// Prepares it before sending (`codex::image`).
+    Prepares,
+    /// Knows these names, in its declaration order (a number written in their place is read
+    /// as the index of one).
+    Knows(&'static [&'static str]),
 }
 
 impl Answer {
@@ -168,6 +184,8 @@ impl Answer {
             Answer::ResumesUnderMetaId => "resumes under the meta id",
             Answer::Strips => "strips",
             Answer::Keeps => "keeps",
+            Answer::Prepares => "prepares",
+            Answer::Knows(_) => "knows",
         }
     }
 }
@@ -630,6 +648,116 @@ pub static TABLE: &[Row] = &[
             Fixture("testdata/typed/apply_patch171/verdicts.ndjson"),
             Fixture("testdata/typed/web_search171/verdicts.ndjson"),
             Fixture("testdata/typed/mcp171/verdicts.ndjson"),
+        ],
+    },
+    Row {
+        behaviour: ResponseItemTypes,
+        from: v(0, 36, 0),
+        until: Some(v(0, 128, 99)),
+        answer: Knows(&[
+            "message",
+            "reasoning",
+            "local_shell_call",
+            "function_call",
+            "tool_search_call",
+            "function_call_output",
+            "custom_tool_call",
+            "custom_tool_call_output",
+            "tool_search_output",
+            "web_search_call",
+            "image_generation_call",
+            "ghost_snapshot",
+            "compaction",
+            "other",
+        ]),
+        does: "Another `type` is read as `Other` and not sent, without a warning (tried: 0.128, \
+               legacy and paginated). The names are the 0.128 binary's, in its order; `\"type\": \
+               7` on a `function_call_output` was read as index 7, `custom_tool_call_output` \
+               (then dropped as an orphan), `99` as `Other`.",
+        evidence: &[
+            Fixture("testdata/typed/cases/unknown-type/verdicts/0.128.0.json"),
+            Fixture("testdata/typed/cases/unknown-type-legacy/verdicts/0.128.0.json"),
+            Fixture("testdata/typed/cases/tag-index-7/verdicts/0.128.0.json"),
+            Fixture("testdata/typed/cases/tag-index-99/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: ResponseItemTypes,
+        from: v(0, 129, 0),
+        until: None,
+        answer: Knows(&[
+            "additional_tools",
+            "message",
+            "agent_message",
+            "reasoning",
+            "local_shell_call",
+            "function_call",
+            "tool_search_call",
+            "function_call_output",
+            "custom_tool_call",
+            "custom_tool_call_output",
+            "tool_search_output",
+            "web_search_call",
+            "image_generation_call",
+            "compaction",
+            "configuration_update",
+            "compaction_trigger",
+            "context_compaction",
+            "other",
+        ]),
+        does: "Another `type` is read as `Other` and not sent, without a warning (tried: 0.147, \
+               0.160, 0.171, legacy and paginated; versions between 0.128 and 0.147 not \
+               asked). The names are \
+               the 0.171 binary's; a number is read as an index into them (`0` is \
+               `additional_tools`: a message written so is skipped, `missing field tools`; `5` \
+               `function_call`, `7` `function_call_output`; `99` `Other`).",
+        evidence: &[
+            Fixture("testdata/typed/cases/unknown-type/verdicts/0.147.0.json"),
+            Fixture("testdata/typed/cases/unknown-type/verdicts/0.160.0.json"),
+            Fixture("testdata/typed/cases/unknown-type/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/unknown-type-legacy/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/tag-index-0/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/tag-index-7/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/tag-index-99/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/shell171-tag/verdicts.ndjson"),
+        ],
+    },
+    Row {
+        behaviour: ImagePreparation,
+        from: v(0, 36, 0),
+        until: Some(v(0, 128, 99)),
+        answer: Keeps,
+        does: "Sent as written: a 3840×2160 PNG at its size, bytes that are no image, an \
+               `https` URL (tried: 0.128).",
+        evidence: &[
+            Fixture("testdata/typed/cases/image-3840x2160/verdicts/0.128.0.json"),
+            Fixture("testdata/typed/cases/image-undecodable/verdicts/0.128.0.json"),
+            Fixture("testdata/typed/cases/image-remote/verdicts/0.128.0.json"),
+        ],
+    },
+    Row {
+        behaviour: ImagePreparation,
+        from: v(0, 129, 0),
+        until: None,
+        answer: Prepares,
+        does: "A `data:` image of a user message or a tool output is resized to fit 2048 pixels \
+               a side and 2,500 patches of 32×32 (3840×2160 → 2048×1152, 2200×2000 → \
+               1654×1504), kept PNG, JPEG or WebP, other formats sent as PNG; one Codex cannot \
+               decode, an `https` URL or `detail: low` is replaced by a text saying so (`WARN \
+               … failed to prepare message image`) (tried: 0.147, 0.160, 0.171; versions \
+               between 0.128 and 0.147 not asked).",
+        evidence: &[
+            Fixture("testdata/typed/cases/image-3840x2160/verdicts/0.147.0.json"),
+            Fixture("testdata/typed/cases/image-undecodable/verdicts/0.160.0.json"),
+            Fixture("testdata/typed/cases/image-3840x2160/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-2200x2000/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-jpeg-2200x2000/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-2048x1024/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-undecodable/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-remote/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-detail-low/verdicts/0.171.0.json"),
+            Fixture("testdata/typed/cases/image-tool-output/verdicts/0.171.0.json"),
+            Upstream("codex-rs/utils/image/src/lib.rs, prompt_image_resize_dimensions"),
         ],
     },
     Row {

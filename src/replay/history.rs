@@ -76,6 +76,9 @@ pub enum Fault {
     CompactionUndecodable { error: String },
     /// A `response_item` Codex's typed decoder rejects (`codex::shape`): skipped whole.
     ItemUndecodable { error: String },
+    /// A `response_item` whose `type` the version does not know (`written`: as written): read
+    /// as `Other`, not sent.
+    ItemUnknownType { written: String },
     /// `replacement_history_metadata` has `metadata` entries for `history` items (`None`:
     /// no replacement history at all).
     CompactionMetadataLen { history: Option<u64>, metadata: u64 },
@@ -152,20 +155,25 @@ impl History {
     ) -> Effect {
         match rec.kind {
             Kind::ResponseItem => {
-                if !model_input(rec) {
+                let Some((variant, body)) = self.decoded(rec, at) else {
+                    return Effect::None;
+                };
+                if !model_input(variant, rec) {
                     return Effect::None;
                 }
-                if let Some(error) = self.undecodable(rec) {
-                    let fault = Fault::ItemUndecodable { error };
-                    self.problems.push(Problem { at, fault });
-                    return Effect::None;
-                }
-                let meta = Meta::of_record(rec);
+                let (meta, body) = match body {
+                    // Rewritten as Codex sends it: its meta read from what is sent.
+                    Some(json) => (Meta::of_json(&json), FileText::Held(json.into())),
+                    None => (
+                        Meta::of_record(rec),
+                        FileText::of(rec, rec.payload.get(), rereadable),
+                    ),
+                };
                 let user = meta.user;
                 self.push(Item {
                     origin,
                     at: Some(at),
-                    body: FileText::of(rec, rec.payload.get(), rereadable),
+                    body,
                     meta,
                 });
                 if user {
@@ -203,19 +211,53 @@ impl History {
         Effect::None
     }
 
-    /// Why the version read as skips this `response_item` whole, if it does.
-    fn undecodable(&self, rec: &Record<'_>) -> Option<String> {
+    /// How the version read as decodes this `response_item`: its variant, and the JSON
+    /// Codex sends when it differs from the file's (a `type` written as a variant index, a
+    /// field Codex sends as `null` left out); `None` when Codex skips the line (a problem
+    /// noted) or reads it as `Other`, which it never sends (a problem noted too).
+    fn decoded<'r>(&mut self, rec: &'r Record<'_>, at: At) -> Option<(&'r str, Option<String>)> {
         if !self.reading.does(Behaviour::UndecodableItem, Answer::Skips) {
-            return None;
+            return Some((rec.payload_type().unwrap_or_default(), None));
         }
-        let mut shape = shape::Shape::of(rec.payload_type()?)?;
+        let Answer::Knows(known) = self.reading.answer(Behaviour::ResponseItemTypes) else {
+            return Some((rec.payload_type().unwrap_or_default(), None));
+        };
+        let raw_tag = match rec.payload_type() {
+            Some(_) => None,
+            None => rec.payload_field("type"),
+        };
+        let name = match shape::variant(rec.payload_type(), raw_tag, known) {
+            shape::Variant::Known(name) => name,
+            shape::Variant::Other => {
+                let written = rec
+                    .payload_type()
+                    .map_or_else(|| raw_tag.unwrap_or_default().to_string(), str::to_string);
+                let fault = Fault::ItemUnknownType { written };
+                self.problems.push(Problem { at, fault });
+                return None;
+            }
+            shape::Variant::Fails(error) => {
+                let fault = Fault::ItemUndecodable { error };
+                self.problems.push(Problem { at, fault });
+                return None;
+            }
+        };
+        let Some(mut shape) = shape::Shape::of(name) else {
+            return Some((name, retagged(rec, name, raw_tag, &[])));
+        };
         let read = rec.payload_members(|k, v| shape.member(k, v));
         // Stopped early with no fault: a key written with an escape, so the members are not
         // all known; nothing is judged.
         if read.is_none() && !shape.failed() {
+            return Some((name, retagged(rec, name, raw_tag, &[])));
+        }
+        if let Some(error) = shape.finish() {
+            let fault = Fault::ItemUndecodable { error };
+            self.problems.push(Problem { at, fault });
             return None;
         }
-        shape.finish()
+        let nulls: Vec<&'static str> = shape.unwritten().collect();
+        Some((name, retagged(rec, name, raw_tag, &nulls)))
     }
 
     fn push(&mut self, item: Item) {
@@ -252,6 +294,17 @@ impl History {
     }
 
     fn compacted(&mut self, rec: &Record<'_>, at: At, rereadable: bool, read: Reader<'_>) -> bool {
+        if self.reading.does(Behaviour::UndecodableItem, Answer::Skips) {
+            let mut shape = shape::Shape::compacted();
+            let read = rec.payload_members(|k, v| shape.member(k, v));
+            if read.is_some() || shape.failed() {
+                if let Some(error) = shape.finish() {
+                    let fault = Fault::CompactionUndecodable { error };
+                    self.problems.push(Problem { at, fault });
+                    return false;
+                }
+            }
+        }
         let c: Compacted<'_> = match rec.parse_payload() {
             Ok(c) => c,
             Err(e) => {
@@ -374,14 +427,37 @@ impl History {
 /// (`delivered-assistant-message.json`; upstream `codex-rs/history/src/rollout_payload.rs`,
 /// `From<RolloutItemWire>`: one `output_text`, a passthrough `turn_id`, the envelope's
 /// `metadata.user_input_order` and a delivery marker).
-fn model_input(rec: &Record<'_>) -> bool {
+fn model_input(variant: &str, rec: &Record<'_>) -> bool {
     if matches!(
-        rec.payload_type(),
-        Some("ghost_snapshot" | "configuration_update")
+        variant,
+        "ghost_snapshot" | "configuration_update" | "additional_tools" | "compaction_trigger"
     ) {
         return false;
     }
     !retained_delivery(rec)
+}
+
+/// The item's JSON as Codex sends it when that differs from the file's: the `type` written
+/// as a variant index sent as the variant's name, and `nulls`, fields Codex sends as `null`,
+/// added where the record lacks them. `None` when it is the file's. Rare: parses the payload.
+fn retagged(
+    rec: &Record<'_>,
+    name: &str,
+    raw_tag: Option<&str>,
+    nulls: &[&'static str],
+) -> Option<String> {
+    if raw_tag.is_none() && nulls.is_empty() {
+        return None;
+    }
+    let mut v: serde_json::Value = serde_json::from_str(rec.payload.get()).ok()?;
+    let m = v.as_object_mut()?;
+    if raw_tag.is_some() {
+        m.insert("type".into(), serde_json::Value::String(name.into()));
+    }
+    for f in nulls {
+        m.insert((*f).into(), serde_json::Value::Null);
+    }
+    serde_json::to_string(&v).ok()
 }
 
 /// The marker of a complete delivery, and the prefix of an incomplete one's.

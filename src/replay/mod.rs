@@ -423,7 +423,8 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
         let reserialize =
             prompt::reserializes(facts.session.cli_version.as_deref(), &rebuilt.items);
         let ids = reading.does(Behaviour::HistoryItemIds, Answer::Keeps);
-        prompt::build(rebuilt.items, &pairing, reserialize, ids, |i| {
+        let images = reading.does(Behaviour::ImagePreparation, Answer::Prepares);
+        prompt::build(rebuilt.items, &pairing, reserialize, ids, images, |i| {
             read_text(&files, i.at.map_or(0, |a| a.file), &i.body)
         })
     } else {

@@ -241,12 +241,14 @@ fn synthetic(call: &Item) -> Option<Item> {
 /// The prompt: `items` without what the pairing drops, each unanswered call followed by its
 /// synthetic output. `reserialize` applies N2 through `text`, which reads an item's JSON;
 /// without `ids`, every item is sent without its `id` (Codex before 0.147,
-/// `docs/codex-versions.md`).
+/// `docs/codex-versions.md`); with `images`, each image is prepared as Codex prepares it
+/// (`codex::image`).
 pub fn build(
     items: Vec<Item>,
     p: &Pairing,
     reserialize: bool,
     ids: bool,
+    images: bool,
     mut text: impl FnMut(&Item) -> Option<String>,
 ) -> Vec<Item> {
     let unanswered: HashSet<usize> = p.unanswered.iter().copied().collect();
@@ -284,6 +286,14 @@ pub fn build(
         }
         out.push(item);
         out.extend(extra);
+    }
+    if images {
+        for item in out.iter_mut().filter(|i| i.meta.images) {
+            let json = text(item).and_then(|t| crate::codex::image::item_as_sent(&t));
+            if let Some(json) = json {
+                item.body = FileText::Held(json.into());
+            }
+        }
     }
     if !ids {
         for item in &mut out {
@@ -404,7 +414,7 @@ mod tests {
             open(&facts(&items, &p, Some(4), &|_| false)),
             "in the open turn"
         );
-        let out = build(items, &p, false, true, |_| None);
+        let out = build(items, &p, false, true, false, |_| None);
         assert_eq!(out.len(), 3);
         assert_eq!(
             json_of(&out[1]),
@@ -452,7 +462,7 @@ mod tests {
             .collect();
         // The orphan is dropped; the second output of `c` is sent again, and said so.
         assert_eq!(got, [("orphan", 2), ("duplicate", 5)]);
-        assert_eq!(build(items, &p, false, true, |_| None).len(), 3);
+        assert_eq!(build(items, &p, false, true, false, |_| None).len(), 3);
     }
 
     #[test]

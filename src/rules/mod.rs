@@ -59,6 +59,7 @@ groups![
     tokens,
     turn,
     content,
+    image,
     size,
     listing,
 ];

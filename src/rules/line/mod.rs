@@ -12,6 +12,7 @@ group![
     r#type,
     ordinal,
     payload,
+    item_type,
     unknown_type,
     oversized,
     blank

@@ -6,19 +6,22 @@ use crate::rules::words::size;
 use crate::rules::{Facts, Found, Hook, Kinds, RecordCx, Stage, Unit};
 
 rule! {
-    /// **Checks.** No record is longer than 16 MiB (a warning) or 24 MiB (an error). A line
-    /// longer than `--max-line-bytes` (512 MiB by default) is skipped unread and reported
-    /// here too.
+    /// **Checks.** No record is longer than 16 MiB. A line longer than `--max-line-bytes`
+    /// (512 MiB by default) is skipped unread and reported here too.
     ///
-    /// **Why it matters.** Codex's compression validation refuses a record over 16 MiB, and
-    /// `codex migrate-rollouts` one over 24 MiB (`oversized_rollout_record`): the file cannot
-    /// be compressed or migrated to paginated history. Such records also slow every resume.
+    /// **Why it matters.** Not the resume: Codex 0.128 and 0.171 resumed files with a line of
+    /// 30 MiB and of 150 MiB and sent every item (`testdata/typed/cases/line-*`; a tool
+    /// output that long is cut in the middle to the model's budget, as any long output is).
+    /// But Codex's compression validation refuses a record over 16 MiB, and `codex
+    /// migrate-rollouts` one over 24 MiB (`oversized_rollout_record`, upstream): the file
+    /// cannot be compressed to cold storage or migrated to paginated history. Such records
+    /// also slow every resume.
     ///
     /// **Example.** A tool output of 30 MB written inline; an old inline compaction
     /// checkpoint.
     ///
     /// **Fix.** Truncate large outputs before writing them.
-    "line.oversized", Warning, "a record over 16 MiB (24 MiB: error)",
+    "line.oversized", Warning, "a record over 16 MiB: Codex will not compress or migrate the file",
 }
 
 pub const UNIT: Unit = Unit::new(
@@ -34,15 +37,10 @@ pub const RECORD_WARN: u64 = 16 << 20;
 /// `codex migrate-rollouts` refuses a record over this (`MAX_ROLLOUT_LINE_BYTES`).
 pub const RECORD_ERROR: u64 = 24 << 20;
 
-/// The severity of a record of `bytes` bytes, if it is one this rule reports.
+/// The severity of a record of `bytes` bytes, if it is one this rule reports: a warning
+/// over either limit (the resume reads it whole: a 150 MiB line verified, 0.128 and 0.171).
 pub fn oversized(bytes: u64) -> Option<Severity> {
-    if bytes > RECORD_ERROR {
-        Some(Severity::Error)
-    } else if bytes > RECORD_WARN {
-        Some(Severity::Warning)
-    } else {
-        None
-    }
+    (bytes > RECORD_WARN).then_some(Severity::Warning)
 }
 
 /// A line longer than `--max-line-bytes`, skipped unread: judged by Codex's limits; one
@@ -64,7 +62,8 @@ fn record(rec: &Record<'_>, _: &RecordCx<'_>, out: &mut Found<'_>) {
     let f = out.push_rec(
         rec,
         format!(
-            "a record of {}: Codex's compression refuses records over 16 MiB{}",
+            "a record of {}: Codex resumes it, but its compression refuses records over 16 \
+             MiB{}",
             size(bytes),
             if bytes > RECORD_ERROR {
                 ", and `codex migrate-rollouts` over 24 MiB"
