@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{ndjson_rows, testdata};
+use crate::util::{ndjson_rows, ndjson_run, testdata};
 
 /// The items `replay --for-prompt` sends, without what Codex strips on the wire.
 fn sent(path: &Path) -> Vec<Value> {
@@ -376,4 +376,102 @@ fn a_line_of_30_mib_resumes_whole_as_the_real_codex_resumed_it() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["severity"], "warning");
     assert_eq!(found[0]["line"], 19);
+}
+
+/// The state view's outcome and `lint`'s findings on each case say what the real Codex did
+/// (`testdata/typed/cases/README.md`): an item lost or an image replaced is a resume with
+/// loss; a resized image is information, the resume whole; 0.128 sends images as written.
+#[test]
+fn the_outcome_and_the_findings_of_each_case_are_what_codex_did() {
+    let cases = [
+        (
+            "unknown-type",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("line.item-type"),
+        ),
+        (
+            "unknown-type-legacy",
+            "0.128.0",
+            "resumes_with_loss",
+            Some("line.item-type"),
+        ),
+        (
+            "tag-index-99",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("line.item-type"),
+        ),
+        (
+            "tag-index-0",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("line.payload"),
+        ),
+        ("tag-index-7", "0.171.0", "resumes", None),
+        (
+            "function-call-no-arguments",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("line.payload"),
+        ),
+        (
+            "image-undecodable",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("image.replaced"),
+        ),
+        (
+            "image-remote",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("image.replaced"),
+        ),
+        (
+            "image-detail-low",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("image.replaced"),
+        ),
+        (
+            "image-3840x2160",
+            "0.171.0",
+            "resumes",
+            Some("image.resized"),
+        ),
+        (
+            "image-jpeg-2200x2000",
+            "0.171.0",
+            "resumes",
+            Some("image.resized"),
+        ),
+        (
+            "image-tool-output",
+            "0.171.0",
+            "resumes",
+            Some("image.resized"),
+        ),
+        ("image-2048x1024", "0.171.0", "resumes", None),
+        ("image-undecodable", "0.128.0", "resumes", None),
+        ("image-3840x2160", "0.128.0", "resumes", None),
+    ];
+    let select = "line.item-type,line.payload,image.replaced,image.resized";
+    for (case, version, outcome, rule) in cases {
+        let dir = testdata(&format!("typed/cases/{case}"));
+        let state = &ndjson_rows(&["replay", "--view", "state", "--codex", version], &dir)[0];
+        assert_eq!(state["outcome"], outcome, "{case} as {version}: {state:#}");
+        // Exit 1 for the errors (each but `image.resized`, information).
+        let code = i32::from(rule.is_some_and(|r| r != "image.resized"));
+        let (found, _) = ndjson_run(
+            &["lint", "--codex", version, "--select", select],
+            &dir,
+            code,
+        );
+        let rules: Vec<&str> = found.iter().map(|f| f["rule"].as_str().unwrap()).collect();
+        assert_eq!(
+            rules,
+            rule.into_iter().collect::<Vec<_>>(),
+            "{case} as {version}"
+        );
+    }
 }
