@@ -10,7 +10,7 @@ rule! {
     /// (512 MiB by default) is skipped unread and reported here too.
     ///
     /// **Why it matters.** Not the resume: Codex 0.128 and 0.171 resumed files with a line of
-    /// 30 MiB and of 150 MiB and sent every item (`testdata/typed/cases/line-*`; a tool
+    /// 30 MiB and of 150 MiB and sent every item (`testdata/typed/cases/line-30mib`; a tool
     /// output that long is cut in the middle to the model's budget, as any long output is).
     /// But Codex's compression validation refuses a record over 16 MiB, and `codex
     /// migrate-rollouts` one over 24 MiB (`oversized_rollout_record`, upstream): the file
