@@ -6,7 +6,8 @@ use std::cell::OnceCell;
 use crate::analysis::ordinal::{self, Fault, Head, OrdinalReport};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::FileFacts;
-use crate::codex::Reading;
+use crate::codex::image::{self, ItemImage};
+use crate::codex::{Answer, Behaviour, Reading};
 use crate::content::Seen;
 use crate::decode::{self, Kind, Line, Record};
 use crate::input::placement::Placement;
@@ -133,6 +134,9 @@ pub struct RecordCx<'a> {
     pub codex: Reading,
     /// The content prefilter's pass over the record, made once for the checks that ask.
     seen: OnceCell<Seen>,
+    /// The record's images as the version read as prepares them, decoded once for the
+    /// checks that ask.
+    images: OnceCell<Vec<ItemImage>>,
 }
 
 impl<'a> RecordCx<'a> {
@@ -142,6 +146,7 @@ impl<'a> RecordCx<'a> {
             file_id,
             codex,
             seen: OnceCell::new(),
+            images: OnceCell::new(),
         }
     }
 
@@ -166,5 +171,19 @@ impl<'a> RecordCx<'a> {
     /// What the content prefilter finds in `rec`'s line (one pass, shared by the checks).
     pub fn seen(&self, rec: &Record<'_>) -> &Seen {
         self.seen.get_or_init(|| Seen::of(rec.raw.as_bytes()))
+    }
+
+    /// What the version read as does with each image of `rec`, a response item (none when
+    /// it sends images as written; decoded once, shared by the checks).
+    pub fn images(&self, rec: &Record<'_>) -> &[ItemImage] {
+        self.images.get_or_init(|| {
+            if !self
+                .codex
+                .does(Behaviour::ImagePreparation, Answer::Prepares)
+            {
+                return Vec::new();
+            }
+            image::item_images(rec.payload.get(), false)
+        })
     }
 }

@@ -34,7 +34,7 @@ pub const UNIT: Unit = Unit::new(
 );
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
-    for img in super::prepared(rec, cx) {
+    for img in cx.images(rec) {
         if let Prepared::Replaced { why, .. } = &img.prepared {
             out.push_rec(
                 rec,

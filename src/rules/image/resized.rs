@@ -31,7 +31,7 @@ pub const UNIT: Unit = Unit::new(
 );
 
 fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
-    for img in super::prepared(rec, cx) {
+    for img in cx.images(rec).iter().filter(|i| i.prepared.resized()) {
         if let Prepared::Rewritten {
             from,
             to,
@@ -39,9 +39,6 @@ fn check(rec: &Record<'_>, cx: &RecordCx<'_>, out: &mut Found<'_>) {
             ..
         } = &img.prepared
         {
-            if from == to {
-                continue;
-            }
             out.push_rec(
                 rec,
                 format!(
