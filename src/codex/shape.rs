@@ -103,9 +103,10 @@ const PASSTHROUGH: Field = opt("internal_chat_message_metadata_passthrough", Obj
 /// The `response_item` variants the sweep asked about, and their fields (0.171; evidence:
 /// `testdata/typed/{shell171,apply_patch171,web_search171,mcp171}/`).
 static RESPONSE_ITEMS: &[(&str, &[Field])] = &[
-    // Never written to a rollout; reached by a `type` of 0 (its index): without `tools` the
-    // line is skipped (`testdata/typed/cases/tag-index-0`; its type not asked).
-    ("additional_tools", &[req("tools", Any)]),
+    // Never written to a rollout; reached by a `type` of 0 (its index). Without `tools`, or
+    // without `role`, the line is skipped (`testdata/typed/cases/tag-index-0`,
+    // `additional-tools`; their types not asked).
+    ("additional_tools", &[req("tools", Any), req("role", Any)]),
     (
         "message",
         &[

@@ -422,7 +422,9 @@ impl History {
 
 /// Whether a `response_item` is model input (`docs/codex-versions.md`). Not: a ghost
 /// snapshot; a configuration update
-/// (0.171 reads it and sends none, `testdata/replay/verdicts/configuration-update.json`);
+/// (0.171 reads it and sends none, `testdata/replay/verdicts/configuration-update.json`); a
+/// compaction trigger (0.171 sends none, `testdata/typed/cases/compaction-trigger`) or the
+/// additional tools (never in a rollout; upstream's non-persisted kinds);
 /// an assistant message delivered in code mode, which Codex reads back as retained context
 /// (`delivered-assistant-message.json`; upstream `codex-rs/history/src/rollout_payload.rs`,
 /// `From<RolloutItemWire>`: one `output_text`, a passthrough `turn_id`, the envelope's

@@ -410,6 +410,13 @@ fn the_outcome_and_the_findings_of_each_case_are_what_codex_did() {
         ),
         ("tag-index-7", "0.171.0", "resumes", None),
         (
+            "additional-tools",
+            "0.171.0",
+            "resumes_with_loss",
+            Some("line.payload"),
+        ),
+        ("compaction-trigger", "0.171.0", "resumes", None),
+        (
             "function-call-no-arguments",
             "0.171.0",
             "resumes_with_loss",

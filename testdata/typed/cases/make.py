@@ -106,6 +106,8 @@ CASES = {
                                    "the first function_call: `arguments` removed"),
     "turn-context-model-mistyped": (SHELL147, ("turn_context", "_"), set_field("model", 5),
                                     "the first turn_context: `model` → 5"),
+    "additional-tools": (SHELL171, 42, lambda r: r.update(payload={"type": "additional_tools", "tools": []}),
+                         "line 42, the last assistant message: payload → `{type: additional_tools, tools: []}`"),
     "image-3840x2160": (SHELL171, 8, lambda r: add_image(data_url("image/png", png(3840, 2160)))(r),
                         "line 8, the user message: + a 3840×2160 PNG"),
     "image-2200x2000": (SHELL171, 8, lambda r: add_image(data_url("image/png", png(2200, 2000)))(r),
