@@ -239,9 +239,12 @@ pub struct ItemImage {
 }
 
 /// Whether an item's JSON may hold an image (a cheap look before any parsing; the tag is
-/// written plainly by every writer).
+/// written plainly by every writer). The searcher is built once: `memmem::find` builds one
+/// a call, which cost more than the search over most items.
 pub fn may_hold_image(item_json: &str) -> bool {
-    memchr::memmem::find(item_json.as_bytes(), b"input_image").is_some()
+    static TAG: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"input_image"));
+    TAG.find(item_json.as_bytes()).is_some()
 }
 
 /// What Codex does with each image of a response item (`item_json`: its payload): those of

@@ -227,13 +227,31 @@ const fn v(major: u64, minor: u64, patch: u64) -> Version {
 /// The row that answers for `v` about `b`: the row covering it, or the oldest one for a
 /// version below every row.
 pub fn row(b: Behaviour, v: Version) -> &'static Row {
-    let mut rows = TABLE.iter().filter(|r| r.behaviour == b);
-    let first = rows.clone().next();
-    match rows.find(|r| r.covers(v)).or(first) {
+    let rows = rows_of(b);
+    match rows.iter().find(|r| r.covers(v)).or(rows.first()) {
         Some(r) => r,
         // Every behaviour has rows (a test holds it); this is never reached.
         None => &FALLBACK,
     }
+}
+
+/// The rows of `b`: a slice of [`TABLE`], found once for every behaviour. Readers ask the
+/// table several times a record, and a walk of the whole table each time cost more than
+/// the answer is worth.
+fn rows_of(b: Behaviour) -> &'static [Row] {
+    static SLICES: std::sync::LazyLock<Vec<&'static [Row]>> = std::sync::LazyLock::new(|| {
+        Behaviour::ALL
+            .iter()
+            .map(|b| {
+                let start = TABLE.iter().position(|r| r.behaviour == *b).unwrap_or(0);
+                let rest = TABLE.get(start..).unwrap_or_default();
+                let len = rest.iter().take_while(|r| r.behaviour == *b).count();
+                rest.get(..len).unwrap_or_default()
+            })
+            .collect()
+    });
+    // `ALL` lists the behaviours in their declared order (a test holds it).
+    SLICES.get(b as usize).copied().unwrap_or_default()
 }
 
 static FALLBACK: Row = Row {
@@ -823,6 +841,20 @@ mod tests {
             }
         }
         assert!(TABLE.iter().all(|r| r.from <= crate::codex::NEWEST));
+    }
+
+    #[test]
+    fn each_behaviours_rows_are_together_and_found_by_its_place_in_all() {
+        for (i, b) in Behaviour::ALL.into_iter().enumerate() {
+            assert_eq!(b as usize, i, "{b:?} is out of its declared order in ALL");
+            let all: Vec<*const Row> = TABLE
+                .iter()
+                .filter(|r| r.behaviour == b)
+                .map(|r| r as *const Row)
+                .collect();
+            let found: Vec<*const Row> = rows_of(b).iter().map(|r| r as *const Row).collect();
+            assert_eq!(found, all, "{b:?}: its rows are not together in the table");
+        }
     }
 
     #[test]
