@@ -301,7 +301,7 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
     let mut counts = [0u64; CallStatus::ALL.len()];
     let mut bufs = TextBufs::default();
     let table = out.is_table();
-    cx.each_file(&Needs::default().calls(), |cx, r| {
+    cx.each_file(&Needs::default().calls(), &mut out, |cx, out, r| {
         let Some(calls) = r.calls.as_ref() else {
             return Ok(());
         };

@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
 use crate::lineage::{Follower, JudgeOnly, Resolver};
-use crate::output::diagnostics::{Diagnostics, Shown, Style};
+use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
 use crate::rules::{self, select::Overrides, Checker, Stage};
@@ -114,8 +114,8 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     let style = args.output.format.style(Style::Labelled);
     let checker = checker().with_columns(style == Some(Style::Sarif));
     let mut out = match style {
-        None => Sink::Rows(Out::lines(cx.format, cx.color)),
-        Some(s) => Sink::Findings(Diagnostics::new(
+        None => Report::Rows(Out::lines(cx.format, cx.color)),
+        Some(s) => Report::Findings(Diagnostics::new(
             s,
             cx.color,
             checker.rules(),
@@ -132,7 +132,7 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         Some(Style::Human) => Needs::default().ordinals().reread(),
         _ => Needs::default().ordinals(),
     };
-    cx.each_file(&needs, |cx, r| {
+    cx.each_file(&needs, &mut out, |cx, out, r| {
         let Some(rep) = r.ordinals.as_ref() else {
             return Ok(());
         };
@@ -155,19 +155,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         failed |= !ok;
         // A file whose read failed part-way (its error is on stderr, the exit is 2) was not
         // checked to its end: it is never called ok.
-        emit(
-            &mut out,
-            &r,
-            rep,
-            &findings,
-            ok && r.io_error.is_none(),
-            reading,
-        )
+        emit(out, &r, rep, &findings, ok && r.io_error.is_none(), reading)
     })?;
-    match out {
-        Sink::Rows(out) => out.finish()?,
-        Sink::Findings(diag) => diag.finish()?,
-    }
+    out.finish()?;
     cx.say_if_empty(files, "rollouts");
     if failed {
         cx.status = cx.status.merge(ExitStatus::Findings);
@@ -175,15 +165,8 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
-/// Where the results go: the command's own rows, or its findings in a style and its
-/// summary lines.
-enum Sink {
-    Rows(Out),
-    Findings(Diagnostics),
-}
-
 fn emit(
-    out: &mut Sink,
+    out: &mut Report,
     r: &FileFacts,
     rep: &OrdinalReport,
     findings: &[Finding],
@@ -192,7 +175,7 @@ fn emit(
 ) -> std::io::Result<()> {
     let path = r.source.display();
     let diag = match out {
-        Sink::Rows(out) => {
+        Report::Rows(out) => {
             let row = Row {
                 path: &path,
                 history_mode: &rep.history_mode,
@@ -208,7 +191,7 @@ fn emit(
             };
             return out.row(&row, Vec::new);
         }
-        Sink::Findings(diag) => diag,
+        Report::Findings(diag) => diag,
     };
     for f in findings {
         let excerpt = match (diag.style(), f.span, r.file.as_ref()) {

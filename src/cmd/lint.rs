@@ -104,7 +104,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         codex: settings.codex,
         ..Options::default()
     };
-    cx.each_replay(&opts, &checker, |_, c| {
+    cx.each_replay(&opts, &checker, &mut diag, |_, diag, c| {
         let path = c.replay.facts.source.display();
         files += 1;
         let overridden = !lint.severity.is_empty();

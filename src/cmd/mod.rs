@@ -26,7 +26,7 @@ use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
 use crate::output::progress::Progress;
-use crate::output::{Cell, ColorWhen, Column, Format, Out, Shape};
+use crate::output::{Cell, ColorWhen, Column, FileRows, Format, Out, Shape};
 use crate::parallel;
 use crate::replay::Options as ReplayOptions;
 use crate::rules::{self, Checked, Checker};
@@ -272,12 +272,14 @@ impl Context {
     }
 
     /// Run the pass `needs` names over every input, in parallel, and hand each file's facts
-    /// to `f` in input order, once its skipped lines and errors are reported. Files outside
-    /// `--since`/`--until`, and files that could not be opened, are not handed on.
-    pub fn each_file(
+    /// to `f` in input order, once its skipped lines and errors are reported, with `out`,
+    /// whose rows are flushed after each file. Files outside `--since`/`--until`, and files
+    /// that could not be opened, are not handed on.
+    pub fn each_file<O: FileRows + Send>(
         &mut self,
         needs: &Needs,
-        mut f: impl FnMut(&mut Context, FileFacts) -> io::Result<()> + Send,
+        out: &mut O,
+        mut f: impl FnMut(&mut Context, &mut O, FileFacts) -> io::Result<()> + Send,
     ) -> io::Result<()> {
         let sources = std::mem::take(&mut self.sources);
         let read = self.read.clone();
@@ -290,7 +292,8 @@ impl Context {
                 progress.file_done();
                 if self.report(&facts) {
                     self.handed += 1;
-                    f(self, facts)
+                    f(self, out, facts)?;
+                    out.end_file()
                 } else {
                     Ok(())
                 }
@@ -303,13 +306,15 @@ impl Context {
 
     /// Replay and check every input (in parallel, lineage sources found by one shared
     /// resolver) and hand each file's replay and findings to `f` in input order, once its
-    /// errors are reported. Files outside `--since`/`--until`, files that could not be
-    /// opened, and files whose cut names no turn are not handed on.
-    pub fn each_replay(
+    /// errors are reported, with `out`, whose rows are flushed after each file. Files
+    /// outside `--since`/`--until`, files that could not be opened, and files whose cut
+    /// names no turn are not handed on.
+    pub fn each_replay<O: FileRows + Send>(
         &mut self,
         opts: &ReplayOptions,
         checker: &Checker,
-        mut f: impl FnMut(&mut Context, Checked) -> io::Result<()> + Send,
+        out: &mut O,
+        mut f: impl FnMut(&mut Context, &mut O, Checked) -> io::Result<()> + Send,
     ) -> io::Result<()> {
         let resolver = Mutex::new(Resolver::new(&self.sources, self.codex_home()));
         let sources = std::mem::take(&mut self.sources);
@@ -338,7 +343,8 @@ impl Context {
                     return Ok(());
                 }
                 self.handed += 1;
-                f(self, c)
+                f(self, out, c)?;
+                out.end_file()
             },
         );
         progress.finish();

@@ -13,7 +13,7 @@ use crate::codex::Reading;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{ClientView, Effect, Finding, Outcome, Rule, Severity};
-use crate::output::diagnostics::{Diagnostics, Shown, Style};
+use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
 use crate::replay::history::Base;
@@ -141,10 +141,10 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         .with_columns(style == Some(Style::Sarif));
     let many = cx.sources.len() > 1;
     let mut out = match (args.view, style) {
-        (ViewArg::History, _) => Sink::Rows(cx.out(history_columns(many))?),
-        (ViewArg::Ui, _) => Sink::Rows(cx.out(ui_columns(many))?),
-        (ViewArg::State, None) => Sink::Rows(Out::lines(cx.format, cx.color)),
-        (ViewArg::State, Some(s)) => Sink::Findings(Diagnostics::new(
+        (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),
+        (ViewArg::Ui, _) => Report::Rows(cx.out(ui_columns(many))?),
+        (ViewArg::State, None) => Report::Rows(Out::lines(cx.format, cx.color)),
+        (ViewArg::State, Some(s)) => Report::Findings(Diagnostics::new(
             s,
             cx.color,
             checker.rules(),
@@ -153,34 +153,27 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     };
     let view = args.view;
     let mut states = 0u64;
-    cx.each_replay(&opts, &checker, |cx, c| match (view, &mut out) {
-        (ViewArg::History, Sink::Rows(out)) => emit_history(cx, out, &c),
-        (ViewArg::Ui, Sink::Rows(out)) => emit_ui(cx, out, &c.replay),
+    cx.each_replay(&opts, &checker, &mut out, |cx, out, c| match (view, out) {
+        (ViewArg::History, Report::Rows(out)) => emit_history(cx, out, &c),
+        (ViewArg::Ui, Report::Rows(out)) => emit_ui(cx, out, &c.replay),
         (_, out) => {
             states += 1;
             emit_state(out, &c)
         }
     })?;
     let rows = match out {
-        Sink::Rows(out) => {
+        Report::Rows(out) => {
             let rows = out.rows();
             out.finish()?;
             rows.max(states)
         }
-        Sink::Findings(diag) => {
+        Report::Findings(diag) => {
             diag.finish()?;
             states
         }
     };
     cx.say_if_empty(rows, "history items");
     Ok(cx.status)
-}
-
-/// Where a view goes: rows (or the state view's lines), or the state view's findings in a
-/// style with its summary lines.
-enum Sink {
-    Rows(Out),
-    Findings(Diagnostics),
 }
 
 /// The history view's columns: the file, then what [`transcript`] makes of an item.
@@ -488,13 +481,13 @@ fn at_value<'a>(r: &'a Replayed, at: &At, key: &'static str, v: &'a Value) -> At
     }
 }
 
-fn emit_state(out: &mut Sink, c: &Checked) -> std::io::Result<()> {
+fn emit_state(out: &mut Report, c: &Checked) -> std::io::Result<()> {
     let r = &c.replay;
     let findings = &c.findings;
     let path = r.facts.source.display();
     let diag = match out {
-        Sink::Rows(out) => return out.row(&state_row(&path, r, findings), Vec::new),
-        Sink::Findings(diag) => diag,
+        Report::Rows(out) => return out.row(&state_row(&path, r, findings), Vec::new),
+        Report::Findings(diag) => diag,
     };
     diag.note(|| state_lines(&path, r))?;
     for f in findings {

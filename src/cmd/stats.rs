@@ -132,7 +132,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
     // What the table's footer sums: the sessions, and every number a row shows.
     let mut total = GroupTotals::default();
     let mut files = 0u64;
-    cx.each_file(&Needs::default().census(zone), |cx, r| {
+    cx.each_file(&Needs::default().census(zone), &mut out, |cx, out, r| {
         let Some(f) = r.census.as_ref() else {
             return Ok(());
         };
@@ -145,7 +145,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitStatus, Error> {
         total.add(1, &f.counts);
         let path = cx.path_cell(&r.source);
         emit_file(
-            &mut out,
+            out,
             &r.source.display(),
             path,
             cx.zone,

@@ -126,32 +126,36 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
         unicode: glyphs::unicode(),
     };
     let (mut shown_turns, mut calls, mut tokens) = (0u64, 0u64, Tokens::default());
-    cx.each_file(&Needs::default().turns(Detail::Full), |cx, r| {
-        let Some(turns) = r.turns.as_ref() else {
-            return Ok(());
-        };
-        let path = r.source.display();
-        let path_cell = cx.path_cell(&r.source);
-        for t in &turns.turns {
-            if !statuses.is_empty() && !statuses.contains(&t.status) {
-                continue;
-            }
-            shown_turns += 1;
-            calls += t.tool_calls;
-            tokens += t.tokens;
-            let row = Row {
-                path: &path,
-                session_id: r.session.session_id.as_deref(),
-                thread_id: r.session.thread_id.as_deref(),
-                turn: t,
+    cx.each_file(
+        &Needs::default().turns(Detail::Full),
+        &mut out,
+        |cx, out, r| {
+            let Some(turns) = r.turns.as_ref() else {
+                return Ok(());
             };
-            out.row(&row, || {
-                let cells = TABLE.iter().map(|(_, cell)| cell(t, &shown));
-                std::iter::once(path_cell.clone()).chain(cells).collect()
-            })?;
-        }
-        Ok(())
-    })?;
+            let path = r.source.display();
+            let path_cell = cx.path_cell(&r.source);
+            for t in &turns.turns {
+                if !statuses.is_empty() && !statuses.contains(&t.status) {
+                    continue;
+                }
+                shown_turns += 1;
+                calls += t.tool_calls;
+                tokens += t.tokens;
+                let row = Row {
+                    path: &path,
+                    session_id: r.session.session_id.as_deref(),
+                    thread_id: r.session.thread_id.as_deref(),
+                    turn: t,
+                };
+                out.row(&row, || {
+                    let cells = TABLE.iter().map(|(_, cell)| cell(t, &shown));
+                    std::iter::once(path_cell.clone()).chain(cells).collect()
+                })?;
+            }
+            Ok(())
+        },
+    )?;
     // Under tool_calls and tokens, their sums; the count of turns in the first column
     // the width leaves free.
     let mut footer = vec![Cell::text(""); 8];

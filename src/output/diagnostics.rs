@@ -14,7 +14,7 @@ use super::rules::doc_markdown;
 use super::sanitize::{clean, cut};
 use super::sarif::Log;
 use super::table::Tone;
-use super::{Cell, ColorWhen, Format, Out};
+use super::{Cell, ColorWhen, FileRows, Format, Out};
 use crate::codex::Reading;
 use crate::findings::{Effect, Finding, Rule, Severity};
 use crate::rules::SECTIONS;
@@ -165,6 +165,42 @@ impl Diagnostics {
         match self.sink {
             Sink::Out(out) => out.finish(),
             Sink::Sarif(log) => log.finish(),
+        }
+    }
+}
+
+impl FileRows for Diagnostics {
+    /// A SARIF log is written whole at the end; the other styles' rows go out now.
+    fn end_file(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Out(out) => out.end_file(),
+            Sink::Sarif(_) => Ok(()),
+        }
+    }
+}
+
+/// Where a command that has both writes: its own rows, or its findings in a style with its
+/// summary lines (`check-ordinal`, `replay --view state`).
+pub enum Report {
+    Rows(Out),
+    Findings(Diagnostics),
+}
+
+impl Report {
+    /// Flush everything.
+    pub fn finish(self) -> io::Result<()> {
+        match self {
+            Report::Rows(out) => out.finish(),
+            Report::Findings(diag) => diag.finish(),
+        }
+    }
+}
+
+impl FileRows for Report {
+    fn end_file(&mut self) -> io::Result<()> {
+        match self {
+            Report::Rows(out) => out.end_file(),
+            Report::Findings(diag) => diag.end_file(),
         }
     }
 }

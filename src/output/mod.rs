@@ -3,8 +3,10 @@
 //! and their kin everywhere else.
 //!
 //! A subcommand hands [`Out`] one row at a time, as a serializable object (NDJSON/JSON) plus
-//! its table cells. NDJSON rows are written and flushed as they come, so `| head` sees them
-//! at once; `json` streams one array; only the table buffers, to size its columns. The
+//! its table cells. NDJSON rows are written as they come and flushed at the end of each
+//! file's rows ([`FileRows`]), or at each row when stdout is a terminal, so `| head` sees a
+//! file's rows as soon as the file is read; `json` streams one array; only the table
+//! buffers, to size its columns. The
 //! format is always what the user asked for (table by default); only color looks at the
 //! terminal (`--color`, `NO_COLOR`, `CLICOLOR_FORCE`), and JSON is never colored.
 
@@ -88,6 +90,17 @@ pub struct Out {
     sink: Sink,
     /// Rows written so far.
     rows: u64,
+    /// Flush after every row (stdout is a terminal, where a person reads them and a
+    /// progress bar may share the screen); else once a file's rows are written.
+    flush_each_row: bool,
+}
+
+/// What a command writes a file's results to: told when one file's are all written, so
+/// that they go out together (one write, not one a row: `replay --for-prompt` writes
+/// hundreds of thousands of rows over a Codex home). [`crate::cmd::Context`]'s loops over
+/// files call it after each file.
+pub trait FileRows {
+    fn end_file(&mut self) -> io::Result<()>;
 }
 
 impl Out {
@@ -106,7 +119,11 @@ impl Out {
                 color,
             },
         };
-        Out { sink, rows: 0 }
+        Out {
+            sink,
+            rows: 0,
+            flush_each_row: progress::stdout_is_terminal(),
+        }
     }
 
     /// [`Out::new`], the table shaped as the user asked (`--width`, `--columns`): an
@@ -141,6 +158,7 @@ impl Out {
         Out {
             sink: Sink::Lines(anstream::AutoStream::new(w, choice)),
             rows: 0,
+            flush_each_row: progress::stdout_is_terminal(),
         }
     }
 
@@ -179,7 +197,10 @@ impl Out {
             Sink::Ndjson(w) => {
                 serde_json::to_writer(&mut *w, obj)?;
                 w.write_all(b"\n")?;
-                w.flush()
+                if self.flush_each_row {
+                    w.flush()?;
+                }
+                Ok(())
             }
             Sink::Json { w, first } => {
                 w.write_all(if *first { b"[\n" } else { b",\n" })?;
@@ -195,7 +216,10 @@ impl Out {
                 for cell in cells() {
                     writeln!(w, "{}", cell.render())?;
                 }
-                w.flush()
+                if self.flush_each_row {
+                    w.flush()?;
+                }
+                Ok(())
             }
         }
     }
@@ -239,6 +263,17 @@ impl Out {
                 w.flush()
             }
             Sink::Lines(mut w) => w.flush(),
+        }
+    }
+}
+
+impl FileRows for Out {
+    /// What is buffered goes out; a table waits for its end.
+    fn end_file(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Ndjson(w) | Sink::Json { w, .. } => w.flush(),
+            Sink::Lines(w) => w.flush(),
+            Sink::Table { .. } => Ok(()),
         }
     }
 }

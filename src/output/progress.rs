@@ -290,7 +290,8 @@ pub fn rows<R>(whole_lines: bool, write: impl FnOnce() -> R) -> R {
     write()
 }
 
-fn stdout_is_terminal() -> bool {
+/// Whether stdout is a terminal (asked once).
+pub fn stdout_is_terminal() -> bool {
     static IS: OnceLock<bool> = OnceLock::new();
     *IS.get_or_init(|| std::io::stdout().is_terminal())
 }
