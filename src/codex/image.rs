@@ -238,12 +238,15 @@ pub struct ItemImage {
     pub prepared: Prepared,
 }
 
-/// Whether an item's JSON may hold an image (a cheap look before any parsing; the tag is
-/// written plainly by every writer). The searcher is built once: `memmem::find` builds one
-/// a call, which cost more than the search over most items.
+/// The tag of an image part, which every writer writes plainly.
+pub const IMAGE_TAG: &str = "input_image";
+
+/// Whether an item's JSON may hold an image (a cheap look before any parsing: the tag is
+/// there). The searcher is built once: `memmem::find` builds one a call, which cost more
+/// than the search over most items.
 pub fn may_hold_image(item_json: &str) -> bool {
     static TAG: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"input_image"));
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(IMAGE_TAG));
     TAG.find(item_json.as_bytes()).is_some()
 }
 

@@ -39,13 +39,15 @@ pub struct Media {
 /// What the one prefilter pass over a raw line found: the anchors of credential patterns,
 /// an escape that may hide an anchor (a `\uXXXX` of a printable ASCII character, a `\/`
 /// inside an anchor that holds `/`), a media data URL's start (`data:image`, `data:audio`;
-/// the slash may be written `\/`).
+/// the slash may be written `\/`), an image part's tag (`input_image`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     /// Where each anchor starts in the line, with its pattern's index in [`secrets`].
     pub anchors: Vec<(usize, usize)>,
     pub escape: bool,
     pub media: bool,
+    /// The line may hold an image part (`codex::image::may_hold_image`).
+    pub image: bool,
 }
 
 /// What a needle of the line pass stands for.
@@ -54,6 +56,8 @@ enum Class {
     /// An anchor of pattern `.0` of [`secrets`].
     Secret(usize),
     Media,
+    /// An image part's tag.
+    Image,
     /// The start of an escape that may hide an anchor: checked where it is found.
     Escape,
 }
@@ -68,6 +72,7 @@ fn needles() -> Vec<(String, Class)> {
         .map(|(a, i)| (a.to_string(), Class::Secret(i)))
         .collect();
     all.extend(["data:image", "data:audio"].map(|m| (m.to_string(), Class::Media)));
+    all.push((crate::codex::image::IMAGE_TAG.to_string(), Class::Image));
     all.push(("\\u00".to_string(), Class::Escape));
     for (a, _) in secrets::anchors() {
         for (k, _) in a.match_indices('/') {
@@ -151,6 +156,7 @@ impl Seen {
             match class {
                 Class::Secret(i) => seen.anchors.push((at, i)),
                 Class::Media => seen.media = true,
+                Class::Image => seen.image = true,
                 Class::Escape => seen.escape |= hides(raw, at),
             }
         }
@@ -366,6 +372,11 @@ mod tests {
         assert!(seen.media && seen.escape);
         assert_eq!(seen.anchors.iter().map(|a| a.0).collect::<Vec<_>>(), [22]);
         assert_eq!(Seen::of(b"plain"), Seen::default());
+        let image = Seen::of(
+            br#"{"content":[{"type":"input_image","image_url":"data:image/png;base64,AA"}]}"#,
+        );
+        assert!(image.image && image.media && !image.escape);
+        assert!(!seen.image);
     }
 
     /// Teddy against the automaton (the fallback on CPUs without SIMD), on every line of

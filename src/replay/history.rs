@@ -106,6 +106,9 @@ pub struct History {
     problems: Vec<Problem>,
     /// The Codex version the history is rebuilt as.
     reading: Reading,
+    /// Flag the items that may hold an image ([`Meta::look_for_images`]): the prompt
+    /// prepares them.
+    images: bool,
 }
 
 /// `compacted` as Codex decodes it (`CompactedItemWire`, the parts the history needs).
@@ -137,6 +140,11 @@ impl History {
         History::default()
     }
 
+    /// Flag the items that may hold an image, for the prompt to prepare them.
+    pub fn look_for_images(&mut self) {
+        self.images = true;
+    }
+
     /// Rebuild as `reading`'s Codex version does (known once the file's `session_meta` is
     /// read, for `--codex file`).
     pub fn read_as(&mut self, reading: Reading) {
@@ -161,7 +169,7 @@ impl History {
                 if !model_input(variant, rec) {
                     return Effect::None;
                 }
-                let (meta, body) = match body {
+                let (mut meta, body) = match body {
                     // Rewritten as Codex sends it: its meta read from what is sent.
                     Some(json) => (Meta::of_json(&json), FileText::Held(json.into())),
                     None => (
@@ -169,6 +177,12 @@ impl History {
                         FileText::of(rec, rec.payload.get(), rereadable),
                     ),
                 };
+                if self.images {
+                    match &body {
+                        FileText::Held(json) => meta.look_for_images(json),
+                        _ => meta.look_for_images(rec.payload.get()),
+                    }
+                }
                 let user = meta.user;
                 self.push(Item {
                     origin,
@@ -338,11 +352,17 @@ impl History {
                 }
                 let items = entries
                     .into_iter()
-                    .map(|e| Item {
-                        origin: Origin::ReplacementHistory,
-                        at: Some(at),
-                        body: FileText::of(rec, e.get(), rereadable),
-                        meta: Meta::of_json(e.get()),
+                    .map(|e| {
+                        let mut meta = Meta::of_json(e.get());
+                        if self.images {
+                            meta.look_for_images(e.get());
+                        }
+                        Item {
+                            origin: Origin::ReplacementHistory,
+                            at: Some(at),
+                            body: FileText::of(rec, e.get(), rereadable),
+                            meta,
+                        }
                     })
                     .collect();
                 self.replace(items);

@@ -101,7 +101,8 @@ pub struct Meta {
     /// A contextual message: `developer`, or `user` scaffolding (initial context).
     pub contextual: bool,
     /// A message or a tool output that may hold an image (`codex::image::may_hold_image`):
-    /// the only items whose images Codex prepares.
+    /// the only items whose images Codex prepares. Looked for only when the prompt is built
+    /// ([`Meta::look_for_images`]).
     pub images: bool,
 }
 
@@ -125,20 +126,19 @@ const KEYS: [&str; 7] = [
 impl Meta {
     /// From a `response_item` record's payload (its members as the scanner noted them).
     pub fn of_record(rec: &Record<'_>) -> Meta {
-        Meta::of_fields(rec.payload_fields(KEYS), rec.payload.get(), Some(rec))
+        Meta::of_fields(rec.payload_fields(KEYS), Some(rec))
     }
 
     /// From the JSON text of an item (a replacement history entry).
     pub fn of_json(json: &str) -> Meta {
-        Meta::of_fields(select::fields(json, KEYS).unwrap_or([None; 7]), json, None)
+        Meta::of_fields(select::fields(json, KEYS).unwrap_or([None; 7]), None)
     }
 
-    /// From an item's members (`json`: the whole item); `rec`, the record it is, keeps the
+    /// From an item's members; `rec`, the record it is, keeps the
     /// judgement of whether it is a message the user typed, which the turn segmentation may
     /// have made already.
     fn of_fields(
         [type_, role, call_id, id, name, execution, content]: [Option<&str>; 7],
-        json: &str,
         rec: Option<&Record<'_>>,
     ) -> Meta {
         let s = |v: Option<&str>| -> Option<Box<str>> {
@@ -178,13 +178,6 @@ impl Meta {
         } else {
             (Kind::Other, None)
         };
-        let images = match &kind {
-            Kind::Message { .. } => content.is_some_and(crate::codex::image::may_hold_image),
-            Kind::Output { type_, .. } => {
-                *type_ != OutputType::ToolSearch && crate::codex::image::may_hold_image(json)
-            }
-            _ => false,
-        };
         let (mut user, mut contextual) = (false, false);
         if let Kind::Message { role } = &kind {
             match role {
@@ -202,8 +195,21 @@ impl Meta {
             id,
             user,
             contextual,
-            images,
+            images: false,
         }
+    }
+
+    /// Flag the item when it may hold an image: a message or a tool output (`item_json`, its
+    /// JSON) where the tag is written. A search of the whole item, which only the prompt
+    /// needs: the other readers leave it undone.
+    pub fn look_for_images(&mut self, item_json: &str) {
+        self.images = match &self.kind {
+            Kind::Message { .. } => crate::codex::image::may_hold_image(item_json),
+            Kind::Output { type_, .. } => {
+                *type_ != OutputType::ToolSearch && crate::codex::image::may_hold_image(item_json)
+            }
+            _ => false,
+        };
     }
 
     /// A call's id, for a call or an output.

@@ -322,6 +322,9 @@ fn read_pass<'r>(
     let mut read_cut = read.clone();
     read_cut.until_line = input.cut.map(|c| c.last_line);
     let mut run = Run::new(source);
+    if opts.for_prompt {
+        run.history.look_for_images();
+    }
     // The statuses (rolled back, open) without the texts and settings `turns` shows.
     let needs = Needs::default()
         .turns(Detail::Status)

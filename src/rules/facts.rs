@@ -183,6 +183,10 @@ impl<'a> RecordCx<'a> {
             {
                 return Vec::new();
             }
+            // The content pass, when a check made it, has looked for the tag already.
+            if self.seen.get().is_some_and(|s| !s.image) {
+                return Vec::new();
+            }
             image::item_images(rec.payload.get(), false)
         })
     }
