@@ -100,6 +100,19 @@ Examples:
   # Annotations for a GitHub Actions job, and a SARIF log for code scanning
   $ rollscope lint --format sarif > rollscope.sarif";
 
+const REPAIR_EXAMPLES: &str = "\
+Examples:
+  # What would change, file by file (exit 1 when something would)
+  $ rollscope repair
+  # The same as a unified diff
+  $ rollscope repair --diff broken.jsonl
+  # A repaired copy of one file
+  $ rollscope repair broken.jsonl -o fixed.jsonl
+  # Repaired copies of a whole Codex home, laid out as in it
+  $ rollscope repair ~/.codex --out-dir repaired
+  # In place, the originals kept as <name>.bak, unsafe fixes too
+  $ rollscope repair --in-place --unsafe-fixes broken.jsonl";
+
 const MAN_EXAMPLES: &str = "\
 Examples:
   # One subcommand's page, saved to read with `man -l rollscope-stats.1`
@@ -145,6 +158,10 @@ pub enum Command {
     /// how to fix it (exit 1 on a finding at or above --fail-on)
     #[command(display_name = "rollscope", after_long_help = LINT_EXAMPLES)]
     Lint(LintArgs),
+    /// Apply lint's fixes to broken rollouts: print what would change, or write repaired
+    /// copies checked by lint first (exit 1 when something would change, or is left)
+    #[command(display_name = "rollscope", after_long_help = REPAIR_EXAMPLES)]
+    Repair(RepairArgs),
     /// Print shell completions to stdout
     #[command(display_name = "rollscope", after_long_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -454,6 +471,64 @@ pub struct LintArgs {
 
     #[command(flatten)]
     pub input: InputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// Output format: a line per fix for people, or one row per fix for pipelines (one a
+    /// line with ndjson, one array with json)
+    #[arg(long, value_enum, default_value_t = RepairFormatArg::Human)]
+    pub format: RepairFormatArg,
+
+    /// Show each file's repair as a unified diff
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Write the repaired copy of the one input to FILE (- for standard output); a clean
+    /// file is copied as it is
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["out_dir", "in_place"])]
+    pub output: Option<PathBuf>,
+
+    /// Write a copy of each input under DIR, at its path relative to its Codex home or to
+    /// the folder it was found in (a file given alone: DIR/<its name>)
+    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Replace each repaired file, keeping the original as <name>.bak; refused when the
+    /// file changed since it was read, another process has it open for writing, or the
+    /// backup exists
+    #[arg(long)]
+    pub in_place: bool,
+
+    /// Also apply the fixes that drop data or renumber (each is listed)
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Only these rules' fixes: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Vec<String>,
+
+    /// Leave these rules' fixes out: slugs or groups, comma-separated (wins over --select)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// When to color the report (auto honours NO_COLOR and the terminal)
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// `repair --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RepairFormatArg {
+    Human,
+    Ndjson,
+    Json,
 }
 
 /// `lint --format`.

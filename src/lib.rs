@@ -76,6 +76,7 @@ pub mod lineage;
 pub mod model;
 pub mod output;
 pub mod parallel;
+pub mod repair;
 pub mod replay;
 pub mod rules;
 pub mod time;
@@ -106,6 +107,7 @@ fn run_command(cli: Cli) -> Result<ExitStatus, Error> {
         Command::CheckOrdinal(args) => cmd::check_ordinal::run(&args),
         Command::Replay(args) => cmd::replay::run(&args),
         Command::Lint(args) => cmd::lint::run(&args),
+        Command::Repair(args) => cmd::repair::run(&args),
         Command::Completions(args) => {
             cmd::completions::completions(&args)?;
             Ok(ExitStatus::Clean)

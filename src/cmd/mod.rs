@@ -7,6 +7,7 @@ pub mod check_ordinal;
 pub mod completions;
 pub mod lint;
 pub mod man;
+pub mod repair;
 pub mod replay;
 pub mod stats;
 pub mod turns;

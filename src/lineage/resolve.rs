@@ -39,6 +39,8 @@ pub struct Resolver {
     dirs: HashMap<PathBuf, HashMap<String, PathBuf>>,
     /// The run's Codex home, when one is known.
     home: Option<PathBuf>,
+    /// Directories searched after a child's own: those of the file a child is a copy of.
+    also: Vec<PathBuf>,
 }
 
 impl Resolver {
@@ -53,7 +55,16 @@ impl Resolver {
             ),
             dirs: HashMap::new(),
             home,
+            also: Vec::new(),
         }
+    }
+
+    /// A resolver for copies of `original` placed elsewhere (`repair`'s scratch copies): they
+    /// find their sources where `original` finds its own, besides the run's inputs and home.
+    pub fn for_copies_of(original: &Source, sources: &[Source], home: Option<PathBuf>) -> Self {
+        let mut r = Resolver::new(sources, home);
+        r.also = r.places(original);
+        r
     }
 
     /// The file that declares `rollout_id`, never `child` itself; else every place searched.
@@ -106,6 +117,7 @@ impl Resolver {
                 v.push(home.join("archived_sessions"));
             }
         }
+        v.extend(self.also.iter().cloned());
         if let Some(home) = &self.home {
             v.push(home.join("sessions"));
             v.push(home.join("archived_sessions"));

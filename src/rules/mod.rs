@@ -83,6 +83,11 @@ pub fn all() -> &'static [Rule] {
     &ALL
 }
 
+/// Whether `rule` is about a file's name and place, not its content ([`Unit::about_place`]).
+pub fn about_place(rule: Rule) -> bool {
+    units().any(|u| u.rule == rule && u.about_place())
+}
+
 /// A rule's place in the registry.
 pub fn index(rule: Rule) -> usize {
     static INDEX: LazyLock<foldhash::HashMap<Rule, usize>> =

@@ -75,6 +75,16 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// Its facts are only a file's name and place (its path, the listing beside it), never
+    /// what the file holds: a copy elsewhere does not have them, and no edit cures them.
+    pub fn about_place(&self) -> bool {
+        !self.hooks.is_empty()
+            && self
+                .hooks
+                .iter()
+                .all(|h| matches!(h.stage(), Stage::Placement | Stage::Listing))
+    }
+
     pub const fn new(rule: Rule, hooks: &'static [Hook]) -> Unit {
         Unit {
             rule,

@@ -22,6 +22,7 @@ mod lint_sarif;
 mod man;
 mod progress;
 mod properties;
+mod repair;
 mod replay;
 mod shell;
 mod stats;
