@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('check-ordinal', 'check-ordinal', [CompletionResultType]::ParameterValue, 'Prove paginated rollouts'' ordinals sound and predict the ones Codex''s next resume breaks (exit 1 on any error)')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)')
+            [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Apply lint''s fixes to broken rollouts: print what would change, or write repaired copies checked by lint first (exit 1 when something would change, or is left)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -178,6 +179,35 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'rollscope;repair' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: a line per fix for people, or one row per fix for pipelines (one a line with ndjson, one array with json)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the repaired copy of the one input to FILE (- for standard output); a clean file is copied as it is')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the repaired copy of the one input to FILE (- for standard output); a clean file is copied as it is')
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write a copy of each input under DIR, at its path relative to its Codex home or to the folder it was found in (a file given alone: DIR/<its name>)')
+            [CompletionResult]::new('--select', '--select', [CompletionResultType]::ParameterName, 'Only these rules'' fixes: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Leave these rules'' fixes out: slugs or groups, comma-separated (wins over --select)')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Read each file as this Codex version resumes it: a version, `file` or `newest`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the report (auto honours NO_COLOR and the terminal)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Files read in parallel [default: the number of CPUs]')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Files read in parallel [default: the number of CPUs]')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Show each file''s repair as a unified diff')
+            [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace each repaired file, keeping the original as <name>.bak; refused when the file changed since it was read, another process has it open for writing, or the backup exists')
+            [CompletionResult]::new('--unsafe-fixes', '--unsafe-fixes', [CompletionResultType]::ParameterName, 'Also apply the fixes that drop data or renumber (each is listed)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
+            [CompletionResult]::new('--no-archived', '--no-archived', [CompletionResultType]::ParameterName, 'Leave $CODEX_HOME/archived_sessions out when no PATH is given')
+            [CompletionResult]::new('--utc', '--utc', [CompletionResultType]::ParameterName, 'Use UTC instead of local time: for --since/--until dates and the times tables show')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'rollscope;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -200,6 +230,7 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             [CompletionResult]::new('check-ordinal', 'check-ordinal', [CompletionResultType]::ParameterValue, 'Prove paginated rollouts'' ordinals sound and predict the ones Codex''s next resume breaks (exit 1 on any error)')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)')
+            [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Apply lint''s fixes to broken rollouts: print what would change, or write repaired copies checked by lint first (exit 1 when something would change, or is left)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -221,6 +252,9 @@ Register-ArgumentCompleter -Native -CommandName 'rollscope' -ScriptBlock {
             break
         }
         'rollscope;help;lint' {
+            break
+        }
+        'rollscope;help;repair' {
             break
         }
         'rollscope;help;completions' {

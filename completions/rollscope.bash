@@ -34,6 +34,9 @@ _rollscope() {
             rollscope,man)
                 cmd="rollscope__subcmd__man"
                 ;;
+            rollscope,repair)
+                cmd="rollscope__subcmd__repair"
+                ;;
             rollscope,replay)
                 cmd="rollscope__subcmd__replay"
                 ;;
@@ -61,6 +64,9 @@ _rollscope() {
             rollscope__subcmd__help,man)
                 cmd="rollscope__subcmd__help__subcmd__man"
                 ;;
+            rollscope__subcmd__help,repair)
+                cmd="rollscope__subcmd__help__subcmd__repair"
+                ;;
             rollscope__subcmd__help,replay)
                 cmd="rollscope__subcmd__help__subcmd__replay"
                 ;;
@@ -77,7 +83,7 @@ _rollscope() {
 
     case "${cmd}" in
         rollscope)
-            opts="-h -V --help --version stats turns calls check-ordinal replay lint completions man help"
+            opts="-h -V --help --version stats turns calls check-ordinal replay lint repair completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -229,7 +235,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__help)
-            opts="stats turns calls check-ordinal replay lint completions man help"
+            opts="stats turns calls check-ordinal replay lint repair completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +319,20 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__help__subcmd__repair)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -435,7 +455,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__man)
-            opts="-h -V --dir --help --version stats turns calls check-ordinal replay lint completions man"
+            opts="-h -V --dir --help --version stats turns calls check-ordinal replay lint repair completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -446,6 +466,76 @@ _rollscope() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rollscope__subcmd__repair)
+            opts="-o -j -q -h -V --format --diff --output --out-dir --in-place --unsafe-fixes --select --ignore --codex --config --no-config --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --select)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --codex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand check-ordinal 'Prove paginated rollouts'' ordinals sound and predict the ones Codex''s next resume breaks (exit 1 on any error)'
             cand replay 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
             cand lint 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+            cand repair 'Apply lint''s fixes to broken rollouts: print what would change, or write repaired copies checked by lint first (exit 1 when something would change, or is left)'
             cand completions 'Print shell completions to stdout'
             cand man 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -168,6 +169,34 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'rollscope;repair'= {
+            cand --format 'Output format: a line per fix for people, or one row per fix for pipelines (one a line with ndjson, one array with json)'
+            cand -o 'Write the repaired copy of the one input to FILE (- for standard output); a clean file is copied as it is'
+            cand --output 'Write the repaired copy of the one input to FILE (- for standard output); a clean file is copied as it is'
+            cand --out-dir 'Write a copy of each input under DIR, at its path relative to its Codex home or to the folder it was found in (a file given alone: DIR/<its name>)'
+            cand --select 'Only these rules'' fixes: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated'
+            cand --ignore 'Leave these rules'' fixes out: slugs or groups, comma-separated (wins over --select)'
+            cand --codex 'Read each file as this Codex version resumes it: a version, `file` or `newest`'
+            cand --config 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys'
+            cand --color 'When to color the report (auto honours NO_COLOR and the terminal)'
+            cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
+            cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
+            cand -j 'Files read in parallel [default: the number of CPUs]'
+            cand --jobs 'Files read in parallel [default: the number of CPUs]'
+            cand --max-line-bytes 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)'
+            cand --diff 'Show each file''s repair as a unified diff'
+            cand --in-place 'Replace each repaired file, keeping the original as <name>.bak; refused when the file changed since it was read, another process has it open for writing, or the backup exists'
+            cand --unsafe-fixes 'Also apply the fixes that drop data or renumber (each is listed)'
+            cand --no-config 'Read no config file'
+            cand --no-archived 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+            cand --utc 'Use UTC instead of local time: for --since/--until dates and the times tables show'
+            cand -q 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+            cand --quiet 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'rollscope;completions'= {
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -188,6 +217,7 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand check-ordinal 'Prove paginated rollouts'' ordinals sound and predict the ones Codex''s next resume breaks (exit 1 on any error)'
             cand replay 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
             cand lint 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+            cand repair 'Apply lint''s fixes to broken rollouts: print what would change, or write repaired copies checked by lint first (exit 1 when something would change, or is left)'
             cand completions 'Print shell completions to stdout'
             cand man 'Print a man page (roff): rollscope(1), or a subcommand''s (`man stats`); or write them all into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -203,6 +233,8 @@ set edit:completion:arg-completer[rollscope] = {|@words|
         &'rollscope;help;replay'= {
         }
         &'rollscope;help;lint'= {
+        }
+        &'rollscope;help;repair'= {
         }
         &'rollscope;help;completions'= {
         }

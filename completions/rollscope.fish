@@ -32,6 +32,7 @@ complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "calls" -d 'One 
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "repair" -d 'Apply lint\'s fixes to broken rollouts: print what would change, or write repaired copies checked by lint first (exit 1 when something would change, or is left)'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "completions" -d 'Print shell completions to stdout'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "man" -d 'Print a man page (roff): rollscope(1), or a subcommand\'s (`man stats`); or write them all into a directory'
 complete -c rollscope -n "__fish_rollscope_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -414,17 +415,43 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l format -d 'Output format: a line per fix for people, or one row per fix for pipelines (one a line with ndjson, one array with json)' -r -f -a "human\t''
+ndjson\t''
+json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s o -l output -d 'Write the repaired copy of the one input to FILE (- for standard output); a clean file is copied as it is' -r -F
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l out-dir -d 'Write a copy of each input under DIR, at its path relative to its Codex home or to the folder it was found in (a file given alone: DIR/<its name>)' -r -F
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l select -d 'Only these rules\' fixes: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l ignore -d 'Leave these rules\' fixes out: slugs or groups, comma-separated (wins over --select)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l codex -d 'Read each file as this Codex version resumes it: a version, `file` or `newest`' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l color -d 'When to color the report (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l diff -d 'Show each file\'s repair as a unified diff'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l in-place -d 'Replace each repaired file, keeping the original as <name>.bak; refused when the file changed since it was read, another process has it open for writing, or the backup exists'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l unsafe-fixes -d 'Also apply the fixes that drop data or renumber (each is listed)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l no-config -d 'Read no config file'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -l dir -d 'Write every page into this directory instead (rollscope.1 and one rollscope-COMMAND.1 per subcommand), creating it if need be' -r -f -a "(__fish_complete_directories)"
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand man" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "completions" -d 'Print shell completions to stdout'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "man" -d 'Print a man page (roff): rollscope(1), or a subcommand\'s (`man stats`); or write them all into a directory'
-complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "stats" -d 'Counts per record type, turns, tool calls and the session\'s own token usage'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "turns" -d 'One row per turn: status, timing, settings, tool calls and own tokens'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "calls" -d 'One row per tool call (and per output without a call): pairing, status, exit code'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "check-ordinal" -d 'Prove paginated rollouts\' ordinals sound and predict the ones Codex\'s next resume breaks (exit 1 on any error)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "replay" -d 'Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt), the session state with what will break, or what a client is shown'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "lint" -d 'Check rollouts against the rule registry: what Codex refuses, loses or misreads, and how to fix it (exit 1 on a finding at or above --fail-on)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "repair" -d 'Apply lint\'s fixes to broken rollouts: print what would change, or write repaired copies checked by lint first (exit 1 when something would change, or is left)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "completions" -d 'Print shell completions to stdout'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "man" -d 'Print a man page (roff): rollscope(1), or a subcommand\'s (`man stats`); or write them all into a directory'
+complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
