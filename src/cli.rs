@@ -102,16 +102,14 @@ Examples:
 
 const REPAIR_EXAMPLES: &str = "\
 Examples:
-  # What would change, file by file (exit 1 when something would)
+  # What would change in the Codex home, file by file (exit 1 when something would)
   $ rollscope repair
-  # The same as a unified diff
-  $ rollscope repair --diff broken.jsonl
-  # A repaired copy of one file
-  $ rollscope repair broken.jsonl -o fixed.jsonl
-  # Repaired copies of a whole Codex home, laid out as in it
-  $ rollscope repair ~/.codex --out-dir repaired
-  # In place, the originals kept as <name>.bak, unsafe fixes too
-  $ rollscope repair --in-place --unsafe-fixes broken.jsonl";
+  # The same as unified diffs
+  $ rollscope repair --diff
+  # Repaired copies of the home, laid out as in it (clean files copied as they are)
+  $ rollscope repair --out-dir repaired
+  # In place, unsafe fixes too, each original kept as <name>.bak
+  $ rollscope repair --in-place --unsafe-fixes";
 
 const MAN_EXAMPLES: &str = "\
 Examples:

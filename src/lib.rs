@@ -14,6 +14,9 @@
 //! output     the only writer to stdout and stderr: tables, NDJSON/JSON rows,
 //!            diagnostics in every format (clippy.toml enforces it)
 //! ─────────
+//! repair     lint's fixes applied to copies in passes, the result checked, the
+//!            writers (`-o`, `--out-dir`, `--in-place`)
+//! ─────────
 //! rules      the lint rules, one unit a rule: facts in, findings (worded, with spans
 //!            and fixes) out; the registry is the groups' lists
 //! replay     the replay Codex runs on resume: history, prompt, state, UI

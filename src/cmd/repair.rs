@@ -29,33 +29,9 @@ enum Target {
 }
 
 pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
-    let target = match (&args.output, &args.out_dir, args.in_place) {
-        (Some(o), _, _) if o.as_os_str() == "-" => Target::Stdout,
-        (Some(o), _, _) => Target::File(o.clone()),
-        (None, Some(d), _) => Target::Dir(d.clone()),
-        (None, None, true) => Target::InPlace,
-        (None, None, false) => Target::None,
-    };
-    if matches!(target, Target::Stdout) && (args.format != RepairFormatArg::Human || args.diff) {
-        return Err(Error::Usage(
-            "-o - writes the repaired file to standard output: --format ndjson|json and --diff \
-             cannot share it"
-                .into(),
-        ));
-    }
+    let target = target_of(args)?;
     let settings = super::settings(&args.settings)?;
-    let lint = settings.config.lint.clone();
-    let pick = |given: &[String], file: &Option<Vec<String>>| -> Vec<String> {
-        match file {
-            Some(list) if given.is_empty() => list.clone(),
-            _ => given.to_vec(),
-        }
-    };
-    let selection = Selection::new(
-        &pick(&args.select, &lint.select),
-        &pick(&args.ignore, &lint.ignore),
-    )
-    .map_err(|e| Error::Usage(format!("{e}{LIST_RULES}")))?;
+    let selection = selection_of(args, &settings)?;
     let mut input = args.input.clone();
     input.quiet = true;
     let look = Look {
@@ -65,17 +41,7 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     };
     let mut cx = Context::with_walk(&input, look, Walk::Everything)?;
     cx.quiet = args.input.quiet;
-    let n = cx.sources.len();
-    if matches!(target, Target::File(_) | Target::Stdout) && n != 1 {
-        return Err(Error::Usage(format!(
-            "-o writes one file, and {n} inputs were found: --out-dir writes many"
-        )));
-    }
-    if matches!(target, Target::InPlace) && cx.sources.contains(&Source::Stdin) {
-        return Err(Error::Usage(
-            "--in-place cannot replace standard input: -o FILE writes its copy".into(),
-        ));
-    }
+    fits(&target, &cx.sources)?;
     let sources = cx.sources.clone();
     let read = cx.read.clone();
     let inputs: Vec<PathBuf> = sources
@@ -123,25 +89,15 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
             };
             tally.files += 1;
             let written = write_copy(&target, &source, &r, &inputs, &folders);
-            let refusal = match &written {
-                Err(why) => Some(why.clone()),
-                Ok(_) => None,
-            };
-            let not_written = r.refused.as_deref().or(refusal.as_deref());
+            let not_written = r.refused.clone().or(written.err());
             tally.add(&r, not_written.is_some());
             // Not an error of the run (exit 2): the file is left as it was, and said so
             // (exit 1).
-            if let Err(why) = &written {
+            if let (Some(why), None) = (&not_written, &r.refused) {
                 cx.diag.summary(&format!("{path}: {why}"));
             }
-            report(
-                &mut out,
-                &cx,
-                &path,
-                &r,
-                not_written,
-                matches!(target, Target::Stdout),
-            )?;
+            let to_stderr = matches!(target, Target::Stdout);
+            report(&mut out, &cx, &path, &r, not_written.as_deref(), to_stderr)?;
             if args.diff {
                 if let (Some(original), Some(repaired)) = (&r.original, &r.repaired) {
                     output::FileRows::end_file(&mut out)?;
@@ -151,12 +107,17 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
             output::FileRows::end_file(&mut out)
         },
     )?;
+    // The report's last line, where the report goes.
+    if human && tally.files > 0 {
+        let line = tally.summary(!matches!(target, Target::None));
+        if matches!(target, Target::Stdout) {
+            cx.diag.summary(&line);
+        } else {
+            out.row(&(), || vec![output::Cell::text(&line)])?;
+        }
+    }
     out.finish()?;
     cx.say_if_empty(tally.files, "rollouts");
-    if human && tally.files > 0 {
-        cx.diag
-            .summary(&tally.summary(!matches!(target, Target::None)));
-    }
     let failed = match target {
         // A fix held back (unsafe, not asked for) is a change the file needs too.
         Target::None => tally.changing > 0 || tally.refused > 0 || tally.held > 0,
@@ -166,6 +127,58 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }
     Ok(cx.status)
+}
+
+/// Where the copies go, from the flags.
+fn target_of(args: &RepairArgs) -> Result<Target, Error> {
+    let target = match (&args.output, &args.out_dir, args.in_place) {
+        (Some(o), _, _) if o.as_os_str() == "-" => Target::Stdout,
+        (Some(o), _, _) => Target::File(o.clone()),
+        (None, Some(d), _) => Target::Dir(d.clone()),
+        (None, None, true) => Target::InPlace,
+        (None, None, false) => Target::None,
+    };
+    if matches!(target, Target::Stdout) && (args.format != RepairFormatArg::Human || args.diff) {
+        return Err(Error::Usage(
+            "-o - writes the repaired file to standard output: --format ndjson|json and --diff \
+             cannot share it"
+                .into(),
+        ));
+    }
+    Ok(target)
+}
+
+/// The rules whose fixes apply: the command line's lists, else the config file's.
+fn selection_of(args: &RepairArgs, settings: &super::Settings) -> Result<Selection, Error> {
+    let lint = &settings.config.lint;
+    let pick = |given: &[String], file: &Option<Vec<String>>| -> Vec<String> {
+        match file {
+            Some(list) if given.is_empty() => list.clone(),
+            _ => given.to_vec(),
+        }
+    };
+    Selection::new(
+        &pick(&args.select, &lint.select),
+        &pick(&args.ignore, &lint.ignore),
+    )
+    .map_err(|e| Error::Usage(format!("{e}{LIST_RULES}")))
+}
+
+/// A usage error when the inputs found do not fit the target: `-o` writes one file,
+/// `--in-place` cannot replace standard input.
+fn fits(target: &Target, sources: &[Source]) -> Result<(), Error> {
+    let n = sources.len();
+    if matches!(target, Target::File(_) | Target::Stdout) && n != 1 {
+        return Err(Error::Usage(format!(
+            "-o writes one file, and {n} inputs were found: --out-dir writes many"
+        )));
+    }
+    if matches!(target, Target::InPlace) && sources.contains(&Source::Stdin) {
+        return Err(Error::Usage(
+            "--in-place cannot replace standard input: -o FILE writes its copy".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Write the copy `target` asks for: the repaired bytes, or the file as it was when nothing

@@ -284,6 +284,8 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
     // The only writer to stdout and stderr.
     &["output"],
+    // Lint's fixes applied to copies, checked, written (`repair`).
+    &["repair"],
     // What the commands compute from the facts below: lint rules and their configuration,
     // the replay Codex runs on resume, a fork's lineage on disk.
     &["rules", "replay", "lineage", "config"],
@@ -555,7 +557,7 @@ fn the_checks_see_what_they_look_for() {
     assert_eq!(outside_tests(code), ["use a;", "use b;", "use c;"]);
     assert_eq!(
         upward("decode::scan", "model"),
-        Some("decode::scan -> model (layer 6 above layer 7)".into())
+        Some("decode::scan -> model (layer 7 above layer 8)".into())
     );
     assert_eq!(
         upward("cmd::stats", ""),
