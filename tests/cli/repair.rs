@@ -373,3 +373,74 @@ fn an_edit_a_fork_carries_is_refused() {
     );
     assert!(blank.iter().any(|r| r["applied"] == true));
 }
+
+/// Acceptance 2: what the real Codex 0.171 made of each fixture and of its repaired copy
+/// (`testdata/repair/verdicts/`, made by `testdata/repair/make.sh` and `collect.py`). The
+/// copy is made again and must be the bytes Codex judged (a changed fix asks Codex again);
+/// a file Codex refused is resumed once repaired; a file it resumed is resumed to the same
+/// history, less at most one item for each unsafe fix applied, nothing added or reordered.
+#[test]
+fn the_real_codex_resumes_every_repaired_copy_to_the_history_it_had() {
+    use sha2::{Digest, Sha256};
+    let dir = testdata("repair/verdicts");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let case = v["case"].as_str().unwrap();
+        let fixture = root().join(v["fixture"].as_str().unwrap());
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join(fixture.file_name().unwrap());
+        let mut args: Vec<String> = vec!["repair".into()];
+        args.extend(
+            v["repair"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string()),
+        );
+        args.extend(["--format".into(), "ndjson".into(), "-o".into()]);
+        args.push(copy.display().to_string());
+        args.push(fixture.display().to_string());
+        let out = rollscope().args(&args).output().unwrap();
+        let digest = format!("{:x}", Sha256::digest(std::fs::read(&copy).unwrap()));
+        assert_eq!(
+            digest,
+            v["repaired_sha256"].as_str().unwrap(),
+            "{case}: the repair writes other bytes than the real Codex judged: ask it again \
+             (testdata/repair/make.sh)"
+        );
+        let (before, after) = (&v["original"], &v["repaired"]);
+        assert_eq!(after["outcome"], "resumed", "{case}: {}", after["reason"]);
+        if before["outcome"] != "resumed" {
+            cases += 1;
+            continue;
+        }
+        let hashes = |side: &Value| -> Vec<String> {
+            side["history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["sha256"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let (a, b) = (hashes(before), hashes(after));
+        // The repaired history is the original's with some items left out, in order.
+        let mut rest = a.iter();
+        assert!(
+            b.iter().all(|h| rest.any(|x| x == h)),
+            "{case}: the repaired copy's history adds or reorders items"
+        );
+        let unsafe_applied = ndjson(&out.stdout)
+            .iter()
+            .filter(|r| r["applied"] == true && r["applicability"] == "unsafe")
+            .count();
+        assert!(
+            a.len() - b.len() <= unsafe_applied,
+            "{case}: {} items dropped by {unsafe_applied} unsafe fixes",
+            a.len() - b.len()
+        );
+        cases += 1;
+    }
+    assert!(cases >= 30, "{cases} cases");
+}

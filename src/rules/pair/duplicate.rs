@@ -19,13 +19,15 @@ rule! {
     /// **Fix.** Write each output once.
     ///
     /// The fix deletes the later copy, when it is a line of its own without an ordinal (a
-    /// legacy file's `response_item`): safe when its payload repeats the first's byte for byte
-    /// (what is left is the file written once: the fixture fixed is its clean twin,
-    /// `tests/cli/fixes.rs`); unsafe when the two differ, or the first cannot be read again,
-    /// since the model then loses what the later one said.
+    /// legacy file's `response_item`). It is unsafe: Codex sends both copies, so the history
+    /// it sends from the repaired file has one item fewer (asked of 0.171 through `repair`:
+    /// 20 items before, 19 after, `testdata/repair/verdicts/pair.duplicate.json`). When the
+    /// payloads are the same bytes, what is left is the file written once (the fixture fixed
+    /// is its clean twin, `tests/cli/fixes.rs`); when they differ, or the first cannot be
+    /// read again, the model also loses what the later one said.
     "pair.duplicate", Warning, "a tool output written twice",
     effect: Warns,
-    fix: Sometimes [Safe, Unsafe],
+    fix: Sometimes [Unsafe],
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::Pairing, check)]);
@@ -40,9 +42,10 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 let delete = vec![Edit::delete_line(out.file().clone(), &line)];
                 let payload = |l: &Line| facts.record_at(l).map(|(_, payload)| payload);
                 match first_line.and_then(|f| payload(&f)) {
-                    Some(a) if payload(&line).is_some_and(|b| a == b) => {
-                        Fix::safe("delete the copy written again", delete)
-                    }
+                    Some(a) if payload(&line).is_some_and(|b| a == b) => Fix::unsafe_(
+                        "delete the copy written again (the model then sees the output once)",
+                        delete,
+                    ),
                     _ => Fix::unsafe_(
                         "delete the later output (it may say what the first does not)",
                         delete,
