@@ -305,6 +305,90 @@ pub fn analyses(stream: &[u8]) {
     );
 }
 
+/// The repair properties (part of target `commands`), over rollout files on disk (their
+/// forks, if any, beside them):
+/// - nothing is written: each file's bytes and modification time are what they were;
+/// - the repaired copy, linted as a copy of the same name, has no finding by a rule more
+///   often than the file had it;
+/// - repairing is idempotent: the copy needs no fix, and none is refused.
+pub fn repaired(files: &[std::path::PathBuf]) {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    use crate::findings::Finding;
+    use crate::lineage::Resolver;
+    use crate::repair::{self, forks::Forks, Settings};
+    use crate::rules::{self, select::Selection, Checker};
+
+    let sources: Vec<Source> = files.iter().cloned().map(Source::File).collect();
+    let stamp = |p: &std::path::Path| {
+        let m = std::fs::metadata(p).ok();
+        (std::fs::read(p).ok(), m.and_then(|m| m.modified().ok()))
+    };
+    let before: Vec<_> = files.iter().map(|p| stamp(p)).collect();
+    let selection = Selection::new(&[], &[]).expect("no rule named");
+    let read = ReadOptions::default();
+    let forks = Forks::find(&sources, None);
+    let settings = Settings {
+        selection: &selection,
+        unsafe_fixes: true,
+        codex: crate::codex::Spec::default(),
+        read: &read,
+        sources: &sources,
+        home: None,
+        forks: &forks,
+    };
+    let by_rule = |path: &std::path::Path| -> HashMap<&'static str, usize> {
+        let resolver = Mutex::new(Resolver::new(&[], None));
+        let opts = crate::replay::Options::default();
+        let found: Vec<Finding> = rules::replay(
+            &Source::File(path.to_path_buf()),
+            &resolver,
+            &read,
+            &opts,
+            &Checker::of_units(|_| true),
+        )
+        .findings;
+        let mut n = HashMap::new();
+        for f in found {
+            *n.entry(f.rule.slug()).or_default() += 1;
+        }
+        n
+    };
+    for source in &sources {
+        let Ok(r) = repair::repair(source, &settings) else {
+            continue;
+        };
+        let (Some(original), Some(text)) = (&r.original, &r.repaired) else {
+            continue;
+        };
+        let path = source.path().expect("a file");
+        let name = path.file_name().expect("a file name");
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        std::fs::write(a.path().join(name), &original.raw).unwrap();
+        let copy = b.path().join(name);
+        std::fs::write(&copy, original.encode(text).unwrap()).unwrap();
+        let (had, has) = (by_rule(&a.path().join(name)), by_rule(&copy));
+        for (rule, n) in &has {
+            let m = had.get(rule).copied().unwrap_or(0);
+            assert!(
+                *n <= m,
+                "{}: the repair adds {rule} ({m} before, {n} after)",
+                path.display()
+            );
+        }
+        let again = repair::repair(&Source::File(copy.clone()), &settings).expect("the copy reads");
+        assert!(
+            !again.changes() && again.refused.is_none(),
+            "{}: repairing the repaired copy changes it again: {:?}",
+            path.display(),
+            again.fixes
+        );
+    }
+    let after: Vec<_> = files.iter().map(|p| stamp(p)).collect();
+    assert!(before == after, "repair changed an input");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +440,17 @@ mod tests {
                 decoder(&input);
             }
         }
+    }
+
+    #[test]
+    fn every_broken_testdata_file_repairs_to_a_copy_with_no_new_finding_once() {
+        let mut files: Vec<std::path::PathBuf> = crate::testkit::jsonl_files("broken")
+            .into_iter()
+            .filter(|p| p.parent().is_some_and(|d| d.ends_with("broken")))
+            .collect();
+        files.sort();
+        assert!(files.len() > 20);
+        repaired(&files);
     }
 
     #[test]

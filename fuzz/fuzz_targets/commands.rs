@@ -5,7 +5,8 @@
 //! with raw bytes, blank lines, torn and CRLF lines, ordinals right and wrong, BOMs and
 //! zstd. The files are written into a Codex home of their own and every subcommand runs
 //! over them in this process, in every format: no input may panic, hang or run out of
-//! memory. Run with stdout to /dev/null (the rows are printed).
+//! memory; and repair's properties hold on them (`rollscope::fuzz::repaired`: nothing
+//! written, no finding added, idempotent). Run with stdout to /dev/null (the rows are printed).
 #![no_main]
 
 use std::path::{Path, PathBuf};
@@ -396,6 +397,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             run(&with(head));
         }
     }
+    // Repair: a dry run, and its properties (nothing written, no finding added, idempotent).
+    run(&with(&["repair", "--no-config", "--format", "ndjson", "--unsafe-fixes"]));
+    let on_disk: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+    rollscope::fuzz::repaired(&on_disk);
     // And the walk of the home itself, with no path given.
     if input.runs >> 15 & 1 == 1 {
         run(&["rollscope", "lint", "--no-config", "-j", "1"]);

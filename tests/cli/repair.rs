@@ -444,3 +444,93 @@ fn the_real_codex_resumes_every_repaired_copy_to_the_history_it_had() {
     }
     assert!(cases >= 30, "{cases} cases");
 }
+
+/// Acceptance 6: on real rollouts damaged at random in ways a fix cures (a byte order mark,
+/// blank lines, a line written twice, a junk line, a torn or unterminated last line),
+/// repair writes nothing, its copy has no finding its input lacked, and repairing the copy
+/// changes nothing (`rollscope::fuzz::repaired`, which the `commands` fuzz target checks too).
+mod properties {
+    use proptest::prelude::*;
+    use proptest::test_runner::Config;
+
+    use crate::util::*;
+
+    #[derive(Debug, Clone)]
+    enum Damage {
+        Bom,
+        Blank(usize),
+        Twice(usize),
+        Junk(usize),
+        Torn,
+        NoFinalNewline,
+    }
+
+    fn damage() -> impl Strategy<Value = Damage> {
+        prop_oneof![
+            Just(Damage::Bom),
+            any::<usize>().prop_map(Damage::Blank),
+            any::<usize>().prop_map(Damage::Twice),
+            any::<usize>().prop_map(Damage::Junk),
+            Just(Damage::Torn),
+            Just(Damage::NoFinalNewline),
+        ]
+    }
+
+    fn damaged(text: &[u8], damages: &[Damage]) -> Vec<u8> {
+        let mut lines: Vec<Vec<u8>> = text
+            .strip_suffix(b"\n")
+            .unwrap_or(text)
+            .split(|&b| b == b'\n')
+            .map(<[u8]>::to_vec)
+            .collect();
+        let (mut bom, mut torn, mut open) = (false, false, false);
+        for d in damages {
+            let at = |i: usize| i % (lines.len() + 1);
+            match d {
+                Damage::Bom => bom = true,
+                Damage::Blank(i) => lines.insert(at(*i), Vec::new()),
+                Damage::Twice(i) => {
+                    let k = i % lines.len();
+                    lines.insert(k + 1, lines[k].clone());
+                }
+                Damage::Junk(i) => lines.insert(at(*i), b"{\"timestamp\": oops".to_vec()),
+                Damage::Torn => torn = true,
+                Damage::NoFinalNewline => open = true,
+            }
+        }
+        if torn {
+            let last = lines.last_mut().unwrap();
+            last.truncate(last.len() / 2);
+        }
+        let mut out = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        out.extend(lines.join(&b'\n'));
+        if !open {
+            out.push(b'\n');
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(Config { cases: 16, failure_persistence: None, ..Config::default() })]
+
+        #[test]
+        fn repair_writes_nothing_adds_nothing_and_is_idempotent(
+            pick in any::<prop::sample::Index>(),
+            damages in prop::collection::vec(damage(), 1..4),
+        ) {
+            let files: Vec<_> = rollouts_under(&testdata("real"))
+                .into_iter()
+                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                .collect();
+            let file = pick.get(&files);
+            let tmp = tempfile::tempdir().unwrap();
+            let copy = tmp.path().join(file.file_name().unwrap());
+            std::fs::write(&copy, damaged(&std::fs::read(file).unwrap(), &damages)).unwrap();
+            rollscope::fuzz::repaired(&[copy]);
+        }
+    }
+}
