@@ -337,6 +337,8 @@ pub fn repaired(files: &[std::path::PathBuf]) {
         sources: &sources,
         home: None,
         forks: &forks,
+        carried: None,
+        rewrites: &HashMap::new(),
     };
     let by_rule = |path: &std::path::Path| -> HashMap<&'static str, usize> {
         let resolver = Mutex::new(Resolver::new(&[], None));

@@ -2,6 +2,7 @@
 //! (`crate::repair::write`) and the report (`crate::output::repair`). Files are repaired
 //! in parallel; the report and the writes follow input order. `docs/repair.md`.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::cli::{RepairArgs, RepairFormatArg};
@@ -57,6 +58,11 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         .collect();
     let home = cx.codex_home();
     let forks = repair::forks::Forks::find(&sources, home.as_deref());
+    // Written over a home or a folder, a fork is repaired with its source: the source's
+    // edits of the fork's part are allowed, the fork's cutoff rewritten (`repair::carry`).
+    let carried: HashSet<PathBuf> = inputs.iter().cloned().collect();
+    let together = matches!(target, Target::Dir(_) | Target::InPlace);
+    let no_rewrites = HashMap::new();
     let rs = repair::Settings {
         selection: &selection,
         unsafe_fixes: args.unsafe_fixes,
@@ -65,6 +71,8 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         sources: &sources,
         home,
         forks: &forks,
+        carried: together.then_some(&carried),
+        rewrites: &no_rewrites,
     };
     // The report goes to stdout, or to stderr when the copy does.
     let human = args.format == RepairFormatArg::Human;
@@ -74,39 +82,47 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         RepairFormatArg::Json => Out::new(Format::Json, cx.color, Vec::new()),
     };
     let mut tally = Tally::default();
+    let mut results = Vec::with_capacity(sources.len());
     parallel::ordered(
         &sources,
         cx.jobs,
         |s| (s.clone(), repair::repair(s, &rs)),
-        |(source, result)| {
-            let path = source.display();
-            let r = match result {
-                Ok(r) => r,
-                Err(e) => {
-                    cx.error(&path, &io_cause(&e));
-                    return Ok(());
-                }
-            };
-            tally.files += 1;
-            let written = write_copy(&target, &source, &r, &inputs, &folders);
-            let not_written = r.refused.clone().or(written.err());
-            tally.add(&r, not_written.is_some());
-            // Not an error of the run (exit 2): the file is left as it was, and said so
-            // (exit 1).
-            if let (Some(why), None) = (&not_written, &r.refused) {
-                cx.diag.summary(&format!("{path}: {why}"));
-            }
-            let to_stderr = matches!(target, Target::Stdout);
-            report(&mut out, &cx, &path, &r, not_written.as_deref(), to_stderr)?;
-            if args.diff {
-                if let (Some(original), Some(repaired)) = (&r.original, &r.repaired) {
-                    output::FileRows::end_file(&mut out)?;
-                    output::raw(render::diff(&path, &original.text, repaired).as_bytes())?;
-                }
-            }
-            output::FileRows::end_file(&mut out)
+        |done| {
+            results.push(done);
+            Ok(())
         },
     )?;
+    if together {
+        repair::carry::carry(&mut results, &rs)?;
+    }
+    for (source, result) in results {
+        let path = source.display();
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                cx.error(&path, &io_cause(&e));
+                continue;
+            }
+        };
+        tally.files += 1;
+        let written = write_copy(&target, &source, &r, &inputs, &folders);
+        let not_written = r.refused.clone().or(written.err());
+        tally.add(&r, not_written.is_some());
+        // Not an error of the run (exit 2): the file is left as it was, and said so
+        // (exit 1).
+        if let (Some(why), None) = (&not_written, &r.refused) {
+            cx.diag.summary(&format!("{path}: {why}"));
+        }
+        let to_stderr = matches!(target, Target::Stdout);
+        report(&mut out, &cx, &path, &r, not_written.as_deref(), to_stderr)?;
+        if args.diff {
+            if let (Some(original), Some(repaired)) = (&r.original, &r.repaired) {
+                output::FileRows::end_file(&mut out)?;
+                output::raw(render::diff(&path, &original.text, repaired).as_bytes())?;
+            }
+        }
+        output::FileRows::end_file(&mut out)?;
+    }
     // The report's last line, where the report goes.
     if human && tally.files > 0 {
         let line = tally.summary(!matches!(target, Target::None));
@@ -333,7 +349,15 @@ impl Tally {
     fn summary(&self, writing: bool) -> String {
         let files = |n: u64| output::counted(n, "file");
         if self.changing == 0 && self.refused == 0 {
-            let mut s = format!("nothing to repair ({} read)", files(self.files));
+            let mut s = if self.held > 0 {
+                format!(
+                    "no fix applies ({} read); {} held back (the reasons are above)",
+                    files(self.files),
+                    fixes(self.held)
+                )
+            } else {
+                format!("nothing to repair ({} read)", files(self.files))
+            };
             if self.left > 0 {
                 s.push_str(&format!(
                     "; {} no fix cures",

@@ -18,6 +18,8 @@ use crate::lineage::rollout_id_from_file_name;
 pub struct Fork {
     pub path: PathBuf,
     pub end_byte_offset: u64,
+    /// `history_base.end_ordinal_exclusive`, when it says one.
+    pub end_ordinal: Option<u64>,
 }
 
 /// Forks by the rollout id (lowercase) of the source they name.
@@ -58,10 +60,11 @@ impl Forks {
         );
         let mut forks = Forks::default();
         for f in files {
-            if let Some((source, end)) = history_base(&f) {
+            if let Some((source, end, end_ordinal)) = history_base(&f) {
                 forks.by_source.entry(source).or_default().push(Fork {
                     path: f,
                     end_byte_offset: end,
+                    end_ordinal,
                 });
             }
         }
@@ -106,11 +109,12 @@ struct Meta {
 struct Base {
     thread_id: Option<String>,
     end_byte_offset: Option<u64>,
+    end_ordinal_exclusive: Option<u64>,
 }
 
 /// The source a file's first `session_meta` names, and the byte it ends at: read from the
 /// first lines only (a `.zst` decompressed as it is read).
-fn history_base(path: &Path) -> Option<(String, u64)> {
+fn history_base(path: &Path) -> Option<(String, u64, Option<u64>)> {
     let stream = input::open(&Source::File(path.to_path_buf())).ok()?;
     for line in BufReader::new(stream).split(b'\n').take(8) {
         let line = line.ok()?;
@@ -121,7 +125,11 @@ fn history_base(path: &Path) -> Option<(String, u64)> {
             continue;
         }
         let base = l.payload?.history_base?;
-        return Some((base.thread_id?.to_ascii_lowercase(), base.end_byte_offset?));
+        return Some((
+            base.thread_id?.to_ascii_lowercase(),
+            base.end_byte_offset?,
+            base.end_ordinal_exclusive,
+        ));
     }
     None
 }

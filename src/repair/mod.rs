@@ -10,10 +10,12 @@
 //! original checked the same way, finding by finding (each moved by the edits made
 //! before it): a repair that leaves a finding it meant to cure, or adds one, is refused.
 
+pub mod carry;
 pub mod forks;
 pub mod verify;
 pub mod write;
 
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -47,6 +49,19 @@ pub struct Settings<'a> {
     pub home: Option<PathBuf>,
     /// The forks that name the files repaired as their source.
     pub forks: &'a forks::Forks,
+    /// The forks repaired in the same run (written with `--out-dir` or `--in-place`): an
+    /// edit of their source's part is allowed, their `end_byte_offset` rewritten after.
+    pub carried: Option<&'a HashSet<PathBuf>>,
+    /// Forks whose source's repair moved their cutoff: the new `end_byte_offset`, by path.
+    pub rewrites: &'a HashMap<PathBuf, Rewrite>,
+}
+
+/// A fork's `history_base.end_byte_offset`, from what it says to where its source's
+/// repair moved that byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rewrite {
+    pub from: u64,
+    pub to: u64,
 }
 
 /// A file as it was read: its bytes as they lie, its text (decompressed), and what shows
@@ -167,6 +182,9 @@ pub struct Repair {
     pub refused: Option<String>,
     /// The passes ran out with fixes still to apply.
     pub unsettled: bool,
+    /// The edits applied, pass by pass (the first: a fork's offset rewritten, if any), of
+    /// the original's text: what moves its forks' cutoffs.
+    pub edits: Vec<Vec<Edit>>,
 }
 
 impl Repair {
@@ -187,8 +205,9 @@ pub fn repair(source: &Source, s: &Settings<'_>) -> io::Result<Repair> {
         ..replay::Options::default()
     };
     let checker = Checker::of_units(|_| true);
+    let rewrite = source.path().and_then(|p| s.rewrites.get(p)).copied();
     // A file is first checked where it lies: most need nothing, and are not copied.
-    if let Source::File(_) = source {
+    if let (Source::File(_), None) = (source, rewrite) {
         let resolver = Mutex::new(Resolver::new(s.sources, s.home.clone()));
         let probe = check(source, &resolver, s.read, &opts, &checker)?;
         let choice = choose(&probe, source, source, s, 1);
@@ -223,6 +242,41 @@ pub fn repair(source: &Source, s: &Settings<'_>) -> io::Result<Repair> {
     let mut found = before.clone();
     let mut fixes = Vec::new();
     let mut unsettled = false;
+    let mut edits_made = Vec::new();
+    if let Some(w) = rewrite {
+        // Pass 0: the cutoff where its source's repair moved it.
+        let Some((line, edit)) = offset_edit(&text, w, &scratch) else {
+            return Ok(Repair {
+                refused: Some(format!(
+                    "its source's repair moves its cutoff from byte {} to {}, and its \
+                     session_meta's end_byte_offset {} cannot be found to rewrite",
+                    w.from, w.to, w.from
+                )),
+                original: Some(original),
+                ..Repair::default()
+            });
+        };
+        fixes.push(Fixed {
+            rule: rules::history_base::byte_offset::RULE,
+            line: Some(line),
+            pass: 0,
+            applicability: Applicability::Safe,
+            action: format!(
+                "end_byte_offset {} → {}: its source's repair moved the cutoff",
+                w.from, w.to
+            ),
+            bytes_removed: edit.end - edit.start,
+            bytes_added: edit.content.len() as u64,
+            applied: true,
+            reason: None,
+        });
+        let next = findings::apply(&text, &[&edit])
+            .map_err(|o| io::Error::other(format!("fixes overlap at byte {}", o.at)))?;
+        trail.moved(&text, std::slice::from_ref(&edit));
+        edits_made.push(vec![edit]);
+        text = next;
+        found = check_text(&text)?;
+    }
     for pass in 1..=MAX_PASSES + 1 {
         let choice = choose(&found, &scratch, source, s, pass);
         if choice.apply.is_empty() {
@@ -242,6 +296,7 @@ pub fn repair(source: &Source, s: &Settings<'_>) -> io::Result<Repair> {
             fixes.push(fixed(f, fix, pass, true, None));
         }
         trail.moved(&text, &edits);
+        edits_made.push(edits);
         text = next;
         found = check_text(&text)?;
     }
@@ -263,7 +318,46 @@ pub fn repair(source: &Source, s: &Settings<'_>) -> io::Result<Repair> {
         original: Some(original),
         refused,
         unsettled,
+        edits: edits_made,
     })
+}
+
+/// The edit of a fork's text that rewrites its `history_base.end_byte_offset` from
+/// `w.from` to `w.to`, in its first `session_meta` line, and that line's number. `None`
+/// when the number is not written there once, plainly.
+fn offset_edit(text: &[u8], w: Rewrite, file: &Source) -> Option<(u64, Edit)> {
+    const KEY: &[u8] = b"\"end_byte_offset\"";
+    let mut start = 0usize;
+    for (n, line) in text.split(|&b| b == b'\n').enumerate() {
+        let at = start;
+        start += line.len() + 1;
+        if memchr::memmem::find(line, b"\"session_meta\"").is_none() {
+            continue;
+        }
+        let mut found = memchr::memmem::find_iter(line, KEY).filter_map(|k| {
+            let from = k + KEY.len();
+            let rest = line.get(from..)?;
+            let skip = rest
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b':'))
+                .count();
+            let digits = rest
+                .get(skip..)?
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let number = std::str::from_utf8(rest.get(skip..skip + digits)?).ok()?;
+            (number.parse::<u64>().ok()? == w.from).then_some(from + skip..from + skip + digits)
+        });
+        let range = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        let (from, to) = ((at + range.start) as u64, (at + range.end) as u64);
+        let edit = Edit::replace(file.clone(), from..to, w.to.to_string());
+        return Some((n as u64 + 1, edit));
+    }
+    None
 }
 
 /// Lint `source` with every rule; its findings, or the read error that stopped it.
@@ -320,15 +414,17 @@ fn choose<'f>(
         if !s.selection.contains(f.rule) || rules::about_place(f.rule) {
             continue;
         }
-        let carried = forks
-            .iter()
-            .find(|k| fix.edits.iter().any(|e| e.start < k.end_byte_offset));
+        let carried = forks.iter().find(|k| {
+            fix.edits.iter().any(|e| e.start < k.end_byte_offset)
+                && !s.carried.is_some_and(|c| c.contains(&k.path))
+        });
         let why_not = if fix.edits.iter().any(|e| &e.file != file) {
             Some("it edits another file".to_string())
         } else if let Some(k) = carried {
             Some(format!(
                 "it edits bytes the fork {} carries (its history_base ends at byte {}): the \
-                 fork's cutoff would move",
+                 fork's cutoff would move (repaired with it by --out-dir or --in-place, the \
+                 fork's offset is rewritten)",
                 k.path.display(),
                 k.end_byte_offset
             ))

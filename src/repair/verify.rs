@@ -135,6 +135,34 @@ fn moved(offset: u64, text: &[u8], sorted: &[&Edit]) -> Place {
     Place::At(offset.saturating_add_signed(delta))
 }
 
+/// Where a boundary between two lines (a fork's cutoff) lies once `passes` (each pass's
+/// edits, in turn) are made: moved by the bytes removed and added before it. An insertion
+/// at the boundary goes after it; an edit that straddles it cuts it where the edit starts.
+pub fn boundary_moved(offset: u64, passes: &[Vec<Edit>]) -> u64 {
+    let mut at = offset;
+    for edits in passes {
+        let mut sorted: Vec<&Edit> = edits.iter().collect();
+        sorted.sort_by_key(|e| (e.start, e.end));
+        let mut delta: i64 = 0;
+        let mut cut = None;
+        for e in sorted {
+            let added = e.content.len() as i64;
+            let removed = (e.end - e.start) as i64;
+            if e.start >= at {
+                break;
+            }
+            if e.end <= at {
+                delta += added - removed;
+            } else {
+                cut = Some(e.start.saturating_add_signed(delta));
+                break;
+            }
+        }
+        at = cut.unwrap_or(at.saturating_add_signed(delta));
+    }
+    at
+}
+
 /// Whether edits (sorted by start) touch the same bytes or insert at the same place, as
 /// [`crate::findings::apply`] refuses them.
 pub fn overlap(sorted: &[&Edit]) -> bool {
@@ -178,6 +206,20 @@ mod tests {
         // The last line, unterminated, deleted whole.
         let tail = b"aa\nbb";
         assert_eq!(moved(3, tail, &[&edit(3, 5, "")]), Place::Gone);
+    }
+
+    #[test]
+    fn a_cutoff_moves_with_the_bytes_before_it() {
+        // "aa\nbb\n|cc\n": the cutoff at 6.
+        let passes = vec![vec![edit(3, 4, "")], vec![edit(0, 0, "xyz")]];
+        assert_eq!(boundary_moved(6, &passes), 8);
+        // An insertion at the cutoff, and edits after it, leave it.
+        assert_eq!(
+            boundary_moved(6, &[vec![edit(6, 6, "x"), edit(7, 9, "")]]),
+            6
+        );
+        // A deletion across it cuts it where the deletion starts.
+        assert_eq!(boundary_moved(6, &[vec![edit(3, 8, "")]]), 3);
     }
 
     #[test]

@@ -534,3 +534,47 @@ mod properties {
         }
     }
 }
+
+/// Acceptance 5: a fork and its source repaired in one run (`--out-dir` over the home): the
+/// source's blank line inside the fork's part is deleted and the fork's `end_byte_offset`
+/// rewritten to the same cutoff; both come out as the real Codex wrote them, and Codex
+/// 0.171 resumed both copies (`testdata/repair/fork/verdicts.json`, with the digests of the
+/// bytes it judged).
+#[test]
+fn a_fork_and_its_source_repaired_together_stay_resumable() {
+    use sha2::{Digest, Sha256};
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    copy_tree(&testdata("repair/fork/home"), &home);
+    let out_dir = tmp.path().join("out");
+    let (rows, _) = ndjson_run(
+        &["repair", "--out-dir", out_dir.to_str().unwrap()],
+        &home,
+        0,
+    );
+    let rewrite = rows
+        .iter()
+        .find(|r| r["rule"] == "history_base.byte-offset")
+        .expect("the fork's offset rewritten");
+    assert_eq!(rewrite["applied"], true);
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string(testdata("repair/fork/verdicts.json")).unwrap(),
+    )
+    .unwrap();
+    let day = "sessions/2026/11/29";
+    for (name, verdict) in v["files"].as_object().unwrap() {
+        let written = std::fs::read(out_dir.join(day).join(name)).unwrap();
+        assert_eq!(
+            format!("{:x}", Sha256::digest(&written)),
+            verdict["repaired_sha256"].as_str().unwrap(),
+            "{name}: other bytes than the real Codex judged"
+        );
+        let real = std::fs::read(testdata("real/0.171.0/fork").join(day).join(name)).unwrap();
+        assert!(written == real, "{name}: not the file Codex wrote");
+        assert_eq!(verdict["repaired"]["outcome"], "resumed", "{name}");
+        assert_eq!(
+            verdict["repaired"]["history"], verdict["original"]["history"],
+            "{name}"
+        );
+    }
+}
