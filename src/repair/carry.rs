@@ -14,6 +14,10 @@ use crate::input::Source;
 use crate::lineage::check::{self, BaseTarget};
 use crate::lineage::MAX_DEPTH;
 
+/// What a round of [`carry`] starts from: the cutoffs to rewrite, and each file's repaired
+/// text. A round that starts where the one before did ends the carrying.
+type State = (HashMap<PathBuf, Rewrite>, Vec<Option<Vec<u8>>>);
+
 /// Rewrite the cutoffs of the forks among `results` that their sources' repairs moved, and
 /// repair every fork of a repaired source again against its source's repaired copy, until
 /// nothing changes (as deep as a lineage is followed). A source whose fork then cannot be
@@ -22,7 +26,7 @@ pub fn carry(results: &mut [(Source, io::Result<Repair>)], s: &Settings<'_>) -> 
     let scratch = tempfile::Builder::new()
         .prefix("rollscope-repair-forks-")
         .tempdir()?;
-    let mut seen: Option<(HashMap<PathBuf, Rewrite>, Vec<Option<Vec<u8>>>)> = None;
+    let mut seen: Option<State> = None;
     for round in 0..MAX_DEPTH {
         let wanted = moved_cutoffs(results, s);
         let texts: Vec<Option<Vec<u8>>> = results
