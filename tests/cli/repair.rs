@@ -578,3 +578,30 @@ fn a_fork_and_its_source_repaired_together_stay_resumable() {
         );
     }
 }
+
+/// `--in-place` refuses a file another process has open for writing (a running Codex
+/// appending to it): this test process holds it open for appending while repair runs.
+#[cfg(target_os = "linux")]
+#[test]
+fn in_place_refuses_a_file_another_process_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("blank.jsonl");
+    std::fs::copy(testdata("broken/blank-lines.jsonl"), &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let writer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    let out = output(&["repair", "--in-place", file.to_str().unwrap()], 1);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "process {} has it open for writing",
+            std::process::id()
+        )),
+        "{stderr}"
+    );
+    drop(writer);
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    assert!(!tmp.path().join("blank.jsonl.bak").exists());
+}
