@@ -8,19 +8,18 @@
 use serde::Serialize;
 
 use crate::cli::{LintArgs, LintFormatArg, SeverityArg};
-use crate::cmd::{Context, Look};
+use crate::cmd::Context;
 use crate::codex::Spec;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Applicability, FixWhen, Rule, Severity};
-use crate::input::Walk;
 use crate::output::diag::Diag;
 use crate::output::diagnostics::{self, Diagnostics, Shown, Style};
 use crate::output::lint as render;
 use crate::output::sarif::Log;
-use crate::output::{self, Cell, Column, Format, Out, Shape};
+use crate::output::{self, Cell, Column, Format, Out};
 use crate::replay::Options;
-use crate::rules::select::{self, Selection, UnknownRule};
+use crate::rules::select::{self, UnknownRule};
 use crate::rules::{self, Checker};
 
 /// One rule of `--list-rules --format json`.
@@ -42,14 +41,6 @@ fn unknown(e: UnknownRule) -> Error {
     Error::Usage(format!("{e}{LIST_RULES}"))
 }
 
-/// The command line's list when one was given, else the file's.
-fn either<'a>(given: &'a [String], file: &'a Option<Vec<String>>) -> &'a [String] {
-    match file {
-        Some(list) if given.is_empty() => list,
-        _ => given,
-    }
-}
-
 fn threshold(s: SeverityArg) -> Severity {
     match s {
         SeverityArg::Error => Severity::Error,
@@ -69,24 +60,11 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     }
     let settings = super::settings(&args.settings)?;
     let lint = settings.config.lint.clone();
-    let select = either(&args.select, &lint.select);
-    let ignore = either(&args.ignore, &lint.ignore);
-    let selection = Selection::new(select, ignore).map_err(unknown)?;
+    let selection = super::selection(&args.select, &args.ignore, &lint)?;
     let fail_on = args.fail_on.map(threshold).or(lint.fail_on);
     let fail_on = fail_on.unwrap_or(Severity::Error);
-    // Findings are the output: the per-line notes the other commands print would say
-    // the same twice.
-    let mut input = args.input.clone();
-    input.quiet = true;
-    let look = Look {
-        format: Format::Table,
-        color: args.color.into(),
-        shape: Shape::default(),
-    };
-    let mut cx = Context::with_walk(&input, look, Walk::Everything)?;
+    let mut cx = Context::for_findings(&args.input, args.color.into())?;
     cx.corrupt_is_finding = true;
-    // The notes are silenced, not the progress bar: that is `-q`'s.
-    cx.quiet = args.input.quiet;
     let style = args.format.style();
     // Only the rules the run reports are checked (the content checks cost a parse of the
     // records they may concern).

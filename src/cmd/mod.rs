@@ -76,6 +76,23 @@ pub struct Settings {
     pub codex: Spec,
 }
 
+/// The rules a run checks or fixes: `--select`/`--ignore` when given, else the config
+/// file's `[lint]` lists; an unknown name is a usage error.
+pub fn selection(
+    select: &[String],
+    ignore: &[String],
+    lint: &config::Lint,
+) -> Result<rules::select::Selection, Error> {
+    let either = |given: &'_ [String], file: &Option<Vec<String>>| -> Vec<String> {
+        match file {
+            Some(list) if given.is_empty() => list.clone(),
+            _ => given.to_vec(),
+        }
+    };
+    rules::select::Selection::new(&either(select, &lint.select), &either(ignore, &lint.ignore))
+        .map_err(|e| Error::Usage(format!("{e}{LIST_RULES}")))
+}
+
 /// The settings of a run: `--config`'s file, none with `--no-config`, else the one found from
 /// the current directory upwards; `--codex`, else the file's version, else the newest.
 pub fn settings(args: &SettingsArgs) -> Result<Settings, Error> {
@@ -158,6 +175,22 @@ impl Context {
             shape: output.shape(),
         };
         Context::with_walk(input, look, Walk::Rollouts)
+    }
+
+    /// A context for a command whose output is findings or fixes (`lint`, `repair`): the
+    /// per-line notes the other commands print are off (the findings say the same), not the
+    /// progress bar (`-q`'s); every `*.jsonl` of a session folder is walked.
+    pub fn for_findings(input: &InputArgs, color: ColorWhen) -> Result<Context, Error> {
+        let mut quiet = input.clone();
+        quiet.quiet = true;
+        let look = Look {
+            format: Format::Table,
+            color,
+            shape: Shape::default(),
+        };
+        let mut cx = Context::with_walk(&quiet, look, Walk::Everything)?;
+        cx.quiet = input.quiet;
+        Ok(cx)
     }
 
     /// [`Context::new`], output as `look` says, walking directories for what `walk` takes.

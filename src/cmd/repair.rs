@@ -6,17 +6,14 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::cli::{RepairArgs, RepairFormatArg};
-use crate::cmd::{Context, Look};
+use crate::cmd::Context;
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::input::{io_cause, Source, Walk};
+use crate::input::{io_cause, Source};
 use crate::output::repair::{self as render, FixRow};
-use crate::output::{self, Format, Out, Shape};
+use crate::output::{self, Format, Out};
 use crate::parallel;
 use crate::repair::{self, write, Original, Repair};
-use crate::rules::select::Selection;
-
-use super::LIST_RULES;
 
 /// Where the repaired copies go.
 enum Target {
@@ -32,16 +29,9 @@ enum Target {
 pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     let target = target_of(args)?;
     let settings = super::settings(&args.settings)?;
-    let selection = selection_of(args, &settings)?;
-    let mut input = args.input.clone();
-    input.quiet = true;
-    let look = Look {
-        format: Format::Table,
-        color: args.color.into(),
-        shape: Shape::default(),
-    };
-    let mut cx = Context::with_walk(&input, look, Walk::Everything)?;
-    cx.quiet = args.input.quiet;
+    let lint = &settings.config.lint;
+    let selection = super::selection(&args.select, &args.ignore, lint)?;
+    let mut cx = Context::for_findings(&args.input, args.color.into())?;
     fits(&target, &cx.sources)?;
     let sources = cx.sources.clone();
     let read = cx.read.clone();
@@ -162,22 +152,6 @@ fn target_of(args: &RepairArgs) -> Result<Target, Error> {
         ));
     }
     Ok(target)
-}
-
-/// The rules whose fixes apply: the command line's lists, else the config file's.
-fn selection_of(args: &RepairArgs, settings: &super::Settings) -> Result<Selection, Error> {
-    let lint = &settings.config.lint;
-    let pick = |given: &[String], file: &Option<Vec<String>>| -> Vec<String> {
-        match file {
-            Some(list) if given.is_empty() => list.clone(),
-            _ => given.to_vec(),
-        }
-    };
-    Selection::new(
-        &pick(&args.select, &lint.select),
-        &pick(&args.ignore, &lint.ignore),
-    )
-    .map_err(|e| Error::Usage(format!("{e}{LIST_RULES}")))
 }
 
 /// A usage error when the inputs found do not fit the target: `-o` writes one file,

@@ -23,6 +23,17 @@ pub enum Home {
     Archived { dirs: Vec<String> },
 }
 
+/// The Codex home `path` lies in, as written: the folder that holds its nearest ancestor
+/// named `sessions` or `archived_sessions`.
+pub fn home_dir(path: &Path) -> Option<&Path> {
+    path.ancestors().skip(1).find_map(|a| {
+        let name = a.file_name()?;
+        (name == SESSIONS || name == ARCHIVED)
+            .then(|| a.parent())
+            .flatten()
+    })
+}
+
 /// The session folder a file is under, if any: the nearest ancestor named `sessions` or
 /// `archived_sessions` (of the path made absolute, without resolving links).
 pub fn home_of(path: &Path) -> Option<Home> {

@@ -107,12 +107,7 @@ impl Resolver {
                 };
                 v.push(dir.to_path_buf());
             }
-            if let Some(home) = p.ancestors().skip(1).find_map(|a| {
-                let name = a.file_name()?;
-                (name == "sessions" || name == "archived_sessions")
-                    .then(|| a.parent())
-                    .flatten()
-            }) {
+            if let Some(home) = crate::input::placement::home_dir(p) {
                 v.push(home.join("sessions"));
                 v.push(home.join("archived_sessions"));
             }

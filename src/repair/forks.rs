@@ -42,7 +42,7 @@ impl Forks {
                     dir.to_path_buf()
                 });
             }
-            if let Some(h) = home_of(p) {
+            if let Some(h) = input::placement::home_dir(p) {
                 dirs.insert(h.join("sessions"));
                 dirs.insert(h.join("archived_sessions"));
             }
@@ -80,17 +80,6 @@ impl Forks {
             .and_then(|id| self.by_source.get(&id))
             .map_or(&[], Vec::as_slice)
     }
-}
-
-/// The Codex home a path lies in (the folder holding its `sessions/` or
-/// `archived_sessions/`).
-fn home_of(path: &Path) -> Option<&Path> {
-    path.ancestors().skip(1).find_map(|a| {
-        let name = a.file_name()?;
-        (name == "sessions" || name == "archived_sessions")
-            .then(|| a.parent())
-            .flatten()
-    })
 }
 
 #[derive(Deserialize)]

@@ -511,12 +511,7 @@ fn left_of(found: &[Finding], s: &Settings<'_>) -> Vec<Left> {
 /// to its Codex home when it lies in one, else to the folder it was found under, else its
 /// name.
 pub fn relative_path(path: &Path, root: Option<&Path>) -> PathBuf {
-    let home = path.ancestors().skip(1).find_map(|a| {
-        let name = a.file_name()?;
-        (name == "sessions" || name == "archived_sessions")
-            .then(|| a.parent())
-            .flatten()
-    });
+    let home = crate::input::placement::home_dir(path);
     if let Some(rel) = home.and_then(|h| path.strip_prefix(h).ok()) {
         return rel.to_path_buf();
     }
