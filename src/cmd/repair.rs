@@ -85,33 +85,17 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     if together {
         repair::carry::carry(&mut results, &rs)?;
     }
+    let places = Places {
+        target: &target,
+        inputs: &inputs,
+        folders: &folders,
+        diff: args.diff,
+    };
     for (source, result) in results {
-        let path = source.display();
-        let r = match result {
-            Ok(r) => r,
-            Err(e) => {
-                cx.error(&path, &io_cause(&e));
-                continue;
-            }
-        };
-        tally.files += 1;
-        let written = write_copy(&target, &source, &r, &inputs, &folders);
-        let not_written = r.refused.clone().or(written.err());
-        tally.add(&r, not_written.is_some());
-        // Not an error of the run (exit 2): the file is left as it was, and said so
-        // (exit 1).
-        if let (Some(why), None) = (&not_written, &r.refused) {
-            cx.diag.summary(&format!("{path}: {why}"));
+        match result {
+            Ok(r) => emit(&mut out, &cx, &places, &source, &r, &mut tally)?,
+            Err(e) => cx.error(&source.display(), &io_cause(&e)),
         }
-        let to_stderr = matches!(target, Target::Stdout);
-        report(&mut out, &cx, &path, &r, not_written.as_deref(), to_stderr)?;
-        if args.diff {
-            if let (Some(original), Some(repaired)) = (&r.original, &r.repaired) {
-                output::FileRows::end_file(&mut out)?;
-                output::raw(render::diff(&path, &original.text, repaired).as_bytes())?;
-            }
-        }
-        output::FileRows::end_file(&mut out)?;
     }
     // The report's last line, where the report goes.
     if human && tally.files > 0 {
@@ -133,6 +117,44 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }
     Ok(cx.status)
+}
+
+/// Where a run writes: its target, its inputs (never written over but in place), the
+/// folders given (what `--out-dir` keeps paths relative to), and whether diffs are shown.
+struct Places<'a> {
+    target: &'a Target,
+    inputs: &'a [PathBuf],
+    folders: &'a [PathBuf],
+    diff: bool,
+}
+
+/// One file's repair: its copy written as the target asks, its report, its diff.
+fn emit(
+    out: &mut Out,
+    cx: &Context,
+    places: &Places<'_>,
+    source: &Source,
+    r: &Repair,
+    tally: &mut Tally,
+) -> std::io::Result<()> {
+    let path = source.display();
+    tally.files += 1;
+    let written = write_copy(places.target, source, r, places.inputs, places.folders);
+    let not_written = r.refused.clone().or(written.err());
+    tally.add(r, not_written.is_some());
+    // Not an error of the run (exit 2): the file is left as it was, and said so (exit 1).
+    if let (Some(why), None) = (&not_written, &r.refused) {
+        cx.diag.summary(&format!("{path}: {why}"));
+    }
+    let to_stderr = matches!(places.target, Target::Stdout);
+    report(out, cx, &path, r, not_written.as_deref(), to_stderr)?;
+    if places.diff {
+        if let (Some(original), Some(repaired)) = (&r.original, &r.repaired) {
+            output::FileRows::end_file(out)?;
+            output::raw(render::diff(&path, &original.text, repaired).as_bytes())?;
+        }
+    }
+    output::FileRows::end_file(out)
 }
 
 /// Where the copies go, from the flags.
