@@ -62,12 +62,12 @@ enum Class {
     Escape,
 }
 
-/// Every needle of the line pass with its class: the anchors, the media starts, and the
-/// escapes that could hide an anchor. A `\u` escape hides an anchor's character only when
-/// it writes printable ASCII, so always as `\u00`. A `\/` hides only a `/`, so it is looked
-/// for where an anchor has one, after the part before it (`:\/`, `:/\/`): a path of
-/// escaped slashes (PHP's JSON) does not make every line a candidate.
-fn needles() -> Vec<(String, Class)> {
+/// Every word the line pass looks for, with its class: the anchors, the media starts, the
+/// image tag, and the escapes that could hide an anchor. A `\u` escape hides an anchor's
+/// character only when it writes printable ASCII, so always as `\u00`. A `\/` hides only a
+/// `/`, so it is looked for where an anchor has one, after the part before it (`:\/`,
+/// `:/\/`): a path of escaped slashes (PHP's JSON) does not make every line a candidate.
+fn words() -> Vec<(String, Class)> {
     let mut all: Vec<(String, Class)> = secrets::anchors()
         .map(|(a, i)| (a.to_string(), Class::Secret(i)))
         .collect();
@@ -82,27 +82,119 @@ fn needles() -> Vec<(String, Class)> {
     all
 }
 
-/// A set of needles, searched for every place one starts ([`Needles::starts`]).
+/// The starts of words that Teddy does not search from: a word that begins with one of
+/// these is searched from the byte after it (its *key*: `a:image` for `data:image`), and
+/// checked whole where its key is found. Teddy's fingerprint of a needle is its first three bytes, and these would make
+/// it verify candidates all the time: `inp` begins `input_text` (every message), `dat`
+/// begins `data`, `hoo` begins `hooks`, `gith` begins every GitHub URL.
+const NOT_SEARCHED_FROM: &[&str] = &["input", "dat", "hooks.", "gith"];
+
+/// The needles' keys in the order they are given to Teddy. aho-corasick 1.1 puts a needle
+/// whose key starts with a new three-byte pattern (its low nibbles) into bucket `15 - index
+/// % 16`, and a bucket passes a byte whose nibbles any of its needles has at that place: the
+/// order decides which keys share a bucket and so which other three-byte strings pass the
+/// filter and must be verified. This one was found by simulating the filter over the bench
+/// tree and the real corpus (`docs/performance.md`): 76 and 185 candidates a megabyte where
+/// the order of [`words`] gave 6,241 and 6,739. Another order finds the same places
+/// (no key is a prefix of another), only more slowly; a new word goes anywhere in it (a test
+/// says which are missing).
+const ORDER: &[&str] = &[
+    "BEARER ",
+    "sk-svcacct-",
+    "sk-admin-",
+    "://",
+    "A3T",
+    "ASIA",
+    "AKIA",
+    "\\u00",
+    "ACCA",
+    "ghp_",
+    "ABIA",
+    "ghu_",
+    "bearer ",
+    "Bearer ",
+    "ub_pat_",
+    "slack.com\\/",
+    "a:audio",
+    "PRIVATE KEY",
+    "slack.com/services/",
+    "k_live_",
+    "k_test_",
+    "T3BlbkFJ",
+    "ghr_",
+    "eyJ",
+    "ghs_",
+    "glpat-",
+    ":\\/",
+    "AIza",
+    "a:image",
+    "gho_",
+    "_image",
+    "xox",
+    "sk-ant-",
+    "slack.com/services\\/",
+    "sk-proj-",
+    ":/\\/",
+];
+
+/// A needle of the line pass: the key Teddy searches for, the word around it, and the
+/// key's offset in the word.
+#[derive(Debug, Clone)]
+struct Needle {
+    key: String,
+    word: String,
+    offset: usize,
+    class: Class,
+}
+
+/// The needles of the line pass, in [`ORDER`] (words it does not name last).
+fn needles() -> Vec<Needle> {
+    let mut all: Vec<Needle> = words()
+        .into_iter()
+        .map(|(word, class)| {
+            let offset = NOT_SEARCHED_FROM
+                .iter()
+                .find(|start| word.starts_with(**start))
+                .map_or(0, |start| start.len());
+            Needle {
+                key: word[offset..].to_string(),
+                word,
+                offset,
+                class,
+            }
+        })
+        .collect();
+    all.sort_by_key(|n| {
+        ORDER
+            .iter()
+            .position(|k| *k == n.key)
+            .unwrap_or(ORDER.len())
+    });
+    all
+}
+
+/// A set of needles, searched for every place one's word starts ([`Needles::starts`]).
 ///
 /// The search is aho-corasick's packed searcher (Teddy, SIMD) where the CPU has one, else
 /// its automaton. Teddy's speed depends on its buckets: with more than 32 needles
 /// aho-corasick picks Fat Teddy (16 buckets), which on the benchmark's tree runs the line
 /// pass in half the time of Slim Teddy (8 buckets) with 29 needles, because fewer bytes
-/// pass a bucket's fingerprint and need verifying (`docs/performance.md`).
+/// pass a bucket's fingerprint and need verifying; which needles share a bucket matters as
+/// much ([`ORDER`]; `docs/performance.md`).
 struct Needles {
     packed: Option<packed::Searcher>,
     automaton: AhoCorasick,
-    classes: Vec<Class>,
+    needles: Vec<Needle>,
 }
 
 impl Needles {
-    fn new(needles: Vec<(String, Class)>) -> Needles {
-        let (words, classes): (Vec<String>, Vec<Class>) = needles.into_iter().unzip();
+    fn new(needles: Vec<Needle>) -> Needles {
+        let keys: Vec<&str> = needles.iter().map(|n| n.key.as_str()).collect();
         Needles {
             packed: packed::Config::new()
                 .match_kind(packed::MatchKind::LeftmostFirst)
                 .builder()
-                .extend(&words)
+                .extend(&keys)
                 .build(),
             #[allow(
                 clippy::expect_used,
@@ -110,9 +202,9 @@ impl Needles {
             )]
             automaton: AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostFirst)
-                .build(&words)
+                .build(&keys)
                 .expect("the needles are plain strings"),
-            classes,
+            needles,
         }
     }
 
@@ -122,14 +214,14 @@ impl Needles {
         LINE.get_or_init(|| Needles::new(needles()))
     }
 
-    /// Every place in `text` where a needle starts, with the needle's class, in order. Each
-    /// search resumes one byte after the start of the match before: needles that overlap
-    /// (`data:imageyJ…`, `A3T3BlbkFJ`) are all found, and as long as no needle is a prefix
-    /// of another (the tests say so), the leftmost-first match at a place is the only
-    /// needle there.
+    /// Every place in `text` where a needle's word starts, with the needle's class, in the
+    /// order of their keys. Each search resumes one byte after the start of the key found
+    /// before: keys that overlap (`data:imageyJ…`, `A3T3BlbkFJ`) are all found, and as long
+    /// as no key is a prefix of another (the tests say so), the leftmost-first match at a
+    /// place is the only key there. A key whose word is not around it is passed over.
     fn starts<'t>(&'t self, text: &'t [u8]) -> impl Iterator<Item = (usize, Class)> + 't {
         let mut at = 0;
-        std::iter::from_fn(move || {
+        std::iter::from_fn(move || loop {
             let span = aho_corasick::Span::from(at..text.len());
             let m = match &self.packed {
                 Some(teddy) => teddy.find_in(text, span),
@@ -138,12 +230,16 @@ impl Needles {
                     .find(aho_corasick::Input::new(text).span(span)),
             }?;
             at = m.start() + 1;
-            #[allow(
-                clippy::indexing_slicing,
-                reason = "a pattern's id is its index among the needles, and `classes` has one entry a needle"
-            )]
-            let class = self.classes[m.pattern().as_usize()];
-            Some((m.start(), class))
+            let needle = self.needles.get(m.pattern().as_usize())?;
+            let Some(start) = m.start().checked_sub(needle.offset) else {
+                continue;
+            };
+            if text
+                .get(start..)
+                .is_some_and(|t| t.starts_with(needle.word.as_bytes()))
+            {
+                return Some((start, needle.class));
+            }
         })
     }
 }
@@ -160,6 +256,9 @@ impl Seen {
                 Class::Escape => seen.escape |= hides(raw, at),
             }
         }
+        // A key may lie inside its word (`ub_pat_` in `github_pat_`): sorted, the anchors
+        // are in the order of the line again.
+        seen.anchors.sort_unstable();
         seen
     }
 }
@@ -360,10 +459,16 @@ mod tests {
     fn the_line_pass_finds_every_class_even_where_needles_overlap() {
         let all = needles();
         // More than 32 needles: aho-corasick runs Fat Teddy (the doc of `Needles`).
-        assert!(all.len() > 32 && all.iter().all(|(n, _)| n.len() >= 3));
-        for (a, _) in &all {
-            for (b, _) in &all {
-                assert!(a == b || !b.starts_with(a), "{a:?} is a prefix of {b:?}");
+        assert!(all.len() > 32 && all.iter().all(|n| n.key.len() >= 3));
+        for a in &all {
+            assert_eq!(&a.word[a.offset..], a.key);
+            for b in &all {
+                assert!(
+                    a.key == b.key || !b.key.starts_with(&a.key),
+                    "{:?} is a prefix of {:?}",
+                    a.key,
+                    b.key
+                );
             }
         }
         let overlapping = Seen::of(b"data:imageyJ");
@@ -379,6 +484,18 @@ mod tests {
         assert!(!seen.image);
     }
 
+    /// [`ORDER`] names every needle's key once, and nothing else: a new word must be placed.
+    #[test]
+    fn the_order_names_every_key_once() {
+        let mut keys: Vec<String> = needles().into_iter().map(|n| n.key).collect();
+        let mut order: Vec<String> = ORDER.iter().map(|k| k.to_string()).collect();
+        assert_eq!(keys, order, "the needles come in ORDER");
+        keys.sort();
+        keys.dedup();
+        order.sort();
+        assert_eq!(keys, order, "ORDER names each key once");
+    }
+
     /// Teddy against the automaton (the fallback on CPUs without SIMD), on every line of
     /// `testdata/` and on lines made to hold every needle, overlapping: the same places.
     #[test]
@@ -388,9 +505,12 @@ mod tests {
         let automaton = Needles {
             packed: None,
             automaton: n.automaton.clone(),
-            classes: n.classes.clone(),
+            needles: n.needles.clone(),
         };
-        let words: String = needles().iter().map(|(w, _)| format!("{w}x{w}")).collect();
+        let words: String = needles()
+            .iter()
+            .map(|n| format!("{w}x{w}{k}", w = n.word, k = n.key))
+            .collect();
         let mut lines: Vec<Vec<u8>> = crate::testkit::lines("");
         lines.push(words.into_bytes());
         lines.push(b"data:imageyJA3T3BlbkFJ:\\/\\u0041".to_vec());

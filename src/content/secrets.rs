@@ -166,7 +166,9 @@ const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         kind: "a bearer token",
-        anchors: &["earer ", "EARER "],
+        // The three spellings the pattern knows, each its own anchor: a shorter one common
+        // to them (`earer `) begins with `ear`, which starts many English words.
+        anchors: &["Bearer ", "bearer ", "BEARER "],
         regex: r"\b(?:Bearer|bearer|BEARER) +[A-Za-z0-9._~+/-]{20,}=*",
         show: Show::Prefix(7),
         // A `/` may be written `\\/`.
