@@ -59,9 +59,10 @@ declare -A CMD_ARGS=(
     [replay]="replay --format ndjson -q {}"
     [replay-state]="replay --view state --format ndjson -q {}"
     [replay-ui]="replay --view ui --format ndjson -q {}"
+    [replay-prompt]="replay --for-prompt --format ndjson -q {}"
     [lint]="lint --format ndjson -q {}"
 )
-CMD_ORDER=(stats turns calls check-ordinal replay replay-state replay-ui lint)
+CMD_ORDER=(stats turns calls check-ordinal replay replay-state replay-ui replay-prompt lint)
 
 note() { printf '%s\n' "run.sh: $*" >&2; }
 
@@ -268,11 +269,14 @@ for input in tree single; do
     for c2 in "${CMDS[@]}"; do
         [ "$c2" = stats ] && continue
         r=$(ratio "$(get "$input" "$c2" 3)" "$s")
-        # Each command's target, from its issue: 2x (#5: turns, calls, check-ordinal; #12:
-        # replay --view state; #13: lint), 3x for the replayed history (#12); the UI view
-        # has none.
+        # Each command's target, from its latest issue: 2x (#5: turns, calls,
+        # check-ordinal), 3x for the replayed history (#12), 2.5x for the state view and
+        # lint and 3.5x for the history as Codex sends it (#27, which made them decode
+        # records as Codex types them and prepare images); the UI view has none.
         case "$c2" in
             replay) limit_x=3 ;;
+            replay-state|lint) limit_x=2.5 ;;
+            replay-prompt) limit_x=3.5 ;;
             replay-ui) limit_x="" ;;
             *) limit_x=2 ;;
         esac
