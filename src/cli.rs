@@ -468,7 +468,24 @@ pub struct LintArgs {
     pub color: ColorArg,
 
     #[command(flatten)]
+    pub state: StateArgs,
+
+    #[command(flatten)]
     pub input: InputArgs,
+}
+
+/// Where the `state` rules read Codex's state databases.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StateArgs {
+    /// Read Codex's state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for
+    /// every input [default: the Codex home each rollout lies in]
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
+
+    /// The path the databases' rollout paths were written under, for a home copied
+    /// elsewhere [default: what comes before their last sessions/ or archived_sessions/]
+    #[arg(long, value_name = "PATH")]
+    pub codex_home_as: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

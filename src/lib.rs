@@ -82,6 +82,7 @@ pub mod parallel;
 pub mod repair;
 pub mod replay;
 pub mod rules;
+pub mod statedb;
 pub mod time;
 
 #[cfg(test)]

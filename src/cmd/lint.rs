@@ -21,6 +21,9 @@ use crate::output::{self, Cell, Column, Format, Out};
 use crate::replay::Options;
 use crate::rules::select::{self, UnknownRule};
 use crate::rules::{self, Checker};
+use crate::statedb::Homes;
+
+use super::state;
 
 /// One rule of `--list-rules --format json`.
 #[derive(Serialize)]
@@ -69,8 +72,13 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     // Only the rules the run reports are checked (the content checks cost a parse of the
     // records they may concern).
     // SARIF prints where each span ends: only then are the lines' characters counted.
-    let checker =
-        Checker::of_units(|unit| selection.contains(unit.rule)).with_columns(style == Style::Sarif);
+    let homes = std::sync::Arc::new(Homes::new(
+        args.state.codex_home.clone(),
+        args.state.codex_home_as.clone(),
+    ));
+    let checker = Checker::of_units(|unit| selection.contains(unit.rule))
+        .with_columns(style == Style::Sarif)
+        .with_state(homes);
     let mut diag = Diagnostics::new(
         style,
         cx.color,
@@ -78,6 +86,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         settings.codex.run_reading(),
     );
     let (mut files, mut failed) = (0usize, false);
+    let mut threads = std::collections::HashSet::new();
     let opts = Options {
         codex: settings.codex,
         ..Options::default()
@@ -85,6 +94,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     cx.each_replay(&opts, &checker, &mut diag, |_, diag, c| {
         let path = c.replay.facts.source.display();
         files += 1;
+        threads.extend(state::thread_of(&c.replay.facts.source));
         let overridden = !lint.severity.is_empty();
         for f in &c.findings {
             let f = if overridden {
@@ -115,6 +125,18 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         }
         Ok(())
     })?;
+    let scope = state::Scope::of(&args.input.paths, &args.state, cx.codex_home(), threads);
+    for f in state::findings(&checker, &scope, settings.codex.run_reading()) {
+        failed |= f.severity >= fail_on;
+        let path = f.file.display();
+        diag.write(&Shown {
+            path: &path,
+            finding: &f,
+            excerpt: None,
+            label: "",
+            codex: settings.codex.run_reading(),
+        })?;
+    }
     let (errors, warnings, infos) = diag.counts();
     diag.finish()?;
     // No rollout to lint is said as every reader says it (the per-line notes are off, not

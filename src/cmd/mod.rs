@@ -9,6 +9,7 @@ pub mod lint;
 pub mod man;
 pub mod repair;
 pub mod replay;
+pub mod state;
 pub mod stats;
 pub mod turns;
 

@@ -51,11 +51,24 @@ pub enum Behaviour {
     ConfigurationUpdate,
     /// An assistant message delivered in code mode (`metadata.delivered_assistant_message`).
     DeliveredAssistantMessage,
+    /// A `threads` row of `state_5.sqlite` whose rollout path names no file.
+    StateRolloutMissing,
+    /// A projection checkpoint past the end of its rollout (the file cut back).
+    CheckpointPastEnd,
+    /// A projection checkpoint inside a line, the next line's ordinal the one it expects.
+    CheckpointInsideLine,
+    /// A projection checkpoint whose next line has an ordinal below the one it expects (a
+    /// duplicate, or a line it already projected).
+    CheckpointRegress,
+    /// A projection checkpoint whose next line has an ordinal above the one it expects.
+    CheckpointGap,
+    /// A stored turn whose rollout offsets or ordinals are not the lines they name.
+    TurnBounds,
 }
 
 impl Behaviour {
     /// Every behaviour, in the table's order.
-    pub const ALL: [Behaviour; 20] = [
+    pub const ALL: [Behaviour; 26] = [
         Behaviour::OrdinalOutOfOrder,
         Behaviour::OrdinalGap,
         Behaviour::CompactionMetadataMismatch,
@@ -76,6 +89,12 @@ impl Behaviour {
         Behaviour::ImagePreparation,
         Behaviour::ConfigurationUpdate,
         Behaviour::DeliveredAssistantMessage,
+        Behaviour::StateRolloutMissing,
+        Behaviour::CheckpointPastEnd,
+        Behaviour::CheckpointInsideLine,
+        Behaviour::CheckpointRegress,
+        Behaviour::CheckpointGap,
+        Behaviour::TurnBounds,
     ];
 
     /// What it is, in a few words (the page's headings).
@@ -110,6 +129,18 @@ impl Behaviour {
             Behaviour::DeliveredAssistantMessage => {
                 "An assistant message delivered in code mode (retained context)"
             }
+            Behaviour::StateRolloutMissing => "A state database row whose rollout is not there",
+            Behaviour::CheckpointPastEnd => "A projection checkpoint past the end of the file",
+            Behaviour::CheckpointInsideLine => {
+                "A projection checkpoint inside a line, the next ordinal the expected one"
+            }
+            Behaviour::CheckpointRegress => {
+                "A projection checkpoint followed by an ordinal below the expected one"
+            }
+            Behaviour::CheckpointGap => {
+                "A projection checkpoint followed by an ordinal above the expected one"
+            }
+            Behaviour::TurnBounds => "A stored turn whose bounds are not its lines",
         }
     }
 
@@ -135,6 +166,15 @@ impl Behaviour {
             Behaviour::ResponseItemTypes => &["line.item-type"],
             Behaviour::ImagePreparation => &["image.replaced", "image.resized"],
             Behaviour::ConfigurationUpdate | Behaviour::DeliveredAssistantMessage => &[],
+            Behaviour::StateRolloutMissing => &["state.rollout-missing"],
+            Behaviour::CheckpointPastEnd => &["state.checkpoint-past-end"],
+            Behaviour::CheckpointInsideLine => &["state.checkpoint-misplaced"],
+            Behaviour::CheckpointRegress => &[
+                "state.checkpoint-at-duplicate",
+                "state.checkpoint-misplaced",
+            ],
+            Behaviour::CheckpointGap => &["state.checkpoint-misplaced"],
+            Behaviour::TurnBounds => &["state.turn-bounds"],
         }
     }
 }
@@ -814,6 +854,111 @@ pub static TABLE: &[Row] = &[
             Fixture("testdata/replay/verdicts/local-shell-call-no-call-id.json"),
             Fixture("testdata/replay/by-version/local-shell-call-no-call-id-0.147.0.json"),
             Fixture("testdata/replay/by-version/local-shell-call-no-call-id-0.128.0.json"),
+        ],
+    },
+    // --- the state databases (`state` rules; versions before 0.153 are not checked) ----
+    Row {
+        behaviour: StateRolloutMissing,
+        from: v(0, 153, 0),
+        until: None,
+        answer: Refuses,
+        does: "Refuses the thread (`no rollout found for thread id …`; `thread/read`: `invalid \
+               paginated history lineage … missing source rollout`), though a file with its id \
+               lies elsewhere in the home: moved to another day's folder, renamed, put in \
+               `archived_sessions/` without the database, or deleted (tried: 0.153.4, 0.154, \
+               0.171).",
+        evidence: &[
+            Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: CheckpointPastEnd,
+        from: v(0, 153, 0),
+        until: None,
+        answer: ProjectionStops,
+        does: "`durable rollout shrank before projection`: the resume sends what the file holds, \
+               but a client keeps being shown the turns that are gone and is never shown the \
+               next (tried: 0.153.4, 0.154, 0.171).",
+        evidence: &[
+            Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: CheckpointInsideLine,
+        from: v(0, 153, 0),
+        until: None,
+        answer: Skips,
+        does: "The projection skips the part of the line and goes on at the next one, whose \
+               ordinal it expected: every turn is shown after a resume (tried: 0.153.4, 0.154, \
+               0.171).",
+        evidence: &[
+            Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: CheckpointRegress,
+        from: v(0, 153, 0),
+        until: Some(v(0, 153, 99)),
+        answer: ProjectionStops,
+        does: "The projection stops there for good (`expected ordinal 45, got 44`): a client is \
+               shown the turns before it and never another, while the model gets everything \
+               (tried: 0.153.4; openai/codex#41079).",
+        evidence: &[
+            Upstream("openai/codex#41079 (0.150–0.153)"),
+            Fixture("testdata/statedb/verdicts/0.153.4.json"),
+        ],
+    },
+    Row {
+        behaviour: CheckpointRegress,
+        from: v(0, 154, 0),
+        until: None,
+        answer: Skips,
+        does: "The projection skips the line with a warning (`skipping duplicate or regressed \
+               rollout ordinal`) and a resume shows every turn; it also repairs a projection \
+               0.153 left stuck (tried: 0.154, 0.171).",
+        evidence: &[
+            Upstream("openai/codex#42369 (0.154)"),
+            Fixture("testdata/statedb/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: CheckpointGap,
+        from: v(0, 153, 0),
+        until: Some(v(0, 153, 99)),
+        answer: ProjectionStops,
+        does: "The projection defers the line and stops (`deferring rejected rollout line until \
+               a later ordinal resolves it`): a client is shown the turns before the checkpoint \
+               and never another (tried: 0.153.4).",
+        evidence: &[Fixture("testdata/statedb/verdicts/0.153.4.json")],
+    },
+    Row {
+        behaviour: CheckpointGap,
+        from: v(0, 154, 0),
+        until: None,
+        answer: Skips,
+        does: "The projection skips to the line and stores the turn from there: a client is shown \
+               the turn without the items before it (14 of 15: the user's message lost), while \
+               the model gets everything (tried: 0.154, 0.171).",
+        evidence: &[
+            Upstream("openai/codex#43744"),
+            Fixture("testdata/statedb/verdicts/0.171.0.json"),
+        ],
+    },
+    Row {
+        behaviour: TurnBounds,
+        from: v(0, 153, 0),
+        until: None,
+        answer: Ignores,
+        does: "Not read by the views tried: `thread/read`, `thread/resume` and \
+               `thread/turns/list` show every turn and item, and the bounds stay wrong (tried: \
+               0.153.4, 0.171, a turn's start moved into its line and a turn's end ordinal one \
+               past it).",
+        evidence: &[
+            Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
 ];

@@ -72,6 +72,9 @@ pub struct Finding {
     pub related: Vec<Related>,
     /// How to cure it, where the cure is mechanical.
     pub fix: Option<Fix>,
+    /// What it is about inside a file that is not a rollout (a database row:
+    /// `threads[<id>]`), for SARIF's logical locations.
+    pub logical: Option<String>,
 }
 
 impl Finding {
@@ -88,6 +91,7 @@ impl Finding {
             found: None,
             case: None,
             related: Vec::new(),
+            logical: None,
             fix: None,
         }
     }

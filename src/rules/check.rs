@@ -1,7 +1,7 @@
 //! Running the units: a [`Checker`] holds the hooks of the units a run reports, and runs
 //! them over a file's records as the pass reads them and over its facts once it is read.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::analysis::{FileFacts, ReadOptions};
 use crate::codex::Reading;
@@ -11,11 +11,12 @@ use crate::input::placement::{self, Placement};
 use crate::input::Source;
 use crate::lineage::{self, Resolver};
 use crate::replay::{self, Replayed};
+use crate::statedb::{Homes, ThreadState};
 
-use super::facts::{Facts, RecordCx};
+use super::facts::{Facts, HomeFacts, RecordCx};
 use super::found::{Findings, Lines};
 use super::stage::Stage;
-use super::unit::{FileCheck, Hook, RecordCheck, Unit};
+use super::unit::{FileCheck, HomeCheck, Hook, RecordCheck, Unit};
 
 /// The record kinds, as the per-kind tables index them.
 const KINDS: [Kind; 8] = [
@@ -44,12 +45,15 @@ pub struct Checker {
     /// Per record kind (its discriminant), the record checks that read it.
     records: Vec<Vec<RecordHook>>,
     files: Vec<(Rule, Stage, FileCheck)>,
+    homes: Vec<(Rule, HomeCheck)>,
     placement: bool,
     /// Judge the place of a file outside a Codex home too (`lint`); the state view judges a
     /// name only where Codex looks for it.
     outside_home: bool,
     /// Count the end columns of the spans (for SARIF).
     columns: bool,
+    /// Where the `state` rules read Codex's databases; `None` when none of them is checked.
+    state: Option<Arc<Homes>>,
 }
 
 impl Checker {
@@ -57,6 +61,7 @@ impl Checker {
     pub fn new(keep: impl Fn(&Unit, &Hook) -> bool) -> Checker {
         let mut records = vec![Vec::new(); KINDS.len()];
         let mut files = Vec::new();
+        let mut homes = Vec::new();
         for unit in super::units() {
             for hook in unit.hooks.iter().filter(|h| keep(unit, h)) {
                 match *hook {
@@ -78,6 +83,7 @@ impl Checker {
                         }
                     }
                     Hook::File { stage, check } => files.push((unit.rule, stage, check)),
+                    Hook::Home { check } => homes.push((unit.rule, check)),
                 }
             }
         }
@@ -85,10 +91,34 @@ impl Checker {
         Checker {
             records,
             files,
+            homes,
             placement,
             outside_home: true,
             columns: false,
+            state: None,
         }
+    }
+
+    /// Whether a check reads what Codex's state databases say of a file.
+    pub fn reads_state(&self) -> bool {
+        self.files
+            .iter()
+            .any(|(_, stage, _)| *stage == Stage::StateDb)
+            || !self.homes.is_empty()
+    }
+
+    /// The homes whose databases the `state` rules read, when they are checked.
+    pub fn state(&self) -> Option<&Arc<Homes>> {
+        self.state.as_ref()
+    }
+
+    /// The checks, the `state` rules reading the databases of `homes` (when they are
+    /// checked at all).
+    pub fn with_state(mut self, homes: Arc<Homes>) -> Checker {
+        if self.reads_state() {
+            self.state = Some(homes);
+        }
+        self
     }
 
     /// The checks, their findings' spans counting end columns (an output that prints them).
@@ -112,6 +142,7 @@ impl Checker {
     /// The rules whose checks it makes, in registry order.
     pub fn rules(&self) -> Vec<Rule> {
         let mut made: Vec<Rule> = self.files.iter().map(|(r, _, _)| *r).collect();
+        made.extend(self.homes.iter().map(|(r, _)| *r));
         made.extend(self.records.iter().flatten().map(|h| h.rule));
         super::all()
             .iter()
@@ -176,7 +207,16 @@ pub fn replay(
         .and_then(lineage::ids_from_file_name)
         .map(|(thread, _)| thread.to_ascii_lowercase());
     let reads_records = checker.reads_records();
+    let mut state = checker
+        .state
+        .as_deref()
+        .zip(source.path())
+        .zip(file_id.as_deref())
+        .and_then(|((homes, path), id)| ThreadState::watch(homes, path, id));
     let mut watch = |rec: &Record<'_>, session: &crate::analysis::session::SessionInfo| {
+        if let Some(s) = state.as_mut() {
+            s.probe.observe(rec.line_uncounted(), rec.ordinal);
+        }
         if reads_records {
             let reading = opts.codex.reading(session.cli_version.as_deref());
             let cx = RecordCx::new(session, file_id.as_deref(), reading);
@@ -184,17 +224,20 @@ pub fn replay(
         }
     };
     let replay = replay::replay(source, resolver, read, opts, &mut watch);
+    if let (Some(s), Some(path)) = (state.as_mut(), source.path()) {
+        s.finish(path);
+    }
     let placement: Option<Placement> = checker
         .placement
         .then(|| source.path().and_then(placement::placement))
         .flatten()
         .filter(|p| checker.outside_home || p.home.is_some());
     let lines = |pos: crate::decode::Pos, count: bool| replay.line_at(pos, count);
-    checker.file(
-        &Facts::of_replay(&replay, placement.as_ref()),
-        &mut found,
-        Some(&lines),
-    );
+    let facts = Facts {
+        state: state.as_ref(),
+        ..Facts::of_replay(&replay, placement.as_ref())
+    };
+    checker.file(&facts, &mut found, Some(&lines));
     Checked {
         findings: found.finish(),
         replay,
@@ -219,7 +262,19 @@ pub fn ordinals(
         lineage,
         placement: None,
         codex,
+        state: None,
     };
     checker.file(&facts, &mut found, None);
+    found.finish()
+}
+
+/// Check one Codex home's databases: the findings about them, each about the database file
+/// it concerns.
+pub fn home(facts: &HomeFacts<'_>, checker: &Checker) -> Vec<Finding> {
+    let db = Source::File(facts.home.dir.join(crate::statedb::STATE_DB));
+    let mut found = Findings::new(db).with_columns(checker.columns);
+    for &(rule, check) in &checker.homes {
+        check(facts, &mut found.of(rule, Stage::StateDb, None));
+    }
     found.finish()
 }

@@ -14,6 +14,9 @@ use crate::input::placement::Placement;
 use crate::input::Source;
 use crate::lineage;
 use crate::replay::Replayed;
+use crate::statedb::{Home, ThreadState};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
 use super::stage::Stage;
 
@@ -30,6 +33,30 @@ pub struct Facts<'a> {
     pub placement: Option<&'a Placement>,
     /// The Codex version it is read as: what Codex does with what the rules find.
     pub codex: Reading,
+    /// What Codex's state databases say of it (`lint` in a Codex home that has them).
+    pub state: Option<&'a ThreadState>,
+}
+
+/// What a Codex home's state databases hold, for the checks about the databases
+/// themselves.
+#[derive(Debug)]
+pub struct HomeFacts<'a> {
+    pub home: &'a Home,
+    /// The rollouts in the home (`sessions/`, `archived_sessions/`), by thread id in lower
+    /// case.
+    pub rollouts: &'a HashMap<String, Vec<PathBuf>>,
+    /// The threads the run asked about; `None`: every thread of the home.
+    pub threads: Option<&'a HashSet<String>>,
+    /// The Codex version the home is read as.
+    pub codex: Reading,
+}
+
+impl HomeFacts<'_> {
+    /// Whether the run asked about thread `id`.
+    pub fn asked(&self, id: &str) -> bool {
+        self.threads
+            .is_none_or(|t| t.contains(&id.to_ascii_lowercase()))
+    }
 }
 
 impl<'a> Facts<'a> {
@@ -41,6 +68,7 @@ impl<'a> Facts<'a> {
             lineage: &r.lineage,
             placement,
             codex: r.reading,
+            state: None,
         }
     }
 

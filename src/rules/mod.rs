@@ -28,11 +28,11 @@ use std::sync::LazyLock;
 
 use crate::findings::Rule;
 
-pub use check::{ordinals, replay, Checked, Checker};
-pub use facts::{Facts, RecordCx};
+pub use check::{home, ordinals, replay, Checked, Checker};
+pub use facts::{Facts, HomeFacts, RecordCx};
 pub use found::{Findings, Found};
 pub use stage::Stage;
-pub use unit::{FileCheck, Hook, Kinds, RecordCheck, Unit};
+pub use unit::{FileCheck, HomeCheck, Hook, Kinds, RecordCheck, Unit};
 
 /// The groups of units, in registry order: their modules and their list ([`GROUPS`]).
 macro_rules! groups {
@@ -62,6 +62,7 @@ groups![
     image,
     size,
     listing,
+    state,
 ];
 
 /// The sections of every rule's documentation, in order.

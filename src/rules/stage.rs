@@ -40,6 +40,8 @@ pub enum Stage {
     FinalNewline,
     /// The first `session_meta`'s `model_provider`.
     MetaProvider,
+    /// What Codex's state databases say of the file.
+    StateDb,
     /// `check-ordinal`'s lineage, checked once the file's own sequence is.
     LateLineage,
 }

@@ -5,7 +5,7 @@ use crate::codex::Reading;
 use crate::decode::{Kind, Record};
 use crate::findings::{Effect, Rule, Severity};
 
-use super::facts::{Facts, RecordCx};
+use super::facts::{Facts, HomeFacts, RecordCx};
 use super::found::Found;
 use super::stage::Stage;
 
@@ -125,6 +125,10 @@ pub type RecordCheck = fn(&Record<'_>, &RecordCx<'_>, &mut Found<'_>);
 /// A check that reads the facts of the whole file, once it is read.
 pub type FileCheck = fn(&Facts<'_>, &mut Found<'_>);
 
+/// A check that reads one Codex home's state databases once the run's files are read; its
+/// findings are about a database file.
+pub type HomeCheck = fn(&HomeFacts<'_>, &mut Found<'_>);
+
 /// How a unit's check reads facts, and where its findings come on a line.
 #[derive(Debug, Clone, Copy)]
 pub enum Hook {
@@ -138,6 +142,8 @@ pub enum Hook {
     },
     /// The facts of the whole file.
     File { stage: Stage, check: FileCheck },
+    /// A Codex home's databases ([`Stage::StateDb`]).
+    Home { check: HomeCheck },
 }
 
 impl Hook {
@@ -179,9 +185,14 @@ impl Hook {
         Hook::File { stage, check }
     }
 
+    pub const fn home(check: HomeCheck) -> Hook {
+        Hook::Home { check }
+    }
+
     pub fn stage(&self) -> Stage {
         match self {
             Hook::Record { stage, .. } | Hook::File { stage, .. } => *stage,
+            Hook::Home { .. } => Stage::StateDb,
         }
     }
 }

@@ -25,6 +25,7 @@ mod properties;
 mod repair;
 mod replay;
 mod shell;
+mod state;
 mod stats;
 mod terminal;
 mod turns;

@@ -1,0 +1,77 @@
+//! One rollout held against its thread's rows: the row whose path is this file, its
+//! projection checkpoint and stored turns, and where their offsets fall in the file
+//! ([`Probe`], filled on the pass).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::probe::{Probe, Spot};
+use super::{Checkpoint, Home, Homes, ThreadRow, TurnRow};
+
+/// What the databases say of one rollout, and where it lands in the file.
+#[derive(Debug)]
+pub struct ThreadState {
+    pub home: Arc<Home>,
+    pub row: ThreadRow,
+    pub checkpoint: Option<Checkpoint>,
+    pub turns: Vec<TurnRow>,
+    pub probe: Probe,
+    /// The file's size once it was read. Codex writes a line to the file before it
+    /// projects it, so a checkpoint may lag while Codex runs; past the end it never is.
+    pub size: u64,
+}
+
+impl ThreadState {
+    /// The state of the rollout at `path` (thread `id`), when its home has a `threads` row
+    /// for the thread whose path is this file, and the thread is paginated (the projection
+    /// reads ordinals; a legacy thread's is not checked). A `.zst` is not checked either:
+    /// the offsets would count in which bytes is not known (`docs/state.md`).
+    pub fn watch(homes: &Homes, path: &Path, id: &str) -> Option<ThreadState> {
+        if path.extension().is_some_and(|e| e == "zst") {
+            return None;
+        }
+        let home = homes.of(path)?;
+        let row = home.thread(id)?.clone();
+        if row.history_mode.as_deref() != Some("paginated")
+            || !same_file(&home.local_path(&row), path)
+        {
+            return None;
+        }
+        let checkpoint = home.checkpoint(&row.id);
+        let turns = home.turns(&row.id).to_vec();
+        let offsets = checkpoint.map(|c| c.next_byte_offset).into_iter().chain(
+            turns
+                .iter()
+                .flat_map(|t| [t.byte_offset, t.end_byte_offset])
+                .flatten(),
+        );
+        Some(ThreadState {
+            probe: Probe::new(offsets),
+            home,
+            row,
+            checkpoint,
+            turns,
+            size: 0,
+        })
+    }
+
+    /// The pass is over: the file's size, read again now (a file that cannot be read
+    /// again keeps the size 0 and a checkpoint is past its end: it was just read whole).
+    pub fn finish(&mut self, path: &Path) {
+        self.size = std::fs::metadata(path).map_or(0, |m| m.len());
+    }
+
+    /// Where the checkpoint falls.
+    pub fn checkpoint_spot(&self) -> Option<(Checkpoint, &Spot)> {
+        let c = self.checkpoint?;
+        Some((c, self.probe.spot(c.next_byte_offset)?))
+    }
+}
+
+/// Whether `a` and `b` name the same file (both exist, and resolve to one path).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}

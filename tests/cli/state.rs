@@ -1,0 +1,391 @@
+//! The `state` rules (Codex's state databases beside the rollouts): each case the real
+//! Codex was asked about (`testdata/statedb/cases.py`, `../shared/corpus-gen/statedb/drive.py`)
+//! rebuilt from the homes Codex 0.153.4 and 0.171 wrote (each database kept as SQL text),
+//! the case applied as `drive.py`'s `mutate` applies it, and `lint` asked; what Codex did is
+//! in `testdata/statedb/verdicts/<version>.json` and in the expectations beside each case.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+use serde_json::Value;
+use sha2::Digest;
+
+use crate::util::*;
+
+/// The home the databases' paths were written under.
+const WRITTEN_AS: &str = "/home/dev/.codex";
+
+/// A Codex home rebuilt from `testdata/statedb/<version>/<dbs>`: its databases (WAL, as
+/// Codex keeps them), and the rollout of `<rollout>` (`home1`: after one turn, `home2`:
+/// after two).
+struct Home {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Home {
+    fn new(version: &str, dbs: &str, rollout: &str) -> Home {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".codex");
+        let base = testdata(&format!("statedb/{version}"));
+        for db in ["state_5", "thread_history_1"] {
+            let sql = std::fs::read_to_string(base.join(dbs).join(format!("{db}.sql"))).unwrap();
+            std::fs::create_dir_all(&root).unwrap();
+            let conn = Connection::open(root.join(format!("{db}.sqlite"))).unwrap();
+            conn.execute_batch(&sql).unwrap();
+            conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        }
+        let from = base.join(rollout);
+        for f in rollouts_under(&from) {
+            let to = root.join(f.strip_prefix(&from).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(&f, &to).unwrap();
+        }
+        Home { _dir: dir, root }
+    }
+
+    fn rollout(&self) -> PathBuf {
+        rollouts_under(&self.root).remove(0)
+    }
+
+    fn sql(&self, db: &str, sql: &str) {
+        let conn = Connection::open(self.root.join(format!("{db}.sqlite"))).unwrap();
+        conn.execute_batch(sql).unwrap();
+    }
+
+    fn checkpoint(&self) -> (u64, u64) {
+        let conn = Connection::open(self.root.join("thread_history_1.sqlite")).unwrap();
+        conn.query_row(
+            "SELECT next_rollout_byte_offset, next_rollout_ordinal FROM thread_history_projection_state",
+            [],
+            |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+        )
+        .unwrap()
+    }
+
+    fn set_checkpoint(&self, offset: u64) {
+        self.sql(
+            "thread_history_1",
+            &format!(
+                "UPDATE thread_history_projection_state SET next_rollout_byte_offset={offset}"
+            ),
+        );
+    }
+
+    /// `lint` of the home read as `version`, its `state` findings.
+    fn lint(&self, version: &str, extra: &[&str]) -> Vec<Value> {
+        let mut args = vec![
+            "lint",
+            "--format",
+            "ndjson",
+            "--select",
+            "state,ordinal",
+            "--codex",
+            version,
+        ];
+        args.extend_from_slice(extra);
+        let root = self.root.to_str().unwrap().to_string();
+        args.push(&root);
+        let out = rollscope().args(&args).output().unwrap();
+        assert!(out.status.code().unwrap() < 2, "{out:?}");
+        ndjson(&out.stdout)
+    }
+}
+
+/// Each line of a rollout: its start, its length with the newline, its ordinal, its type.
+fn lines(path: &Path) -> Vec<(u64, u64, Option<u64>, String)> {
+    let data = std::fs::read(path).unwrap();
+    let mut out = Vec::new();
+    let mut at = 0u64;
+    for line in data.split_inclusive(|&b| b == b'\n') {
+        let v: Value = serde_json::from_slice(line).unwrap();
+        let kind = format!(
+            "{}/{}",
+            v["type"].as_str().unwrap_or(""),
+            v["payload"]["type"].as_str().unwrap_or("")
+        );
+        out.push((at, line.len() as u64, v["ordinal"].as_u64(), kind));
+        at += line.len() as u64;
+    }
+    out
+}
+
+/// The rule and effect of each finding, in order.
+fn found(rows: &[Value]) -> Vec<(String, String)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r["rule"].as_str().unwrap().to_string(),
+                r["effect"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pair(rule: &str, effect: &str) -> (String, String) {
+    (rule.to_string(), effect.to_string())
+}
+
+#[test]
+fn a_healthy_home_of_each_version_has_no_state_finding() {
+    for v in ["0.153.4", "0.171.0"] {
+        let home = Home::new(v, "home2", "home2");
+        assert_eq!(found(&home.lint(v, &[])), vec![], "{v}");
+        assert_eq!(
+            found(&home.lint(v, &["--codex-home-as", WRITTEN_AS])),
+            vec![]
+        );
+    }
+}
+
+#[test]
+fn a_checkpoint_behind_at_a_line_boundary_is_information() {
+    // drive.py `lag`: the databases after turn 1, the rollout after turn 2. Codex (both
+    // versions): `thread/read` shows 1 turn of 2 until `thread/resume`.
+    for v in ["0.153.4", "0.171.0"] {
+        let home = Home::new(v, "home1", "home2");
+        let rows = home.lint(v, &[]);
+        assert_eq!(
+            found(&rows),
+            vec![pair("state.projection-behind", "")],
+            "{v}"
+        );
+        assert_eq!(rows[0]["severity"], "info");
+    }
+}
+
+#[test]
+fn a_file_cut_back_below_its_checkpoint_leaves_the_client_stuck() {
+    // drive.py `a_trunc_boundary`: the databases after turn 2, the rollout after turn 1.
+    // Codex: `durable rollout shrank before projection`; the client keeps showing 2 turns.
+    for v in ["0.153.4", "0.171.0"] {
+        let home = Home::new(v, "home2", "home1");
+        let rows = home.lint(v, &[]);
+        assert_eq!(
+            found(&rows),
+            vec![pair("state.checkpoint-past-end", "client_stuck")],
+            "{v}"
+        );
+        let size = std::fs::metadata(home.rollout()).unwrap().len();
+        let msg = rows[0]["message"].as_str().unwrap();
+        assert!(
+            msg.contains(&format!(
+                "byte {}, past the end of the file ({size} bytes)",
+                home.checkpoint().0
+            )),
+            "{msg}"
+        );
+    }
+}
+
+#[test]
+fn a_checkpoint_inside_a_line_is_judged_by_the_ordinal_after_it() {
+    // drive.py `a_offset_inside`: 137 bytes into the line it expects next; every version
+    // recovers (Codex 0.153.4 and 0.171: 2 turns, 15 items after a resume).
+    for v in ["0.153.4", "0.171.0"] {
+        let home = Home::new(v, "home1", "home2");
+        let (offset, _) = home.checkpoint();
+        home.set_checkpoint(offset + 137);
+        let rows = home.lint(v, &[]);
+        assert_eq!(
+            found(&rows),
+            vec![pair("state.checkpoint-misplaced", "warns")],
+            "{v}"
+        );
+        assert!(rows[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("137 bytes into"));
+    }
+    // `a_offset_foreign_regress`: inside the line of ordinal 20, expecting 45. Codex 0.153.4:
+    // stuck at 1 turn; 0.171: skips, 2 turns.
+    // `a_offset_foreign_gap`: inside the 4th line after turn 2's start, expecting 45. Codex
+    // 0.153.4: stuck at 1 turn; 0.171: 2 turns, 14 of 15 items.
+    for (v, regress, gap) in [
+        ("0.153.4", "client_stuck", "client_stuck"),
+        ("0.171.0", "warns", "client_partial"),
+    ] {
+        let home = Home::new(v, "home1", "home2");
+        let l = lines(&home.rollout());
+        let at20 = l.iter().find(|x| x.2 == Some(20)).unwrap();
+        home.set_checkpoint(at20.0 + at20.1.min(100) / 2);
+        assert_eq!(
+            found(&home.lint(v, &[])),
+            vec![pair("state.checkpoint-misplaced", regress)],
+            "{v} regress"
+        );
+        let t2 = l
+            .iter()
+            .rposition(|x| x.3 == "event_msg/task_started")
+            .unwrap();
+        let target = l[t2 + 4].clone();
+        home.set_checkpoint(target.0 + target.1.min(100) / 2);
+        let rows = home.lint(v, &[]);
+        assert_eq!(
+            found(&rows),
+            vec![pair("state.checkpoint-misplaced", gap)],
+            "{v} gap"
+        );
+        assert!(rows[0]["message"].as_str().unwrap().contains("above 4"));
+    }
+}
+
+#[test]
+fn a_checkpoint_at_a_duplicate_ordinal_stops_0_153_and_not_0_154() {
+    // drive.py `b_dup_ordinal` (openai/codex#41079): a copy of turn 1's last token_count
+    // numbered like the thread_settings_applied after task_complete. Codex 0.153.4: stuck
+    // (`expected ordinal 45, got 44`); 0.154 and 0.171: skipped with a warning.
+    for (v, effect) in [("0.153.4", "client_stuck"), ("0.171.0", "warns")] {
+        let home = Home::new(v, "home1", "home2");
+        let path = home.rollout();
+        let l = lines(&path);
+        let data = std::fs::read(&path).unwrap();
+        let te = l
+            .iter()
+            .position(|x| x.3 == "event_msg/task_complete")
+            .unwrap();
+        let tsa = &l[te + 1];
+        assert_eq!(tsa.3, "event_msg/thread_settings_applied");
+        let tc = l[..te]
+            .iter()
+            .rfind(|x| x.3 == "event_msg/token_count")
+            .unwrap();
+        let mut d: Value =
+            serde_json::from_slice(&data[tc.0 as usize..(tc.0 + tc.1) as usize]).unwrap();
+        let tsa_v: Value =
+            serde_json::from_slice(&data[tsa.0 as usize..(tsa.0 + tsa.1) as usize]).unwrap();
+        d["ordinal"] = tsa.2.into();
+        d["timestamp"] = tsa_v["timestamp"].clone();
+        let cut = tsa.0 as usize;
+        let mut out = data[..cut].to_vec();
+        out.extend(serde_json::to_vec(&d).unwrap());
+        out.push(b'\n');
+        out.extend(&data[cut..]);
+        std::fs::write(&path, out).unwrap();
+        assert_eq!(
+            home.checkpoint().0,
+            tsa.0,
+            "the checkpoint is at the duplicate"
+        );
+        let rows = home.lint(v, &[]);
+        let state: Vec<_> = found(&rows)
+            .into_iter()
+            .filter(|(r, _)| r.starts_with("state."))
+            .collect();
+        // The checkpoint is behind, at the first of the two: 0.153 stops at the second.
+        assert_eq!(
+            state,
+            vec![
+                pair("state.projection-behind", ""),
+                pair("state.checkpoint-at-duplicate", effect)
+            ],
+            "{v}"
+        );
+        assert!(found(&rows)
+            .iter()
+            .any(|(r, _)| r == "ordinal.non-monotonic"));
+    }
+}
+
+#[test]
+fn a_row_whose_rollout_moved_or_went_is_refused_and_says_where_the_file_is() {
+    // drive.py `c_moved`, `f_archived_dir`, `e_file_gone`: every version refuses (`no
+    // rollout found for thread id`).
+    for v in ["0.153.4", "0.171.0"] {
+        for to in [Some("sessions/2026/11/30"), Some("archived_sessions"), None] {
+            let home = Home::new(v, "home2", "home2");
+            let from = home.rollout();
+            let moved = to.map(|to| {
+                let dir = home.root.join(to);
+                std::fs::create_dir_all(&dir).unwrap();
+                let dest = dir.join(from.file_name().unwrap());
+                std::fs::rename(&from, &dest).unwrap();
+                dest
+            });
+            if moved.is_none() {
+                std::fs::remove_file(&from).unwrap();
+            }
+            let out = rollscope()
+                .args([
+                    "lint", "--format", "ndjson", "--select", "state", "--codex", v,
+                ])
+                .arg(&home.root)
+                .output()
+                .unwrap();
+            let rows = ndjson(&out.stdout);
+            assert_eq!(out.status.code(), Some(1), "{v} {to:?}");
+            assert_eq!(found(&rows), vec![pair("state.rollout-missing", "refused")]);
+            let msg = rows[0]["message"].as_str().unwrap();
+            assert!(rows[0]["path"]
+                .as_str()
+                .unwrap()
+                .ends_with("state_5.sqlite"));
+            let said = from.strip_prefix(&home.root).unwrap();
+            assert!(msg.contains(&said.display().to_string()), "{msg}");
+            match &moved {
+                Some(dest) => assert!(msg.contains(&dest.display().to_string()), "{msg}"),
+                None => assert!(msg.contains("stale"), "{msg}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_projection_and_wrong_turn_bounds_are_information() {
+    // drive.py `d_no_history`: `thread/read` shows 0 turns until a resume (0.153.4, 0.171).
+    let home = Home::new("0.171.0", "home2", "home2");
+    for f in ["thread_history_1.sqlite", "thread_history_1.sqlite-wal"] {
+        let _ = std::fs::remove_file(home.root.join(f));
+    }
+    let rows = home.lint("0.171.0", &[]);
+    assert_eq!(found(&rows), vec![pair("state.projection-missing", "")]);
+    // cases.py `g_turn_start_inside`, `g_turn_end_ordinal`: no view tried reads them.
+    let home = Home::new("0.171.0", "home2", "home2");
+    home.sql(
+        "thread_history_1",
+        "UPDATE thread_turns SET rollout_byte_offset = rollout_byte_offset + 137 \
+         WHERE rollout_ordinal = (SELECT max(rollout_ordinal) FROM thread_turns); \
+         UPDATE thread_turns SET rollout_end_ordinal = rollout_end_ordinal + 1 \
+         WHERE rollout_ordinal = (SELECT min(rollout_ordinal) FROM thread_turns);",
+    );
+    let rows = home.lint("0.171.0", &[]);
+    assert_eq!(
+        found(&rows),
+        vec![
+            pair("state.turn-bounds", "nothing"),
+            pair("state.turn-bounds", "nothing")
+        ]
+    );
+}
+
+#[test]
+fn a_version_before_0_153_is_not_judged() {
+    let home = Home::new("0.171.0", "home2", "home1");
+    assert_eq!(found(&home.lint("0.147.0", &[])), vec![]);
+}
+
+#[test]
+fn reading_a_home_changes_no_byte_or_time_of_its_databases() {
+    let home = Home::new("0.171.0", "home1", "home2");
+    let before = snapshot(&home.root);
+    home.lint("0.171.0", &[]);
+    assert_eq!(snapshot(&home.root), before);
+}
+
+/// Each file under `dir` but a WAL's `-shm` (its read marks are a reader's to write): a
+/// digest of its bytes, and its modification time.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, String, std::time::SystemTime)> {
+    let mut out: Vec<_> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file() && !e.path().to_string_lossy().ends_with("-shm"))
+        .map(|e| {
+            let p = e.path().to_path_buf();
+            let m = std::fs::metadata(&p).unwrap().modified().unwrap();
+            let digest = sha2::Sha256::digest(std::fs::read(&p).unwrap());
+            (p.clone(), format!("{digest:x}"), m)
+        })
+        .collect();
+    out.sort();
+    out
+}
