@@ -254,7 +254,16 @@ image.resized\t'an image Codex sends resized to fit its limits'
 size\t'every size.* rule'
 size.large\t'a file over 100 MB or a record over 2 MB'
 listing\t'every listing.* rule'
-listing.no-preview\t'no listing preview in the file\'s head'"
+listing.no-preview\t'no listing preview in the file\'s head'
+state\t'every state.* rule'
+state.rollout-missing\t'a thread row whose rollout is not there'
+state.unreadable\t'a state database that could not be read'
+state.checkpoint-past-end\t'a projection checkpoint past the end of its rollout'
+state.checkpoint-misplaced\t'a projection checkpoint inside a line or before an ordinal it does not expect'
+state.checkpoint-at-duplicate\t'a projection that has a duplicate or decreasing ordinal still to read'
+state.projection-behind\t'a projection that has not read the end of its rollout'
+state.projection-missing\t'a paginated thread with no projection'
+state.turn-bounds\t'a stored turn whose bounds are not the lines they name'"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l ignore -d 'Leave these rules out: slugs or groups, comma-separated (wins over --select)' -r -f -a "file\t'every file.* rule'
 file.bom\t'the file starts with a UTF-8 byte order mark'
 file.empty\t'the file is empty'
@@ -333,7 +342,16 @@ image.resized\t'an image Codex sends resized to fit its limits'
 size\t'every size.* rule'
 size.large\t'a file over 100 MB or a record over 2 MB'
 listing\t'every listing.* rule'
-listing.no-preview\t'no listing preview in the file\'s head'"
+listing.no-preview\t'no listing preview in the file\'s head'
+state\t'every state.* rule'
+state.rollout-missing\t'a thread row whose rollout is not there'
+state.unreadable\t'a state database that could not be read'
+state.checkpoint-past-end\t'a projection checkpoint past the end of its rollout'
+state.checkpoint-misplaced\t'a projection checkpoint inside a line or before an ordinal it does not expect'
+state.checkpoint-at-duplicate\t'a projection that has a duplicate or decreasing ordinal still to read'
+state.projection-behind\t'a projection that has not read the end of its rollout'
+state.projection-missing\t'a paginated thread with no projection'
+state.turn-bounds\t'a stored turn whose bounds are not the lines they name'"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding of this severity or above is reported [default: error]' -r -f -a "error\t''
 warning\t''
 info\t''"
@@ -400,10 +418,20 @@ content.secret\t'a string that looks like a credential'
 image.replaced\t'an image Codex replaces by a text: the model never sees it'
 image.resized\t'an image Codex sends resized to fit its limits'
 size.large\t'a file over 100 MB or a record over 2 MB'
-listing.no-preview\t'no listing preview in the file\'s head'"
+listing.no-preview\t'no listing preview in the file\'s head'
+state.rollout-missing\t'a thread row whose rollout is not there'
+state.unreadable\t'a state database that could not be read'
+state.checkpoint-past-end\t'a projection checkpoint past the end of its rollout'
+state.checkpoint-misplaced\t'a projection checkpoint inside a line or before an ordinal it does not expect'
+state.checkpoint-at-duplicate\t'a projection that has a duplicate or decreasing ordinal still to read'
+state.projection-behind\t'a projection that has not read the end of its rollout'
+state.projection-missing\t'a paginated thread with no projection'
+state.turn-bounds\t'a stored turn whose bounds are not the lines they name'"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l color -d 'When to color diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l codex-home -d 'Read Codex\'s state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for every input [default: the Codex home each rollout lies in]' -r -F
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l codex-home-as -d 'The path the databases\' rollout paths were written under, for a home copied elsewhere [default: what comes before their last sessions/ or archived_sessions/]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r

@@ -19,11 +19,10 @@ use crate::output::lint as render;
 use crate::output::sarif::Log;
 use crate::output::{self, Cell, Column, Format, Out};
 use crate::replay::Options;
+use crate::rules::homes::{self, Scope};
 use crate::rules::select::{self, UnknownRule};
 use crate::rules::{self, Checker};
 use crate::statedb::Homes;
-
-use super::state;
 
 /// One rule of `--list-rules --format json`.
 #[derive(Serialize)]
@@ -72,13 +71,11 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     // Only the rules the run reports are checked (the content checks cost a parse of the
     // records they may concern).
     // SARIF prints where each span ends: only then are the lines' characters counted.
-    let homes = std::sync::Arc::new(Homes::new(
-        args.state.codex_home.clone(),
-        args.state.codex_home_as.clone(),
-    ));
+    let state = &args.state;
+    let homes = Homes::new(state.codex_home.clone(), state.codex_home_as.clone());
     let checker = Checker::of_units(|unit| selection.contains(unit.rule))
         .with_columns(style == Style::Sarif)
-        .with_state(homes);
+        .with_state(std::sync::Arc::new(homes));
     let mut diag = Diagnostics::new(
         style,
         cx.color,
@@ -94,7 +91,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     cx.each_replay(&opts, &checker, &mut diag, |_, diag, c| {
         let path = c.replay.facts.source.display();
         files += 1;
-        threads.extend(state::thread_of(&c.replay.facts.source));
+        threads.extend(homes::thread_of(&c.replay.facts.source));
         let overridden = !lint.severity.is_empty();
         for f in &c.findings {
             let f = if overridden {
@@ -125,18 +122,10 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         }
         Ok(())
     })?;
-    let scope = state::Scope::of(&args.input.paths, &args.state, cx.codex_home(), threads);
-    for f in state::findings(&checker, &scope, settings.codex.run_reading()) {
-        failed |= f.severity >= fail_on;
-        let path = f.file.display();
-        diag.write(&Shown {
-            path: &path,
-            finding: &f,
-            excerpt: None,
-            label: "",
-            codex: settings.codex.run_reading(),
-        })?;
-    }
+    let home = state.codex_home.as_deref();
+    let scope = Scope::of(&args.input.paths, home, cx.codex_home(), threads);
+    let codex = settings.codex.run_reading();
+    failed |= write_home_findings(&checker, &scope, codex, &mut diag, fail_on)?;
     let (errors, warnings, infos) = diag.counts();
     diag.finish()?;
     // No rollout to lint is said as every reader says it (the per-line notes are off, not
@@ -157,6 +146,30 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }
     Ok(cx.status)
+}
+
+/// Write the findings about the databases of the homes the run read (after every file's);
+/// whether one reaches `fail_on`.
+fn write_home_findings(
+    checker: &Checker,
+    scope: &Scope,
+    codex: crate::codex::Reading,
+    diag: &mut Diagnostics,
+    fail_on: Severity,
+) -> std::io::Result<bool> {
+    let mut failed = false;
+    for f in homes::findings(checker, scope, codex) {
+        failed |= f.severity >= fail_on;
+        let path = f.file.display();
+        diag.write(&Shown {
+            path: &path,
+            finding: &f,
+            excerpt: None,
+            label: "",
+            codex,
+        })?;
+    }
+    Ok(failed)
 }
 
 /// The Codex version a run read its files as, in words (its summary line).

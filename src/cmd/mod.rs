@@ -9,7 +9,6 @@ pub mod lint;
 pub mod man;
 pub mod repair;
 pub mod replay;
-pub mod state;
 pub mod stats;
 pub mod turns;
 

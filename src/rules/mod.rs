@@ -20,6 +20,7 @@ mod unit;
 mod check;
 mod facts;
 mod found;
+pub mod homes;
 pub mod select;
 mod stage;
 mod words;

@@ -88,28 +88,6 @@ impl Home {
     }
 }
 
-impl Home {
-    /// The rollouts in the home's `sessions/` and `archived_sessions/`, by thread id in lower
-    /// case (where a row's file went).
-    pub fn rollouts(&self) -> HashMap<String, Vec<PathBuf>> {
-        let mut out: HashMap<String, Vec<PathBuf>> = HashMap::new();
-        for dir in [SESSIONS, ARCHIVED] {
-            let walk = walkdir::WalkDir::new(self.dir.join(dir)).sort_by_file_name();
-            for entry in walk.into_iter().filter_map(Result::ok) {
-                let id = entry
-                    .file_name()
-                    .to_str()
-                    .and_then(crate::lineage::ids_from_file_name)
-                    .map(|(thread, _)| thread.to_ascii_lowercase());
-                if let (Some(id), true) = (id, entry.file_type().is_file()) {
-                    out.entry(id).or_default().push(entry.into_path());
-                }
-            }
-        }
-        out
-    }
-}
-
 fn join_parts<'a>(dir: &Path, parts: impl Iterator<Item = &'a str>) -> PathBuf {
     parts
         .filter(|p| !p.is_empty())

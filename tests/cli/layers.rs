@@ -289,8 +289,9 @@ const LAYERS: &[&[&str]] = &[
     // What the commands compute from the facts below: lint rules and their configuration,
     // the replay Codex runs on resume, a fork's lineage on disk.
     &["rules", "replay", "lineage", "config"],
-    // The shared per-file analyses and what a record's text holds.
-    &["analysis", "content"],
+    // The shared per-file analyses, what a record's text holds, and what Codex's state
+    // databases say of a rollout.
+    &["analysis", "content", "statedb"],
     // The payloads typed, findings as data, discovery and opening of inputs, Codex's reading
     // per version.
     &["model", "findings", "input", "codex"],

@@ -72,7 +72,10 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
         }
     } else {
         match spot.inside {
-            Some(m) => (Some(m), format!("{} bytes into this line", offset - m.offset)),
+            Some(m) => (
+                Some(m),
+                format!("{} bytes into this line", offset - m.offset),
+            ),
             // A line the decoder rejected: judged by the record after it.
             None => (spot.after, "inside a line the decoder rejected".to_string()),
         }
@@ -94,7 +97,10 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
             } else {
                 "skips the lines it projected before with a warning and goes on"
             };
-            (e, format!("the line has ordinal {o}, below {expected}: Codex {v} {does}"))
+            (
+                e,
+                format!("the line has ordinal {o}, below {expected}: Codex {v} {does}"),
+            )
         }
         Some(o) => {
             let e = gap(r);
@@ -111,7 +117,10 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                     super::REBUILD
                 )
             };
-            (e, format!("the line has ordinal {o}, above {expected}: Codex {v} {does}"))
+            (
+                e,
+                format!("the line has ordinal {o}, above {expected}: Codex {v} {does}"),
+            )
         }
         None => (
             super::projection_effect(r, Behaviour::CheckpointInsideLine),

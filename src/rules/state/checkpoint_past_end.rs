@@ -25,8 +25,7 @@ rule! {
     effect: ClientStuck,
 }
 
-pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::StateDb, check)])
-    .follows(effect);
+pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::StateDb, check)]).follows(effect);
 
 fn effect(r: &Reading) -> Effect {
     super::projection_effect(r, Behaviour::CheckpointPastEnd)

@@ -2,7 +2,7 @@
 
 use crate::codex::{Behaviour, Reading};
 use crate::findings::Effect;
-use crate::rules::{Found, Hook, HomeFacts, Unit};
+use crate::rules::{Found, HomeFacts, Hook, Unit};
 use crate::statedb::Read;
 
 rule! {

@@ -1,7 +1,7 @@
 //! `state.unreadable`: a state database rollscope could not read.
 
 use crate::input::Source;
-use crate::rules::{Found, Hook, HomeFacts, Unit};
+use crate::rules::{Found, HomeFacts, Hook, Unit};
 use crate::statedb::{Read, HISTORY_DB, STATE_DB};
 
 rule! {

@@ -1,15 +1,17 @@
-//! Glue between a run and the `state` rules' checks of each Codex home's databases: which
-//! threads a run asked about, and the findings about the databases themselves.
+//! The `state` rules' checks of each Codex home's databases, once a run's files are read:
+//! which threads the run asked about, where each thread's rollouts lie, and the findings
+//! about the databases themselves.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::cli::StateArgs;
 use crate::codex::Reading;
 use crate::findings::Finding;
 use crate::input::placement::{ARCHIVED, SESSIONS};
 use crate::input::Source;
-use crate::rules::{self, Checker, HomeFacts};
+use crate::statedb::Home;
+
+use super::{Checker, HomeFacts};
 
 /// The thread id a rollout's name carries, in lower case.
 pub fn thread_of(source: &Source) -> Option<String> {
@@ -27,14 +29,16 @@ pub struct Scope {
 }
 
 impl Scope {
+    /// `paths`: the run's; `codex_home`: `--codex-home`; `default_home`: the home read when
+    /// no path is given; `read`: the threads of the files read.
     pub fn of(
         paths: &[PathBuf],
-        state: &StateArgs,
+        codex_home: Option<&Path>,
         default_home: Option<PathBuf>,
         read: HashSet<String>,
     ) -> Scope {
         let mut homes: Vec<PathBuf> = paths.iter().filter_map(|p| home_of(p)).collect();
-        homes.extend(state.codex_home.clone());
+        homes.extend(codex_home.map(Path::to_path_buf));
         if paths.is_empty() {
             homes.extend(default_home);
         }
@@ -68,14 +72,34 @@ pub fn findings(checker: &Checker, scope: &Scope, codex: Reading) -> Vec<Finding
     }
     let mut out = Vec::new();
     for home in homes.all().iter().filter(|h| h.has_databases()) {
-        let rollouts = home.rollouts();
+        let rollouts = rollouts(home);
         let facts = HomeFacts {
             home,
             rollouts: &rollouts,
             threads: scope.threads.as_ref(),
             codex,
         };
-        out.extend(rules::home(&facts, checker));
+        out.extend(super::home(&facts, checker));
+    }
+    out
+}
+
+/// The rollouts in a home's `sessions/` and `archived_sessions/`, by thread id in lower case
+/// (where a row's file went).
+fn rollouts(home: &Home) -> HashMap<String, Vec<PathBuf>> {
+    let mut out: HashMap<String, Vec<PathBuf>> = HashMap::new();
+    for dir in [SESSIONS, ARCHIVED] {
+        let walk = walkdir::WalkDir::new(home.dir.join(dir)).sort_by_file_name();
+        for entry in walk.into_iter().filter_map(Result::ok) {
+            let id = entry
+                .file_name()
+                .to_str()
+                .and_then(crate::lineage::ids_from_file_name)
+                .map(|(thread, _)| thread.to_ascii_lowercase());
+            if let (Some(id), true) = (id, entry.file_type().is_file()) {
+                out.entry(id).or_default().push(entry.into_path());
+            }
+        }
     }
     out
 }
