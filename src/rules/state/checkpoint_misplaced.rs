@@ -30,7 +30,7 @@ rule! {
     /// resume rebuilds the projection from the rollout.
     "state.checkpoint-misplaced", Warning,
     "a projection checkpoint inside a line or before an ordinal it does not expect",
-    effect: Warns,
+    effect: ClientPartial,
 }
 
 pub const UNIT: Unit = Unit::new(RULE, &[Hook::file(Stage::StateDb, check)]).follows(effect);
