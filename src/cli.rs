@@ -425,6 +425,9 @@ pub struct ReplayArgs {
     pub settings: SettingsArgs,
 
     #[command(flatten)]
+    pub state: StateArgs,
+
+    #[command(flatten)]
     pub input: InputArgs,
 
     #[command(flatten)]

@@ -21,6 +21,7 @@ use crate::replay::item::{At, Item, Origin};
 use crate::replay::ui::UiRow;
 use crate::replay::{Cut, Options, Replayed, TurnRef};
 use crate::rules::{Checked, Checker};
+use crate::statedb::Homes;
 use crate::time::Zone;
 
 /// One history row (`--view history`).
@@ -136,9 +137,14 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     };
     // What a resume rebuilds is checked by every rule but those about a file's place and
     // content (`lint`'s alone); its name only in a Codex home, where it decides the resume.
+    let homes = Homes::new(
+        args.state.codex_home.clone(),
+        args.state.codex_home_as.clone(),
+    );
     let checker = Checker::of_units(|unit| !unit.lint_only)
         .in_home_only()
-        .with_columns(style == Some(Style::Sarif));
+        .with_columns(style == Some(Style::Sarif))
+        .with_state(std::sync::Arc::new(homes));
     let many = cx.sources.len() > 1;
     let mut out = match (args.view, style) {
         (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),

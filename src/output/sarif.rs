@@ -8,9 +8,9 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
-    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultColumnKind,
-    ResultLevel, Run, Sarif, Tool, ToolComponent,
+    ArtifactLocation, Location, LogicalLocation, Message, MultiformatMessageString,
+    PhysicalLocation, PropertyBag, Region, ReportingConfiguration, ReportingDescriptor,
+    Result as SarifResult, ResultColumnKind, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
 use super::rules::doc_markdown;
@@ -73,7 +73,15 @@ impl Log {
             region,
             ..PhysicalLocation::default()
         };
-        let location = Location::builder().physical_location(physical).build();
+        let mut location = Location::builder().physical_location(physical).build();
+        // A database row (`threads[<id>]`): where in a file that is not a rollout.
+        location.logical_locations = f.logical.as_ref().map(|name| {
+            vec![LogicalLocation {
+                fully_qualified_name: Some(name.clone()),
+                kind: Some("element".to_string()),
+                ..LogicalLocation::default()
+            }]
+        });
         let mut result = SarifResult::builder()
             .rule_id(f.rule.slug())
             .level(level(f.severity))

@@ -47,6 +47,8 @@ pub struct HomeFacts<'a> {
     pub rollouts: &'a HashMap<String, Vec<PathBuf>>,
     /// The threads the run asked about; `None`: every thread of the home.
     pub threads: Option<&'a HashSet<String>>,
+    /// The threads whose rollouts the run read (a finding about one is said at its file).
+    pub read: &'a HashSet<String>,
     /// The Codex version the home is read as.
     pub codex: Reading,
 }

@@ -24,6 +24,8 @@ pub fn thread_of(source: &Source) -> Option<String> {
 /// `archived_sessions/`), else those of the threads it read.
 pub struct Scope {
     threads: Option<HashSet<String>>,
+    /// The threads whose rollouts the run read.
+    read: HashSet<String>,
     /// The homes given whole, read even when no rollout in them was (all were deleted).
     homes: Vec<PathBuf>,
 }
@@ -44,7 +46,8 @@ impl Scope {
         }
         let whole = !homes.is_empty();
         Scope {
-            threads: (!whole).then_some(read),
+            threads: (!whole).then(|| read.clone()),
+            read,
             homes,
         }
     }
@@ -77,6 +80,7 @@ pub fn findings(checker: &Checker, scope: &Scope, codex: Reading) -> Vec<Finding
             home,
             rollouts: &rollouts,
             threads: scope.threads.as_ref(),
+            read: &scope.read,
             codex,
         };
         out.extend(super::home(&facts, checker));

@@ -16,6 +16,9 @@ pub struct ThreadState {
     pub checkpoint: Option<Checkpoint>,
     pub turns: Vec<TurnRow>,
     pub probe: Probe,
+    /// Where the row says the thread's rollout is, when that is not this file and nothing
+    /// is there (the file moved, or was renamed): Codex looks there and nowhere else.
+    pub missing_at: Option<std::path::PathBuf>,
     /// The file's size once it was read. Codex writes a line to the file before it
     /// projects it, so a checkpoint may lag while Codex runs; past the end it never is.
     pub size: u64,
@@ -23,17 +26,32 @@ pub struct ThreadState {
 
 impl ThreadState {
     /// The state of the rollout at `path` (thread `id`), when its home has a `threads` row
-    /// for the thread whose path is this file, and the thread is paginated (the projection
-    /// reads ordinals; a legacy thread's is not checked). A `.zst` is not checked either:
-    /// the offsets would count in which bytes is not known (`docs/state.md`).
+    /// for the thread: the row names this file, or names a path where nothing is (the
+    /// file was moved: [`ThreadState::missing_at`]). The projection is held against the file
+    /// only where the row names it and the thread is paginated (the projection reads
+    /// ordinals; a legacy thread's is not checked), and not in a `.zst`: whether the
+    /// offsets count in its compressed or decompressed bytes is not known
+    /// (`docs/state.md`).
     pub fn watch(homes: &Homes, path: &Path, id: &str) -> Option<ThreadState> {
-        if path.extension().is_some_and(|e| e == "zst") {
-            return None;
-        }
         let home = homes.of(path)?;
         let row = home.thread(id)?.clone();
+        let named = home.local_path(&row);
+        if !same_file(&named, path) {
+            if named.exists() {
+                return None;
+            }
+            return Some(ThreadState {
+                probe: Probe::default(),
+                home,
+                row,
+                checkpoint: None,
+                turns: Vec::new(),
+                missing_at: Some(named),
+                size: 0,
+            });
+        }
         if row.history_mode.as_deref() != Some("paginated")
-            || !same_file(&home.local_path(&row), path)
+            || path.extension().is_some_and(|e| e == "zst")
         {
             return None;
         }
@@ -51,6 +69,7 @@ impl ThreadState {
             row,
             checkpoint,
             turns,
+            missing_at: None,
             size: 0,
         })
     }

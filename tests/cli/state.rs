@@ -316,15 +316,16 @@ fn a_row_whose_rollout_moved_or_went_is_refused_and_says_where_the_file_is() {
             assert_eq!(out.status.code(), Some(1), "{v} {to:?}");
             assert_eq!(found(&rows), vec![pair("state.rollout-missing", "refused")]);
             let msg = rows[0]["message"].as_str().unwrap();
-            assert!(rows[0]["path"]
-                .as_str()
-                .unwrap()
-                .ends_with("state_5.sqlite"));
             let said = from.strip_prefix(&home.root).unwrap();
             assert!(msg.contains(&said.display().to_string()), "{msg}");
+            // A moved file is told at the file; a row with no file at the database.
+            let at = rows[0]["path"].as_str().unwrap();
             match &moved {
-                Some(dest) => assert!(msg.contains(&dest.display().to_string()), "{msg}"),
-                None => assert!(msg.contains("stale"), "{msg}"),
+                Some(dest) => assert_eq!(at, dest.to_str().unwrap()),
+                None => assert!(
+                    at.ends_with("state_5.sqlite") && msg.contains("stale"),
+                    "{msg}"
+                ),
             }
         }
     }
@@ -388,4 +389,140 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, String, std::time::SystemTime)> {
         .collect();
     out.sort();
     out
+}
+
+/// Run `lint` over the home while `hold` keeps a connection of this process in a state, and
+/// return its `state` findings and how long it took.
+fn lint_while(home: &Home, hold: &Connection) -> (Vec<Value>, std::time::Duration) {
+    let _ = hold;
+    let t = std::time::Instant::now();
+    let rows = home.lint("0.171.0", &[]);
+    (rows, t.elapsed())
+}
+
+#[test]
+fn a_writer_holding_a_wal_database_does_not_stop_the_read() {
+    let home = Home::new("0.171.0", "home1", "home2");
+    let writer = Connection::open(home.root.join("thread_history_1.sqlite")).unwrap();
+    writer.execute_batch("SELECT 1").unwrap();
+    // Taken before the write: closing any descriptor of the file (reading it) drops this
+    // process's POSIX locks on it.
+    let before = snapshot(&home.root);
+    writer
+        .execute_batch(
+            "BEGIN IMMEDIATE; UPDATE thread_history_projection_state \
+             SET next_rollout_byte_offset = 1;",
+        )
+        .unwrap();
+    let (rows, _) = lint_while(&home, &writer);
+    // The reader sees the last commit, not the writer's uncommitted offset.
+    assert_eq!(found(&rows), vec![pair("state.projection-behind", "")]);
+    writer.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(
+        snapshot(&home.root),
+        before,
+        "no byte, time or file changed"
+    );
+}
+
+#[test]
+fn a_rollback_journal_database_under_an_exclusive_lock_is_reported_busy() {
+    let home = Home::new("0.171.0", "home2", "home2");
+    let path = home.root.join("state_5.sqlite");
+    let writer = Connection::open(&path).unwrap();
+    let mode: String = writer
+        .pragma_update_and_check(None, "journal_mode", "DELETE", |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
+    // Taken before the lock: closing any descriptor of the file (reading it) drops this
+    // process's POSIX locks on it.
+    let before = snapshot(&home.root);
+    writer.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let (rows, took) = lint_while(&home, &writer);
+    assert_eq!(
+        rows.iter()
+            .map(|r| (r["rule"].as_str().unwrap(), r["path"].as_str().unwrap()))
+            .collect::<Vec<_>>(),
+        vec![("state.unreadable", path.to_str().unwrap())]
+    );
+    let msg = rows[0]["message"].as_str().unwrap();
+    assert!(msg.contains("busy"), "{msg}");
+    assert_eq!(rows[0]["severity"], "warning");
+    assert!(took >= std::time::Duration::from_secs(2), "waited {took:?}");
+    writer.execute_batch("COMMIT").unwrap();
+    assert_eq!(
+        snapshot(&home.root),
+        before,
+        "no byte, time or file changed"
+    );
+}
+
+#[test]
+fn the_state_view_takes_the_databases_into_its_outcome() {
+    // A moved rollout: refused (drive.py `c_moved`); a file cut back below its checkpoint:
+    // the client stuck (`a_trunc_boundary`).
+    let home = Home::new("0.171.0", "home2", "home2");
+    let from = home.rollout();
+    let dir = home.root.join("sessions/2026/11/30");
+    std::fs::create_dir_all(&dir).unwrap();
+    let dest = dir.join(from.file_name().unwrap());
+    std::fs::rename(&from, &dest).unwrap();
+    let state = |path: &Path| {
+        let out = rollscope()
+            .args(["replay", "--view", "state", "--format", "json"])
+            .arg(path)
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_array().map_or(v.clone(), |a| a[0].clone())
+    };
+    assert_eq!(state(&dest)["outcome"], "refused");
+    let home = Home::new("0.171.0", "home2", "home1");
+    let s = state(&home.rollout());
+    assert_eq!(
+        (s["outcome"].clone(), s["client_view"].clone()),
+        ("resumes".into(), "stuck".into())
+    );
+}
+
+#[test]
+fn sarif_names_a_database_row_as_a_logical_location() {
+    let home = Home::new("0.171.0", "home2", "home2");
+    std::fs::remove_file(home.rollout()).unwrap();
+    let out = rollscope()
+        .args(["lint", "--format", "sarif", "--select", "state"])
+        .arg(&home.root)
+        .output()
+        .unwrap();
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loc = &log["runs"][0]["results"][0]["locations"][0];
+    assert!(loc["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap()
+        .ends_with("state_5.sqlite"));
+    assert_eq!(
+        loc["logicalLocations"][0]["fullyQualifiedName"],
+        "threads[01a23a09-771b-7211-b366-5b4d0b149589]"
+    );
+}
+
+/// Every rule of the `state` group fires in a test of this file (they have no folder in
+/// `testdata/lint/`): each slug is asserted here at least once.
+#[test]
+fn every_state_rule_is_held_to_a_case_here() {
+    let listed: Vec<String> = rows(&["lint", "--list-rules", "--format", "ndjson"], 0)
+        .iter()
+        .map(|r| r["slug"].as_str().unwrap().to_string())
+        .filter(|s| s.starts_with("state."))
+        .collect();
+    let source = std::fs::read_to_string(root().join("tests/cli/state.rs")).unwrap();
+    for slug in &listed {
+        let asserted = format!("pair(\"{slug}\"");
+        let by_rule = format!("(\"{slug}\", ");
+        assert!(
+            source.contains(&asserted) || source.contains(&by_rule),
+            "{slug}: no case asserts it"
+        );
+    }
+    assert_eq!(listed.len(), 8);
 }

@@ -31,9 +31,12 @@ fn judged(r: &Reading) -> bool {
     r.version >= OLDEST
 }
 
-/// The file's thread state, when the rules judge it.
+/// The file's thread state, when the rules judge it and the row names this file (its
+/// projection is held against it).
 fn state<'a>(facts: &Facts<'a>) -> Option<&'a ThreadState> {
-    facts.state.filter(|_| judged(&facts.codex))
+    facts
+        .state
+        .filter(|s| judged(&facts.codex) && s.missing_at.is_none())
 }
 
 /// Where a record's line starts (for a finding at it).

@@ -2,7 +2,7 @@
 
 use crate::codex::{Behaviour, Reading};
 use crate::findings::Effect;
-use crate::rules::{Found, HomeFacts, Hook, Unit};
+use crate::rules::{Facts, Found, HomeFacts, Hook, Stage, Unit};
 use crate::statedb::Read;
 
 rule! {
@@ -25,12 +25,42 @@ rule! {
     effect: Refused,
 }
 
-pub const UNIT: Unit = Unit::new(RULE, &[Hook::home(check)]).follows(effect);
+pub const UNIT: Unit = Unit::new(
+    RULE,
+    &[Hook::file(Stage::StateDb, check_file), Hook::home(check)],
+)
+.follows(effect);
 
 fn effect(r: &Reading) -> Effect {
     super::projection_effect(r, Behaviour::StateRolloutMissing)
 }
 
+/// A rollout whose row names another path, where nothing is: said at the file.
+fn check_file(facts: &Facts<'_>, out: &mut Found<'_>) {
+    let Some((s, named)) = facts
+        .state
+        .filter(|_| super::judged(&facts.codex))
+        .and_then(|s| Some((s, s.missing_at.as_ref()?)))
+    else {
+        return;
+    };
+    let v = facts.codex.version;
+    let f = out.push(
+        None,
+        format!(
+            "thread {} is moved: Codex's database (state_5.sqlite) says its rollout is {}, \
+             where nothing is, and Codex {v} looks nowhere else: it refuses to resume it (`no \
+             rollout found for thread id`). Put this file back there",
+            s.row.id,
+            named.display()
+        ),
+    );
+    f.effect(effect(&facts.codex));
+    f.logical = Some(format!("threads[{}]", s.row.id));
+}
+
+/// Rows whose rollout is not there and no file of the run has their thread: said at the
+/// database.
 fn check(facts: &HomeFacts<'_>, out: &mut Found<'_>) {
     if !super::judged(&facts.codex) {
         return;
@@ -39,7 +69,7 @@ fn check(facts: &HomeFacts<'_>, out: &mut Found<'_>) {
         return;
     };
     for (nth, row) in rows.iter().enumerate() {
-        if !facts.asked(&row.id) {
+        if !facts.asked(&row.id) || facts.read.contains(&row.id.to_ascii_lowercase()) {
             continue;
         }
         let here = facts.home.local_path(row);
