@@ -554,7 +554,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,6 +577,14 @@ _rollscope() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --codex-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --codex-home-as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -66,9 +66,15 @@ struct Args {
     /// Where the real template rollouts are
     #[arg(long)]
     templates: Option<PathBuf>,
-    /// Wipe OUT/sessions and OUT/archived_sessions first
+    /// Wipe OUT/sessions and OUT/archived_sessions (and the state databases) first
     #[arg(long)]
     force: bool,
+    /// Write no state databases (OUT/state_5.sqlite, OUT/thread_history_1.sqlite)
+    #[arg(long, conflicts_with = "state_db_only")]
+    no_state_db: bool,
+    /// Write only the state databases, for the rollouts already in OUT
+    #[arg(long)]
+    state_db_only: bool,
     /// Print nothing but errors
     #[arg(long, short)]
     quiet: bool,
@@ -1117,6 +1123,19 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), String> {
     let t0 = std::time::Instant::now();
+    if args.state_db_only {
+        let mut paths = Vec::new();
+        for sub in ["sessions", "archived_sessions"] {
+            let walk = walkdir::WalkDir::new(args.out.join(sub)).sort_by_file_name();
+            for e in walk.into_iter().filter_map(Result::ok) {
+                let name = e.file_name().to_string_lossy();
+                if e.file_type().is_file() && name.starts_with("rollout-") {
+                    paths.push(e.into_path());
+                }
+            }
+        }
+        return state_db::write(&args.out, &paths);
+    }
     let root = args
         .templates
         .clone()
@@ -1244,6 +1263,10 @@ fn run(args: &Args) -> Result<(), String> {
             Value::from(written.iter().map(|w| w.path.display().to_string()).collect::<Vec<_>>())
         } else { Value::Null },
     });
+    if !args.no_state_db {
+        let paths: Vec<PathBuf> = written.iter().map(|w| w.path.clone()).collect();
+        state_db::write(&args.out, &paths)?;
+    }
     let meta = args.out.join("corpus.json");
     fs::write(
         &meta,
@@ -1262,6 +1285,148 @@ fn run(args: &Args) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// Codex's state databases for the tree, agreeing with its files as a healthy home's do
+/// (`docs/state.md`): a `threads` row per rollout (its absolute path, archived or not, its
+/// history mode), and for each paginated one its projection checkpoint at the end of the
+/// file and its turns, each from its `task_started` line to the end of its `task_complete`.
+/// Only the columns rollscope reads; a `.zst` gets its row alone.
+mod state_db {
+    use std::fs;
+    use std::path::{Path, PathBuf};
+
+    use rayon::prelude::*;
+    use rollscope::decode::{Decoder, Entry};
+
+    const SCHEMA: &str = "
+        CREATE TABLE threads (id TEXT PRIMARY KEY, rollout_path TEXT NOT NULL,
+            archived INTEGER NOT NULL DEFAULT 0, history_mode TEXT NOT NULL DEFAULT 'legacy');
+    ";
+    const HISTORY_SCHEMA: &str = "
+        CREATE TABLE thread_history_projection_state (thread_id TEXT PRIMARY KEY,
+            next_rollout_byte_offset INTEGER NOT NULL, next_rollout_ordinal INTEGER NOT NULL);
+        CREATE TABLE thread_turns (thread_id TEXT NOT NULL, turn_id TEXT NOT NULL,
+            rollout_ordinal INTEGER NOT NULL, status TEXT NOT NULL, rollout_byte_offset INTEGER,
+            rollout_end_ordinal INTEGER, rollout_end_byte_offset INTEGER,
+            PRIMARY KEY (thread_id, turn_id));
+    ";
+
+    /// A stored turn: its id, its `task_started` line's ordinal and offset, its
+    /// `task_complete` line's ordinal and end.
+    type Turn = (String, u64, u64, u64, u64);
+
+    /// A paginated thread's projection: its checkpoint (offset, next ordinal) and turns.
+    type Projection = ((u64, u64), Vec<Turn>);
+
+    /// One rollout as the databases see it.
+    struct Thread {
+        id: String,
+        path: String,
+        archived: bool,
+        /// The checkpoint (the file's size, the ordinal after its last) and the turns
+        /// (id, ordinal, start, end ordinal, end), for a paginated file.
+        paginated: Option<Projection>,
+    }
+
+    fn thread(path: &Path) -> Option<Thread> {
+        let name = path.file_name()?.to_str()?;
+        let (id, _) = rollscope::lineage::ids_from_file_name(name)?;
+        let abs = std::path::absolute(path).ok()?;
+        let archived = path
+            .components()
+            .any(|c| c.as_os_str() == "archived_sessions");
+        let mut t = Thread {
+            id: id.to_ascii_lowercase(),
+            path: abs.display().to_string(),
+            archived,
+            paginated: None,
+        };
+        if name.ends_with(".zst") {
+            return Some(t);
+        }
+        let stream = rollscope::input::wrap(Box::new(fs::File::open(path).ok()?)).ok()?;
+        let mut dec = Decoder::new(stream);
+        let (mut last, mut end) = (None::<u64>, 0u64);
+        let mut turns = Vec::new();
+        let mut open: Option<(String, u64, u64)> = None;
+        while let Some(e) = dec.next() {
+            let Ok(Entry::Record(rec)) = e else { continue };
+            let line = rec.line_uncounted();
+            end = line.next();
+            let Some(o) = rec.ordinal else { continue };
+            last = Some(o);
+            match rec.payload_type() {
+                Some("task_started") => {
+                    let turn = rec.payload_field("turn_id").unwrap_or("\"\"");
+                    let turn = turn.trim_matches('"').to_string();
+                    open = Some((turn, o, line.pos.offset));
+                }
+                Some("task_complete") => {
+                    if let Some((turn, ordinal, start)) = open.take() {
+                        turns.push((turn, ordinal, start, o, end));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(last) = last {
+            t.paginated = Some(((end, last + 1), turns));
+        }
+        Some(t)
+    }
+
+    pub fn write(out: &Path, files: &[PathBuf]) -> Result<(), String> {
+        let mut threads: Vec<Thread> = files.par_iter().filter_map(|p| thread(p)).collect();
+        threads.sort_by(|a, b| a.id.cmp(&b.id));
+        threads.dedup_by(|a, b| a.id == b.id);
+        let err = |e: rusqlite::Error| e.to_string();
+        for (db, schema) in [
+            ("state_5.sqlite", SCHEMA),
+            ("thread_history_1.sqlite", HISTORY_SCHEMA),
+        ] {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = fs::remove_file(out.join(format!("{db}{suffix}")));
+            }
+            let mut conn = rusqlite::Connection::open(out.join(db)).map_err(err)?;
+            conn.execute_batch(schema).map_err(err)?;
+            let tx = conn.transaction().map_err(err)?;
+            for t in &threads {
+                if db == "state_5.sqlite" {
+                    let mode = if t.paginated.is_some() {
+                        "paginated"
+                    } else {
+                        "legacy"
+                    };
+                    tx.execute(
+                        "INSERT INTO threads VALUES (?1, ?2, ?3, ?4)",
+                        rusqlite::params![t.id, t.path, t.archived, mode],
+                    )
+                    .map_err(err)?;
+                    continue;
+                }
+                let Some(((size, next), turns)) = &t.paginated else {
+                    continue;
+                };
+                tx.execute(
+                    "INSERT INTO thread_history_projection_state VALUES (?1, ?2, ?3)",
+                    rusqlite::params![t.id, *size as i64, *next as i64],
+                )
+                .map_err(err)?;
+                for (turn, o, start, end_o, end) in turns {
+                    tx.execute(
+                        "INSERT OR IGNORE INTO thread_turns VALUES (?1, ?2, ?3, 'completed', ?4, ?5, ?6)",
+                        rusqlite::params![t.id, turn, *o as i64, *start as i64, *end_o as i64, *end as i64],
+                    )
+                    .map_err(err)?;
+                }
+            }
+            tx.commit().map_err(err)?;
+            conn.pragma_update(None, "journal_mode", "WAL")
+                .map_err(err)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

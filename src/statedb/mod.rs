@@ -27,16 +27,29 @@ pub struct Home {
     pub written_as: Option<PathBuf>,
     pub state: Read<Vec<ThreadRow>>,
     pub history: Read<History>,
+    /// Where each thread's row is in `state`, by id in lower case.
+    by_id: HashMap<String, usize>,
 }
 
 impl Home {
     /// Read the databases in `dir` (each absent, unreadable or read).
     pub fn read(dir: &Path, written_as: Option<&Path>) -> Home {
+        let state = rows::read(&dir.join(STATE_DB), rows::threads);
+        let by_id = state
+            .rows()
+            .map(|rows| {
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.id.to_ascii_lowercase(), i))
+                    .collect()
+            })
+            .unwrap_or_default();
         Home {
             dir: dir.to_path_buf(),
             written_as: written_as.map(Path::to_path_buf),
-            state: rows::read(&dir.join(STATE_DB), rows::threads),
+            state,
             history: rows::read(&dir.join(HISTORY_DB), rows::history),
+            by_id,
         }
     }
 
@@ -47,10 +60,8 @@ impl Home {
     }
 
     pub fn thread(&self, id: &str) -> Option<&ThreadRow> {
-        self.state
-            .rows()?
-            .iter()
-            .find(|r| r.id.eq_ignore_ascii_case(id))
+        let i = *self.by_id.get(&id.to_ascii_lowercase())?;
+        self.state.rows()?.get(i)
     }
 
     pub fn checkpoint(&self, id: &str) -> Option<Checkpoint> {
@@ -156,6 +167,7 @@ mod tests {
             written_as: written_as.map(PathBuf::from),
             state: Read::Absent,
             history: Read::Absent,
+            by_id: HashMap::new(),
         }
     }
 
