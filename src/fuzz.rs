@@ -339,6 +339,7 @@ pub fn repaired(files: &[std::path::PathBuf]) {
         forks: &forks,
         carried: None,
         rewrites: &HashMap::new(),
+        homes: &crate::statedb::Homes::default(),
     };
     let by_rule = |path: &std::path::Path| -> HashMap<&'static str, usize> {
         let resolver = Mutex::new(Resolver::new(&[], None));

@@ -53,6 +53,8 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     let carried: HashSet<PathBuf> = inputs.iter().cloned().collect();
     let together = matches!(target, Target::Dir(_) | Target::InPlace);
     let no_rewrites = HashMap::new();
+    // Each file's own home: an edit Codex's projection has read is unsafe.
+    let homes = crate::statedb::Homes::default();
     let rs = repair::Settings {
         selection: &selection,
         unsafe_fixes: args.unsafe_fixes,
@@ -63,6 +65,7 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         forks: &forks,
         carried: together.then_some(&carried),
         rewrites: &no_rewrites,
+        homes: &homes,
     };
     // The report goes to stdout, or to stderr when the copy does.
     let human = args.format == RepairFormatArg::Human;

@@ -77,6 +77,7 @@ pub fn carry(results: &mut [(Source, io::Result<Repair>)], s: &Settings<'_>) -> 
             forks: s.forks,
             carried: s.carried,
             rewrites: wanted,
+            homes: s.homes,
         };
         for (source, r) in results.iter_mut() {
             if source.path().is_some_and(|p| affected.contains(p)) {

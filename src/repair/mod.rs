@@ -30,6 +30,7 @@ use crate::input::Source;
 use crate::lineage::resolve::Resolver;
 use crate::replay;
 use crate::rules::{self, select::Selection, Checker};
+use crate::statedb::Homes;
 
 /// Passes at most: fixes that touch the same bytes wait for the next pass.
 pub const MAX_PASSES: usize = 4;
@@ -54,6 +55,9 @@ pub struct Settings<'a> {
     pub carried: Option<&'a HashSet<PathBuf>>,
     /// Forks whose source's repair moved their cutoff: the new `end_byte_offset`, by path.
     pub rewrites: &'a HashMap<PathBuf, Rewrite>,
+    /// Codex's state databases of the files' homes: an edit before a thread's projection
+    /// checkpoint is unsafe.
+    pub homes: &'a Homes,
 }
 
 /// A fork's `history_base.end_byte_offset`, from what it says to where its source's
@@ -291,9 +295,19 @@ pub fn repair(source: &Source, s: &Settings<'_>) -> io::Result<Repair> {
         let (taken, edits) = disjoint(&choice.apply);
         let next = findings::apply(&text, &edits.iter().collect::<Vec<_>>())
             .map_err(|o| io::Error::other(format!("fixes overlap at byte {}", o.at)))?;
+        let projected = source.path().and_then(|p| projected_to(s.homes, p));
         for (f, fix) in &taken {
             trail.applied(f);
-            fixes.push(fixed(f, fix, pass, true, None));
+            let mut done = fixed(f, fix, pass, true, None);
+            if let Some(at) = projected.filter(|at| edits_before(fix, *at)) {
+                // Applied under --unsafe-fixes: said with what to do next.
+                done.applicability = Applicability::Unsafe;
+                done.action = format!(
+                    "{}; it edits bytes Codex has projected (checkpoint at byte {at}): {REBUILD}",
+                    done.action
+                );
+            }
+            fixes.push(done);
         }
         trail.moved(&text, &edits);
         edits_made.push(edits);
@@ -407,6 +421,7 @@ fn choose<'f>(
         listed: Vec::new(),
     };
     let forks = original.path().map_or(&[][..], |p| s.forks.of(p));
+    let projected = original.path().and_then(|p| projected_to(s.homes, p));
     for f in found {
         let Some(fix) = f.fix.as_ref() else {
             continue;
@@ -431,14 +446,56 @@ fn choose<'f>(
         } else if fix.applicability == Applicability::Unsafe && !s.unsafe_fixes {
             Some("unsafe: --unsafe-fixes applies it".to_string())
         } else {
-            None
+            projected
+                .filter(|at| edits_before(fix, *at) && !s.unsafe_fixes)
+                .map(|at| {
+                    format!(
+                        "unsafe: it edits bytes Codex has projected (its thread-history \
+                         checkpoint is at byte {at} of thread_history_1.sqlite), which would \
+                         leave the checkpoint off its line; --unsafe-fixes applies it, then \
+                         {REBUILD}"
+                    )
+                })
         };
         match why_not {
             None => choice.apply.push((f, fix)),
-            Some(why) => choice.listed.push(fixed(f, fix, pass, false, Some(why))),
+            Some(why) => {
+                let mut listed = fixed(f, fix, pass, false, Some(why));
+                if projected.is_some_and(|at| edits_before(fix, at)) {
+                    listed.applicability = Applicability::Unsafe;
+                }
+                choice.listed.push(listed);
+            }
         }
     }
     choice
+}
+
+/// What to do after an edit of projected bytes: verified with the real Codex (0.153.4,
+/// 0.154, 0.171): without the projection database, the next resume rebuilds it from the
+/// rollout and every turn is shown (`docs/state.md`).
+const REBUILD: &str = "with Codex closed, move thread_history_1.sqlite (and its -wal, -shm) \
+                       aside: the next resume rebuilds the projection from the repaired file";
+
+/// Whether a fix edits bytes before `at`.
+fn edits_before(fix: &Fix, at: u64) -> bool {
+    fix.edits.iter().any(|e| e.start < at)
+}
+
+/// How far Codex has projected the rollout at `path`: its thread's checkpoint, or the end
+/// of a stored turn past it, in the databases of its home, when their row names this file.
+fn projected_to(homes: &Homes, path: &std::path::Path) -> Option<u64> {
+    let name = path.file_name()?.to_str()?;
+    let (id, _) = crate::lineage::ids_from_file_name(name)?;
+    let home = homes.of(path)?;
+    let row = home.thread(id)?;
+    let named = std::fs::canonicalize(home.local_path(row)).ok()?;
+    if named != std::fs::canonicalize(path).ok()? {
+        return None;
+    }
+    let checkpoint = home.checkpoint(&row.id).map(|c| c.next_byte_offset);
+    let turns = home.turns(&row.id).iter().filter_map(|t| t.end_byte_offset);
+    checkpoint.into_iter().chain(turns).max()
 }
 
 /// The fixes of `apply` whose edits touch bytes no fix before them touches (the others

@@ -526,3 +526,65 @@ fn every_state_rule_is_held_to_a_case_here() {
     }
     assert_eq!(listed.len(), 8);
 }
+
+#[test]
+fn repair_holds_back_an_edit_of_bytes_codex_has_projected() {
+    // A blank line inside the first turn, the databases as Codex left them after reading
+    // the file (its checkpoint at the end): deleting the line would leave the checkpoint
+    // past the end (drive.py `a_trunc_*`: a client stuck).
+    let home = Home::new("0.171.0", "home2", "home2");
+    let path = home.rollout();
+    let data = std::fs::read(&path).unwrap();
+    let l = lines(&path);
+    let cut = l[5].0 as usize;
+    let mut edited = data[..cut].to_vec();
+    edited.push(b'\n');
+    edited.extend(&data[cut..]);
+    std::fs::write(&path, &edited).unwrap();
+    home.set_checkpoint(edited.len() as u64);
+    let report = |extra: &[&str]| {
+        let out = rollscope()
+            .args(["repair", "--format", "ndjson"])
+            .args(extra)
+            .arg(&path)
+            .output()
+            .unwrap();
+        (out.status.code(), ndjson(&out.stdout))
+    };
+    let (code, rows) = report(&[]);
+    assert_eq!(code, Some(1));
+    let blank: Vec<&Value> = rows.iter().filter(|r| r["rule"] == "line.blank").collect();
+    assert_eq!(blank.len(), 1, "{rows:?}");
+    assert_eq!(blank[0]["applicability"], "unsafe");
+    assert_eq!(blank[0]["applied"], false);
+    let why = blank[0]["reason"].as_str().unwrap();
+    assert!(
+        why.contains("checkpoint") && why.contains("thread_history_1.sqlite"),
+        "{why}"
+    );
+    // With --unsafe-fixes it is applied, and the row says what to do next.
+    let out = tempfile::tempdir().unwrap();
+    let copy = out.path().join("fixed.jsonl");
+    let (code, rows) = report(&["--unsafe-fixes", "-o", copy.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{rows:?}");
+    let blank: Vec<&Value> = rows.iter().filter(|r| r["rule"] == "line.blank").collect();
+    assert_eq!(
+        (
+            blank[0]["applied"].clone(),
+            blank[0]["applicability"].clone()
+        ),
+        (true.into(), "unsafe".into())
+    );
+    assert!(blank[0]["action"]
+        .as_str()
+        .unwrap()
+        .contains("move thread_history_1.sqlite"));
+    assert_eq!(std::fs::read(&copy).unwrap(), data);
+    // A file Codex has not projected that far (the checkpoint before the line, no turn
+    // stored) repairs safely.
+    home.set_checkpoint(l[2].0);
+    home.sql("thread_history_1", "DELETE FROM thread_turns");
+    let (_, rows) = report(&[]);
+    let blank: Vec<&Value> = rows.iter().filter(|r| r["rule"] == "line.blank").collect();
+    assert_eq!(blank[0]["applicability"], "safe", "{rows:?}");
+}
