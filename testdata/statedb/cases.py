@@ -13,6 +13,13 @@ SQL text). Cases:
   g_turn_start_inside   the second stored turn's rollout_byte_offset 137 bytes into its
                         task_started line (its ordinal left as it is)
   g_turn_end_ordinal    the first stored turn's rollout_end_ordinal one past its task_complete
+  h_repair_unsafe       a blank line inserted in the first turn, the checkpoint at the new end
+                        (as Codex leaves it once it has read the file), then
+                        `rollscope repair --in-place --unsafe-fixes` (it deletes the line)
+  h_repair_rebuilt      the same, then thread_history_1.sqlite (and -wal, -shm) moved aside, as
+                        repair's message says
+
+ROLLSCOPE names the rollscope binary (default: target/release/rollscope of this checkout).
 """
 import os
 import sys
@@ -25,7 +32,7 @@ _own = drive.mutate if sys.argv[1:2] not in (["trim"], ["dump"]) else None
 
 
 def mutate(name, base_dir):
-    if not name.startswith("g_"):
+    if not name.startswith(("g_", "h_")):
         return _own(name, base_dir)
     drive.restore(os.path.join(base_dir, "home2"))
     con = drive.sqlite3.connect(os.path.join(drive.H, drive.HIST))
@@ -44,6 +51,28 @@ def mutate(name, base_dir):
         drive.db_exec(drive.HIST, "update thread_turns set rollout_end_ordinal=? where turn_id=?",
                       (end + 1, tid))
         info = {"turn": tid, "rollout_end_ordinal": end + 1, "was": end}
+    elif name in ("h_repair_unsafe", "h_repair_rebuilt"):
+        import subprocess
+        p = drive.the_rollout()
+        lines = drive.lines_with_offsets(p)
+        cut = lines[5][0]
+        data = open(p, "rb").read()
+        data = data[:cut] + b"\n" + data[cut:]
+        open(p, "wb").write(data)
+        drive.db_exec(drive.HIST, "update thread_history_projection_state set "
+                      "next_rollout_byte_offset=?", (len(data),))
+        here = os.path.dirname(os.path.abspath(__file__))
+        exe = os.environ.get("ROLLSCOPE") or os.path.join(here, "../../target/release/rollscope")
+        r = subprocess.run([exe, "repair", "--in-place", "--unsafe-fixes", "--format", "ndjson",
+                            p], capture_output=True, text=True)
+        info = {"blank_at": cut, "checkpoint": len(data), "repair_rc": r.returncode,
+                "repair_rows": [l for l in r.stdout.splitlines() if "line.blank" in l],
+                "size_after": os.path.getsize(p)}
+        for bak in (p + ".bak",):
+            if os.path.exists(bak):
+                os.remove(bak)
+        if name == "h_repair_rebuilt":
+            drive.rm_db(drive.HIST)
     else:
         raise SystemExit("unknown case " + name)
     return info
