@@ -588,3 +588,34 @@ fn repair_holds_back_an_edit_of_bytes_codex_has_projected() {
     let blank: Vec<&Value> = rows.iter().filter(|r| r["rule"] == "line.blank").collect();
     assert_eq!(blank[0]["applicability"], "safe", "{rows:?}");
 }
+
+#[test]
+fn a_database_that_is_not_one_or_has_another_schema_is_reported_never_guessed() {
+    // Not a database: the history database overwritten with text.
+    let home = Home::new("0.171.0", "home2", "home2");
+    std::fs::write(
+        home.root.join("thread_history_1.sqlite"),
+        "not a database\n",
+    )
+    .unwrap();
+    let rows = home.lint("0.171.0", &[]);
+    assert_eq!(found(&rows), vec![pair("state.unreadable", "")]);
+    let msg = rows[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("thread_history_1.sqlite could not be read (not a database"),
+        "{msg}"
+    );
+    // Another schema: the column the rows' paths are in, renamed.
+    let home = Home::new("0.171.0", "home2", "home2");
+    home.sql(
+        "state_5",
+        "ALTER TABLE threads RENAME COLUMN rollout_path TO path",
+    );
+    let rows = home.lint("0.171.0", &[]);
+    assert_eq!(found(&rows), vec![pair("state.unreadable", "")]);
+    let msg = rows[0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("an unknown schema: no column threads.rollout_path"),
+        "{msg}"
+    );
+}
