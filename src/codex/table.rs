@@ -866,9 +866,10 @@ pub static TABLE: &[Row] = &[
                paginated history lineage … missing source rollout`), though a file with its id \
                lies elsewhere in the home: moved to another day's folder, renamed, put in \
                `archived_sessions/` without the database, or deleted (tried: 0.153.4, 0.154, \
-               0.171).",
+               0.160, 0.171).",
         evidence: &[
             Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.160.0.json"),
             Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
@@ -879,9 +880,10 @@ pub static TABLE: &[Row] = &[
         answer: ProjectionStops,
         does: "`durable rollout shrank before projection`: the resume sends what the file holds, \
                but a client keeps being shown the turns that are gone and is never shown the \
-               next (tried: 0.153.4, 0.154, 0.171).",
+               next (tried: 0.153.4, 0.154, 0.160, 0.171).",
         evidence: &[
             Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.160.0.json"),
             Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
@@ -892,9 +894,10 @@ pub static TABLE: &[Row] = &[
         answer: Skips,
         does: "The projection skips the part of the line and goes on at the next one, whose \
                ordinal it expected: every turn is shown after a resume (tried: 0.153.4, 0.154, \
-               0.171).",
+               0.160, 0.171).",
         evidence: &[
             Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.160.0.json"),
             Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
@@ -918,9 +921,10 @@ pub static TABLE: &[Row] = &[
         answer: Skips,
         does: "The projection skips the line with a warning (`skipping duplicate or regressed \
                rollout ordinal`) and a resume shows every turn; it also repairs a projection \
-               0.153 left stuck (tried: 0.154, 0.171).",
+               0.153 left stuck (tried: 0.154, 0.160, 0.171).",
         evidence: &[
             Upstream("openai/codex#42369 (0.154)"),
+            Fixture("testdata/statedb/verdicts/0.160.0.json"),
             Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
@@ -941,9 +945,10 @@ pub static TABLE: &[Row] = &[
         answer: Skips,
         does: "The projection skips to the line and stores the turn from there: a client is shown \
                the turn without the items before it (14 of 15: the user's message lost), while \
-               the model gets everything (tried: 0.154, 0.171).",
+               the model gets everything (tried: 0.154, 0.160, 0.171).",
         evidence: &[
             Upstream("openai/codex#43744"),
+            Fixture("testdata/statedb/verdicts/0.160.0.json"),
             Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
@@ -954,10 +959,11 @@ pub static TABLE: &[Row] = &[
         answer: Ignores,
         does: "Not read by the views tried: `thread/read`, `thread/resume` and \
                `thread/turns/list` show every turn and item, and the bounds stay wrong (tried: \
-               0.153.4, 0.171, a turn's start moved into its line and a turn's end ordinal one \
+               0.153.4, 0.160, 0.171, a turn's start moved into its line and a turn's end ordinal one \
                past it).",
         evidence: &[
             Fixture("testdata/statedb/verdicts/0.153.4.json"),
+            Fixture("testdata/statedb/verdicts/0.160.0.json"),
             Fixture("testdata/statedb/verdicts/0.171.0.json"),
         ],
     },
