@@ -159,7 +159,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__check__subcmd__ordinal)
-            opts="-j -q -h -V --deny --codex --config --no-config --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -174,6 +174,14 @@ _rollscope() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --codex-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --codex-home-as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -99,6 +99,8 @@ set edit:completion:arg-completer[rollscope] = {|@words|
             cand --deny 'Treat this warning as an error (exit 1): `gap`, `non-monotonic`'
             cand --codex 'Read each file as this Codex version resumes it: a version, `file` or `newest`'
             cand --config 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file''s keys'
+            cand --codex-home 'Read Codex''s state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for every input [default: the Codex home each rollout lies in]'
+            cand --codex-home-as 'The path the databases'' rollout paths were written under, for a home copied elsewhere [default: what comes before their last sessions/ or archived_sessions/]'
             cand --since 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time'
             cand --until 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time'
             cand -j 'Files read in parallel [default: the number of CPUs]'

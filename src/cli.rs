@@ -604,6 +604,9 @@ pub struct CheckOrdinalArgs {
     pub settings: SettingsArgs,
 
     #[command(flatten)]
+    pub state: StateArgs,
+
+    #[command(flatten)]
     pub input: InputArgs,
 
     #[command(flatten)]

@@ -10,18 +10,20 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use crate::analysis::ordinal::OrdinalReport;
-use crate::analysis::{FileFacts, Needs};
+use crate::analysis::{FileFacts, Needs, ReadOptions};
 use crate::cli::{CheckOrdinalArgs, DenyArg};
 use crate::cmd::Context;
 use crate::codex::{Answer, Behaviour, Reading};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
+use crate::input::Source;
 use crate::lineage::{Follower, JudgeOnly, Resolver};
 use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
-use crate::rules::{self, select::Overrides, Checker, Stage};
+use crate::rules::{self, select::Overrides, Checker, Hook, Stage};
+use crate::statedb::Homes;
 
 /// One file row (NDJSON schema: `docs/check-ordinal.md`).
 #[derive(Serialize)]
@@ -88,6 +90,9 @@ fn kind(f: &Finding) -> &'static str {
     if f.rule.group() == "history_base" {
         return "base";
     }
+    if f.rule.group() == "state" {
+        return "projection";
+    }
     kinds
         .iter()
         .find(|(r, _)| *r == f.rule)
@@ -95,9 +100,19 @@ fn kind(f: &Finding) -> &'static str {
 }
 
 /// The checks `check-ordinal` makes: those that read the ordinal sequence (a paginated
-/// file's head among it) and the lineage.
+/// file's head among it) and the lineage, and what Codex's databases say of a file (the
+/// `state` rules' file checks; those about the databases themselves are `lint`'s).
 fn checker() -> Checker {
-    Checker::new(|_, hook| matches!(hook.stage(), Stage::Ordinals | Stage::Lineage))
+    Checker::new(|_, hook| {
+        matches!(hook.stage(), Stage::Ordinals | Stage::Lineage)
+            || matches!(
+                hook,
+                Hook::File {
+                    stage: Stage::StateDb,
+                    ..
+                }
+            )
+    })
 }
 
 pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
@@ -112,7 +127,13 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         severities.set_rule(rules::ordinal::non_monotonic::RULE, Severity::Error);
     }
     let style = args.output.format.style(Style::Labelled);
-    let checker = checker().with_columns(style == Some(Style::Sarif));
+    let homes = Homes::new(
+        args.state.codex_home.clone(),
+        args.state.codex_home_as.clone(),
+    );
+    let checker = checker()
+        .with_columns(style == Some(Style::Sarif))
+        .with_state(std::sync::Arc::new(homes));
     let mut out = match style {
         None => Report::Rows(Out::lines(cx.format, cx.color)),
         Some(s) => Report::Findings(Diagnostics::new(
@@ -132,7 +153,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         Some(Style::Human) => Needs::default().ordinals().reread(),
         _ => Needs::default().ordinals(),
     };
-    cx.each_file(&needs, &mut out, |cx, out, r| {
+    let read_one =
+        |s: &Source, read: &ReadOptions| rules::read_for_ordinals(s, read, &needs, &checker);
+    cx.each_file_with(read_one, &mut out, |cx, out, r, state| {
         let Some(rep) = r.ordinals.as_ref() else {
             return Ok(());
         };
@@ -147,10 +170,11 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
             }
             problems = followed.problems;
         }
-        let findings: Vec<Finding> = rules::ordinals(&r, &problems, &checker, reading)
-            .iter()
-            .map(|f| severities.apply(f).into_owned())
-            .collect();
+        let findings: Vec<Finding> =
+            rules::ordinals(&r, &problems, &checker, reading, state.as_ref())
+                .iter()
+                .map(|f| severities.apply(f).into_owned())
+                .collect();
         let ok = !findings.iter().any(Finding::is_error);
         failed |= !ok;
         // A file whose read failed part-way (its error is on stderr, the exit is 2) was not

@@ -315,18 +315,33 @@ impl Context {
         out: &mut O,
         mut f: impl FnMut(&mut Context, &mut O, FileFacts) -> io::Result<()> + Send,
     ) -> io::Result<()> {
+        self.each_file_with(
+            |s, read| (analysis::read(s, read, needs), ()),
+            out,
+            |cx, out, facts, ()| f(cx, out, facts),
+        )
+    }
+
+    /// [`Context::each_file`], each file read by `read_one`, which hands on what it found
+    /// besides the facts (what Codex's databases say of the file, for `check-ordinal`).
+    pub fn each_file_with<O: FileRows + Send, T: Send>(
+        &mut self,
+        read_one: impl Fn(&Source, &ReadOptions) -> (FileFacts, T) + Sync,
+        out: &mut O,
+        mut f: impl FnMut(&mut Context, &mut O, FileFacts, T) -> io::Result<()> + Send,
+    ) -> io::Result<()> {
         let sources = std::mem::take(&mut self.sources);
         let read = self.read.clone();
         let progress = self.progress(&sources);
         let result = parallel::ordered(
             &sources,
             self.jobs,
-            |s| analysis::read(s, &read, needs),
-            |facts| {
+            |s| read_one(s, &read),
+            |(facts, extra)| {
                 progress.file_done();
                 if self.report(&facts) {
                     self.handed += 1;
-                    f(self, out, facts)?;
+                    f(self, out, facts, extra)?;
                     out.end_file()
                 } else {
                     Ok(())

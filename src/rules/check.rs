@@ -252,6 +252,7 @@ pub fn ordinals(
     lineage: &[lineage::Problem],
     checker: &Checker,
     codex: Reading,
+    state: Option<&ThreadState>,
 ) -> Vec<Finding> {
     let mut found = Findings::new(facts.source.clone())
         .lineage_late()
@@ -262,10 +263,41 @@ pub fn ordinals(
         lineage,
         placement: None,
         codex,
-        state: None,
+        state,
     };
     checker.file(&facts, &mut found, None);
     found.finish()
+}
+
+/// Read `source` for `check-ordinal` (`needs`), placing on the pass the offsets Codex's
+/// databases name for it when the checker reads them: the facts, and the thread's state.
+pub fn read_for_ordinals(
+    source: &Source,
+    read: &ReadOptions,
+    needs: &crate::analysis::Needs,
+    checker: &Checker,
+) -> (FileFacts, Option<ThreadState>) {
+    let id = source
+        .path()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(lineage::ids_from_file_name)
+        .map(|(thread, _)| thread.to_ascii_lowercase());
+    let mut state = checker
+        .state
+        .as_deref()
+        .zip(source.path())
+        .zip(id.as_deref())
+        .and_then(|((homes, path), id)| ThreadState::watch(homes, path, id));
+    let facts = crate::analysis::read_observed(source, read, needs, &mut |rec, _, _| {
+        if let Some(s) = state.as_mut() {
+            s.probe.observe(rec.line_uncounted(), rec.ordinal);
+        }
+    });
+    if let (Some(s), Some(path)) = (state.as_mut(), source.path()) {
+        s.finish(path);
+    }
+    (facts, state)
 }
 
 /// Check one Codex home's databases: the findings about them, each about the database file

@@ -29,7 +29,7 @@ use std::sync::LazyLock;
 
 use crate::findings::Rule;
 
-pub use check::{home, ordinals, replay, Checked, Checker};
+pub use check::{home, ordinals, read_for_ordinals, replay, Checked, Checker};
 pub use facts::{Facts, HomeFacts, RecordCx};
 pub use found::{Findings, Found};
 pub use stage::Stage;

@@ -619,3 +619,50 @@ fn a_database_that_is_not_one_or_has_another_schema_is_reported_never_guessed() 
         "{msg}"
     );
 }
+
+#[test]
+fn check_ordinal_says_what_the_projection_makes_of_the_ordinals() {
+    // drive.py `b_dup_ordinal`, as 0.153.4 leaves it: the checkpoint before a duplicate.
+    let home = Home::new("0.153.4", "home1", "home2");
+    let path = home.rollout();
+    let l = lines(&path);
+    let data = std::fs::read(&path).unwrap();
+    let te = l
+        .iter()
+        .position(|x| x.3 == "event_msg/task_complete")
+        .unwrap();
+    let tsa = &l[te + 1];
+    let tc = l[..te]
+        .iter()
+        .rfind(|x| x.3 == "event_msg/token_count")
+        .unwrap();
+    let mut d: Value =
+        serde_json::from_slice(&data[tc.0 as usize..(tc.0 + tc.1) as usize]).unwrap();
+    d["ordinal"] = tsa.2.into();
+    let cut = tsa.0 as usize;
+    let mut out = data[..cut].to_vec();
+    out.extend(serde_json::to_vec(&d).unwrap());
+    out.push(b'\n');
+    out.extend(&data[cut..]);
+    std::fs::write(&path, out).unwrap();
+    let out = rollscope()
+        .args(["check-ordinal", "--format", "ndjson", "--codex", "0.153.4"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let rows = ndjson(&out.stdout);
+    let kinds: Vec<&str> = rows[0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"projection"), "{rows:?}");
+    let projection = rows[0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "projection" && p["message"].as_str().unwrap().contains("repeats"))
+        .unwrap();
+    assert_eq!(projection["severity"], "warning");
+}
