@@ -72,6 +72,22 @@ impl Home {
         );
     }
 
+    /// What `replay --view state` says a resume of the rollout does, read as `version`:
+    /// its `outcome` and `client_view`.
+    fn view(&self, version: &str) -> (String, String) {
+        let out = rollscope()
+            .args([
+                "replay", "--view", "state", "--format", "json", "--codex", version,
+            ])
+            .arg(self.rollout())
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v = v.as_array().map_or(v.clone(), |a| a[0].clone());
+        let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
+        (s("outcome"), s("client_view"))
+    }
+
     /// `lint` of the home read as `version`, its `state` findings.
     fn lint(&self, version: &str, extra: &[&str]) -> Vec<Value> {
         let mut args = vec![
@@ -151,6 +167,8 @@ fn a_checkpoint_behind_at_a_line_boundary_is_information() {
             "{v}"
         );
         assert_eq!(rows[0]["severity"], "info");
+        // A resume projects the rest: every turn shown.
+        assert_eq!(home.view(v), view("resumes", "complete"));
     }
 }
 
@@ -168,6 +186,7 @@ fn a_file_cut_back_below_its_checkpoint_leaves_the_client_stuck() {
         );
         let size = std::fs::metadata(home.rollout()).unwrap().len();
         let msg = rows[0]["message"].as_str().unwrap();
+        assert_eq!(home.view(v), view("resumes", "stuck"));
         assert!(
             msg.contains(&format!(
                 "byte {}, past the end of the file ({size} bytes)",
@@ -196,14 +215,17 @@ fn a_checkpoint_inside_a_line_is_judged_by_the_ordinal_after_it() {
             .as_str()
             .unwrap()
             .contains("137 bytes into"));
+        assert_eq!(home.view(v), view("resumes", "complete"));
     }
     // `a_offset_foreign_regress`: inside the line of ordinal 20, expecting 45. Codex 0.153.4:
     // stuck at 1 turn; 0.171: skips, 2 turns.
     // `a_offset_foreign_gap`: inside the 4th line after turn 2's start, expecting 45. Codex
     // 0.153.4: stuck at 1 turn; 0.171: 2 turns, 14 of 15 items.
-    for (v, regress, gap) in [
-        ("0.153.4", "client_stuck", "client_stuck"),
-        ("0.171.0", "warns", "client_partial"),
+    // What a client was shown after a resume: 0.153.4 one turn of two (stuck), 0.171 both
+    // turns, of 15 items after a regress and 14 after a gap (partial).
+    for (v, regress, gap, after_regress, after_gap) in [
+        ("0.153.4", "client_stuck", "client_stuck", "stuck", "stuck"),
+        ("0.171.0", "warns", "client_partial", "complete", "partial"),
     ] {
         let home = Home::new(v, "home1", "home2");
         let l = lines(&home.rollout());
@@ -214,6 +236,7 @@ fn a_checkpoint_inside_a_line_is_judged_by_the_ordinal_after_it() {
             vec![pair("state.checkpoint-misplaced", regress)],
             "{v} regress"
         );
+        assert_eq!(home.view(v), view("resumes", after_regress), "{v} regress");
         let t2 = l
             .iter()
             .rposition(|x| x.3 == "event_msg/task_started")
@@ -227,6 +250,7 @@ fn a_checkpoint_inside_a_line_is_judged_by_the_ordinal_after_it() {
             "{v} gap"
         );
         assert!(rows[0]["message"].as_str().unwrap().contains("above 4"));
+        assert_eq!(home.view(v), view("resumes", after_gap), "{v} gap");
     }
 }
 
@@ -284,6 +308,9 @@ fn a_checkpoint_at_a_duplicate_ordinal_stops_0_153_and_not_0_154() {
         assert!(found(&rows)
             .iter()
             .any(|(r, _)| r == "ordinal.non-monotonic"));
+        // 0.153.4: one turn shown for good; 0.171: both after a resume.
+        let client = if v == "0.153.4" { "stuck" } else { "complete" };
+        assert_eq!(home.view(v), view("resumes", client), "{v}");
     }
 }
 
@@ -340,6 +367,8 @@ fn a_missing_projection_and_wrong_turn_bounds_are_information() {
     }
     let rows = home.lint("0.171.0", &[]);
     assert_eq!(found(&rows), vec![pair("state.projection-missing", "")]);
+    // `thread/read` shows no turn until a resume rebuilds them all.
+    assert_eq!(home.view("0.171.0"), view("resumes", "complete"));
     // cases.py `g_turn_start_inside`, `g_turn_end_ordinal`: no view tried reads them.
     let home = Home::new("0.171.0", "home2", "home2");
     home.sql(
@@ -357,6 +386,7 @@ fn a_missing_projection_and_wrong_turn_bounds_are_information() {
             pair("state.turn-bounds", "nothing")
         ]
     );
+    assert_eq!(home.view("0.171.0"), view("resumes", "complete"));
 }
 
 #[test]
@@ -665,4 +695,9 @@ fn check_ordinal_says_what_the_projection_makes_of_the_ordinals() {
         .find(|p| p["kind"] == "projection" && p["message"].as_str().unwrap().contains("repeats"))
         .unwrap();
     assert_eq!(projection["severity"], "warning");
+}
+
+/// A state view's `outcome` and `client_view`.
+fn view(outcome: &str, client: &str) -> (String, String) {
+    (outcome.to_string(), client.to_string())
 }
