@@ -390,6 +390,18 @@ fn a_missing_projection_and_wrong_turn_bounds_are_information() {
 }
 
 #[test]
+fn a_home_without_its_state_database_has_no_finding() {
+    // drive.py `d_no_state`: Codex rebuilds `state_5.sqlite` by backfill; the resume and the
+    // client see every turn (0.153.4, 0.171).
+    for v in ["0.153.4", "0.171.0"] {
+        let home = Home::new(v, "home2", "home2");
+        std::fs::remove_file(home.root.join("state_5.sqlite")).unwrap();
+        assert_eq!(found(&home.lint(v, &[])), vec![], "{v}");
+        assert_eq!(home.view(v), view("resumes", "complete"));
+    }
+}
+
+#[test]
 fn a_version_before_0_153_is_not_judged() {
     let home = Home::new("0.171.0", "home2", "home1");
     assert_eq!(found(&home.lint("0.147.0", &[])), vec![]);
@@ -507,6 +519,12 @@ fn the_state_view_takes_the_databases_into_its_outcome() {
         v.as_array().map_or(v.clone(), |a| a[0].clone())
     };
     assert_eq!(state(&dest)["outcome"], "refused");
+    // drive.py `f_archived_dir`: put in archived_sessions/ by hand, refused the same.
+    let archived = home.root.join("archived_sessions");
+    std::fs::create_dir_all(&archived).unwrap();
+    let again = archived.join(dest.file_name().unwrap());
+    std::fs::rename(&dest, &again).unwrap();
+    assert_eq!(state(&again)["outcome"], "refused");
     let home = Home::new("0.171.0", "home2", "home1");
     let s = state(&home.rollout());
     assert_eq!(
