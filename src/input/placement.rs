@@ -76,6 +76,13 @@ pub fn ids_from_file_name(name: &str) -> Option<(&str, &str)> {
     Some((thread, rollout))
 }
 
+/// The thread id the name of the rollout at `path` declares, in lower case (as Codex's
+/// databases and the lineage compare ids).
+pub fn thread_id(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    ids_from_file_name(name).map(|(thread, _)| thread.to_ascii_lowercase())
+}
+
 /// The rollout id a file name declares.
 pub fn rollout_id_from_file_name(name: &str) -> Option<&str> {
     ids_from_file_name(name).map(|(_, r)| r)

@@ -30,7 +30,7 @@ use crate::input::Source;
 use crate::lineage::resolve::Resolver;
 use crate::replay;
 use crate::rules::{self, select::Selection, Checker};
-use crate::statedb::Homes;
+use crate::statedb::{Homes, ThreadState};
 
 /// Passes at most: fixes that touch the same bytes wait for the next pass.
 pub const MAX_PASSES: usize = 4;
@@ -482,20 +482,9 @@ fn edits_before(fix: &Fix, at: u64) -> bool {
     fix.edits.iter().any(|e| e.start < at)
 }
 
-/// How far Codex has projected the rollout at `path`: its thread's checkpoint, or the end
-/// of a stored turn past it, in the databases of its home, when their row names this file.
+/// How far Codex has projected the rollout at `path` ([`ThreadState::projected_to`]).
 fn projected_to(homes: &Homes, path: &std::path::Path) -> Option<u64> {
-    let name = path.file_name()?.to_str()?;
-    let (id, _) = crate::lineage::ids_from_file_name(name)?;
-    let home = homes.of(path)?;
-    let row = home.thread(id)?;
-    let named = std::fs::canonicalize(home.local_path(row)).ok()?;
-    if named != std::fs::canonicalize(path).ok()? {
-        return None;
-    }
-    let checkpoint = home.checkpoint(&row.id).map(|c| c.next_byte_offset);
-    let turns = home.turns(&row.id).iter().filter_map(|t| t.end_byte_offset);
-    checkpoint.into_iter().chain(turns).max()
+    ThreadState::watch(homes, path)?.projected_to()
 }
 
 /// The fixes of `apply` whose edits touch bytes no fix before them touches (the others

@@ -200,19 +200,9 @@ pub fn replay(
     checker: &Checker,
 ) -> Checked {
     let mut found = Findings::new(source.clone()).with_columns(checker.columns);
-    let file_id = source
-        .path()
-        .and_then(|p| p.file_name())
-        .and_then(|n| n.to_str())
-        .and_then(lineage::ids_from_file_name)
-        .map(|(thread, _)| thread.to_ascii_lowercase());
+    let file_id = source.path().and_then(placement::thread_id);
     let reads_records = checker.reads_records();
-    let mut state = checker
-        .state
-        .as_deref()
-        .zip(source.path())
-        .zip(file_id.as_deref())
-        .and_then(|((homes, path), id)| ThreadState::watch(homes, path, id));
+    let mut state = watch(checker, source);
     let mut watch = |rec: &Record<'_>, session: &crate::analysis::session::SessionInfo| {
         if let Some(s) = state.as_mut() {
             s.probe.observe(rec.line_uncounted(), rec.ordinal);
@@ -269,6 +259,12 @@ pub fn ordinals(
     found.finish()
 }
 
+/// What Codex's databases say of `source`, to be placed on its pass, when the checker
+/// reads them.
+fn watch(checker: &Checker, source: &Source) -> Option<ThreadState> {
+    ThreadState::watch(checker.state.as_deref()?, source.path()?)
+}
+
 /// Read `source` for `check-ordinal` (`needs`), placing on the pass the offsets Codex's
 /// databases name for it when the checker reads them: the facts, and the thread's state.
 pub fn read_for_ordinals(
@@ -277,18 +273,7 @@ pub fn read_for_ordinals(
     needs: &crate::analysis::Needs,
     checker: &Checker,
 ) -> (FileFacts, Option<ThreadState>) {
-    let id = source
-        .path()
-        .and_then(|p| p.file_name())
-        .and_then(|n| n.to_str())
-        .and_then(lineage::ids_from_file_name)
-        .map(|(thread, _)| thread.to_ascii_lowercase());
-    let mut state = checker
-        .state
-        .as_deref()
-        .zip(source.path())
-        .zip(id.as_deref())
-        .and_then(|((homes, path), id)| ThreadState::watch(homes, path, id));
+    let mut state = watch(checker, source);
     let facts = crate::analysis::read_observed(source, read, needs, &mut |rec, _, _| {
         if let Some(s) = state.as_mut() {
             s.probe.observe(rec.line_uncounted(), rec.ordinal);

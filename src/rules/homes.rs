@@ -15,8 +15,7 @@ use super::{Checker, HomeFacts};
 
 /// The thread id a rollout's name carries, in lower case.
 pub fn thread_of(source: &Source) -> Option<String> {
-    let name = source.path()?.file_name()?.to_str()?;
-    crate::lineage::ids_from_file_name(name).map(|(thread, _)| thread.to_ascii_lowercase())
+    crate::input::placement::thread_id(source.path()?)
 }
 
 /// Which rows of a home's databases a run reports on: every row when it was given the
@@ -75,7 +74,12 @@ pub fn findings(checker: &Checker, scope: &Scope, codex: Reading) -> Vec<Finding
     }
     let mut out = Vec::new();
     for home in homes.all().iter().filter(|h| h.has_databases()) {
-        let rollouts = rollouts(home);
+        // Where a row's file went is looked for only when some row's file is gone.
+        let gone = home
+            .state
+            .rows()
+            .is_some_and(|rows| rows.iter().any(|r| !home.local_path(r).exists()));
+        let rollouts = if gone { rollouts(home) } else { HashMap::new() };
         let facts = HomeFacts {
             home,
             rollouts: &rollouts,
@@ -95,11 +99,7 @@ fn rollouts(home: &Home) -> HashMap<String, Vec<PathBuf>> {
     for dir in [SESSIONS, ARCHIVED] {
         let walk = walkdir::WalkDir::new(home.dir.join(dir)).sort_by_file_name();
         for entry in walk.into_iter().filter_map(Result::ok) {
-            let id = entry
-                .file_name()
-                .to_str()
-                .and_then(crate::lineage::ids_from_file_name)
-                .map(|(thread, _)| thread.to_ascii_lowercase());
+            let id = crate::input::placement::thread_id(entry.path());
             if let (Some(id), true) = (id, entry.file_type().is_file()) {
                 out.entry(id).or_default().push(entry.into_path());
             }

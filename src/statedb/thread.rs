@@ -25,16 +25,17 @@ pub struct ThreadState {
 }
 
 impl ThreadState {
-    /// The state of the rollout at `path` (thread `id`), when its home has a `threads` row
+    /// The state of the rollout at `path` (the thread its name declares), when its home has a `threads` row
     /// for the thread: the row names this file, or names a path where nothing is (the
     /// file was moved: [`ThreadState::missing_at`]). The projection is held against the file
     /// only where the row names it and the thread is paginated (the projection reads
     /// ordinals; a legacy thread's is not checked), and not in a `.zst`: whether the
     /// offsets count in its compressed or decompressed bytes is not known
     /// (`docs/state.md`).
-    pub fn watch(homes: &Homes, path: &Path, id: &str) -> Option<ThreadState> {
+    pub fn watch(homes: &Homes, path: &Path) -> Option<ThreadState> {
+        let id = crate::input::placement::thread_id(path)?;
         let home = homes.of(path)?;
-        let row = home.thread(id)?.clone();
+        let row = home.thread(&id)?.clone();
         let named = home.local_path(&row);
         if !same_file(&named, path) {
             if named.exists() {
@@ -78,6 +79,20 @@ impl ThreadState {
     /// again keeps the size 0 and a checkpoint is past its end: it was just read whole).
     pub fn finish(&mut self, path: &Path) {
         self.size = std::fs::metadata(path).map_or(0, |m| m.len());
+    }
+
+    /// How far Codex has projected the file: its checkpoint, or the end of a stored turn
+    /// past it (what an edit must not move), when the row names this file.
+    pub fn projected_to(&self) -> Option<u64> {
+        if self.missing_at.is_some() {
+            return None;
+        }
+        let turns = self.turns.iter().filter_map(|t| t.end_byte_offset);
+        self.checkpoint
+            .map(|c| c.next_byte_offset)
+            .into_iter()
+            .chain(turns)
+            .max()
     }
 
     /// Where the checkpoint falls.
