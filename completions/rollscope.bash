@@ -97,7 +97,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__calls)
-            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -159,7 +159,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__check__subcmd__ordinal)
-            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --color --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -206,19 +206,11 @@ _rollscope() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table ndjson json human concise github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text ndjson json human concise github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --width)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --columns)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -397,7 +389,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__lint)
-            opts="-j -q -h -V --format --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
+            opts="-j -q -h -V --format --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -492,7 +484,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__repair)
-            opts="-o -j -q -h -V --format --diff --output --out-dir --in-place --unsafe-fixes --select --ignore --codex --config --no-config --color --no-archived --since --until --utc --jobs --max-line-bytes --quiet --help --version"
+            opts="-o -j -q -h -V --format --diff --output --out-dir --in-place --unsafe-fixes --select --ignore --codex --config --no-config --color --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +554,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -640,7 +632,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__stats)
-            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --format --color --width --columns --utc --help --version"
+            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -694,7 +686,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__turns)
-            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --format --color --width --columns --help --version"
+            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -56,6 +56,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l width -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l utc -d 'Use UTC instead of local time: for --since/--until dates, --by day|month and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s V -l version -d 'Print version'
@@ -81,6 +82,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -d
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l name -d 'Only calls whose name matches this glob (`*`, `?`, `[...]`, `{a,b}`); a namespaced call also matches as NAMESPACE__NAME. Repeat to match any of several' -r
@@ -112,6 +114,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -d
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l deny -d 'Treat this warning as an error (exit 1): `gap`, `non-monotonic`' -r -f -a "gap\t''
@@ -124,22 +127,21 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l si
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
-ndjson\t''
-json\t''
-human\t''
-concise\t''
-github\t''
-sarif\t''"
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l format -d 'Output format' -r -f -a "text\t'A line per problem and per file, then the run\'s total'
+ndjson\t'One JSON row per file'
+json\t'One JSON array of the rows'
+human\t'rustc-style diagnostics, each with the start of its line'
+concise\t'One line per finding'
+github\t'GitHub workflow annotations'
+sarif\t'One SARIF 2.1.0 log, for code scanning'"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l color -d 'When to color lines and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l utc -d 'Read --since/--until dates as UTC days instead of local ones'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l view -d 'What to show: the model history (one row per item), the session state with its diagnostics (one object per file), or the turns and items a client shows' -r -f -a "history\t''
@@ -155,23 +157,24 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l since -d 
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
-ndjson\t''
-json\t''
-human\t''
-concise\t''
-github\t''
-sarif\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t'The history and ui views: a table. The state view: a line per finding and per file'
+ndjson\t'One JSON row per line'
+json\t'One JSON array of the rows'
+human\t'The state view: rustc-style diagnostics, each with the start of its line'
+concise\t'The state view: one line per finding'
+github\t'The state view: GitHub workflow annotations'
+sarif\t'The state view: one SARIF 2.1.0 log, for code scanning'"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l width -d 'History and ui views: fit tables to N columns, cutting what must be cut (0: never cut)' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'History and ui views: table columns to show, in this order (comma-separated header names)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning' -r -f -a "human\t''
@@ -443,8 +446,9 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l max-line-by
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l list-rules -d 'List every rule (a table; {slug, group, severity, summary} objects, as one array with --format json or one a line with ndjson; a SARIF log of the rules and no results with --format sarif) and exit'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Read --since/--until dates as UTC days instead of local ones'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l format -d 'Output format: a line per fix for people, or one row per fix for pipelines (one a line with ndjson, one array with json)' -r -f -a "human\t''
@@ -468,8 +472,9 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l in-place 
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l unsafe-fixes -d 'Also apply the fixes that drop data or renumber (each is listed)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
-complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s q -l quiet -d 'Do not report skipped lines on stderr, nor show a progress bar (errors are still reported)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l utc -d 'Read --since/--until dates as UTC days instead of local ones'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s V -l version -d 'Print version'
 complete -c rollscope -n "__fish_rollscope_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'

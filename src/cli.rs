@@ -145,20 +145,34 @@ pub enum Command {
     #[command(
         name = "check-ordinal",
         display_name = "rollscope",
-        after_long_help = CHECK_ORDINAL_EXAMPLES
+        after_long_help = CHECK_ORDINAL_EXAMPLES,
+        mut_arg("utc", utc_for_dates)
     )]
     CheckOrdinal(CheckOrdinalArgs),
     /// Rebuild what Codex rebuilds on resume and fork: the model history (or the prompt),
     /// the session state with what will break, or what a client is shown
-    #[command(display_name = "rollscope", after_long_help = REPLAY_EXAMPLES)]
+    #[command(
+        display_name = "rollscope",
+        after_long_help = REPLAY_EXAMPLES,
+        mut_arg("width", tables_only),
+        mut_arg("columns", tables_only)
+    )]
     Replay(ReplayArgs),
     /// Check rollouts against the rule registry: what Codex refuses, loses or misreads, and
     /// how to fix it (exit 1 on a finding at or above --fail-on)
-    #[command(display_name = "rollscope", after_long_help = LINT_EXAMPLES)]
+    #[command(
+        display_name = "rollscope",
+        after_long_help = LINT_EXAMPLES,
+        mut_arg("utc", utc_for_dates)
+    )]
     Lint(LintArgs),
     /// Apply lint's fixes to broken rollouts: print what would change, or write repaired
     /// copies checked by lint first (exit 1 when something would change, or is left)
-    #[command(display_name = "rollscope", after_long_help = REPAIR_EXAMPLES)]
+    #[command(
+        display_name = "rollscope",
+        after_long_help = REPAIR_EXAMPLES,
+        mut_arg("utc", utc_for_dates)
+    )]
     Repair(RepairArgs),
     /// Print shell completions to stdout
     #[command(display_name = "rollscope", after_long_help = COMPLETIONS_EXAMPLES)]
@@ -167,6 +181,35 @@ pub enum Command {
     /// them all into a directory
     #[command(display_name = "rollscope", after_long_help = MAN_EXAMPLES)]
     Man(ManArgs),
+}
+
+/// `--utc` of a command that shows no times: it is for `--since`/`--until` alone.
+fn utc_for_dates(a: clap::Arg) -> clap::Arg {
+    a.help("Read --since/--until dates as UTC days instead of local ones")
+}
+
+/// A table's option in `replay`, whose state view prints no table: its help says which
+/// views it is for.
+fn tables_only(a: clap::Arg) -> clap::Arg {
+    let say = |h: &clap::builder::StyledStr| {
+        let h = h.to_string();
+        let mut chars = h.chars();
+        let first = chars.next().map(|c| c.to_lowercase().to_string());
+        format!(
+            "History and ui views: {}{}",
+            first.unwrap_or_default(),
+            chars.as_str()
+        )
+    };
+    let (help, long) = (a.get_help().map(say), a.get_long_help().map(say));
+    let a = match help {
+        Some(h) => a.help(h),
+        None => a,
+    };
+    match long {
+        Some(h) => a.long_help(h),
+        None => a,
+    }
 }
 
 /// Where rollouts come from and how they are read (shared by every subcommand).
@@ -207,6 +250,15 @@ pub struct InputArgs {
     /// reported)
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Let a PATH that holds no rollout be an empty result (exit 0), not an error
+    ///
+    /// Without it, a directory given as a PATH in which no rollout is found (a typo, the
+    /// wrong folder, files not named rollout-*) is an error, exit 2, in every format; for
+    /// lint and repair, so is a Codex home that holds none. A --since/--until range that
+    /// leaves nothing is never an error.
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 /// A `--format` value set: [`FormatArg`] for the commands that print tables and rows,
@@ -285,14 +337,84 @@ impl From<FormatArg> for Format {
 /// and the findings' formats `lint` has (`replay` takes them with `--view state`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum FindingFormatArg {
+    /// The history and ui views: a table. The state view: a line per finding and per file
     #[default]
     Table,
+    /// One JSON row per line
     Ndjson,
+    /// One JSON array of the rows
     Json,
+    /// The state view: rustc-style diagnostics, each with the start of its line
     Human,
+    /// The state view: one line per finding
     Concise,
+    /// The state view: GitHub workflow annotations
     Github,
+    /// The state view: one SARIF 2.1.0 log, for code scanning
     Sarif,
+}
+
+/// `check-ordinal --format`: its own lines (`text`), rows, and the findings' formats `lint`
+/// has. (`table`, its name until 0.x, is taken still: it never printed a table.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum CheckFormatArg {
+    /// A line per problem and per file, then the run's total
+    #[default]
+    #[value(alias = "table")]
+    Text,
+    /// One JSON row per file
+    Ndjson,
+    /// One JSON array of the rows
+    Json,
+    /// rustc-style diagnostics, each with the start of its line
+    Human,
+    /// One line per finding
+    Concise,
+    /// GitHub workflow annotations
+    Github,
+    /// One SARIF 2.1.0 log, for code scanning
+    Sarif,
+}
+
+impl FormatValue for CheckFormatArg {}
+
+impl From<CheckFormatArg> for Format {
+    /// Rows for `ndjson` and `json`; lines of text otherwise.
+    fn from(f: CheckFormatArg) -> Format {
+        match f {
+            CheckFormatArg::Ndjson => Format::Ndjson,
+            CheckFormatArg::Json => Format::Json,
+            _ => Format::Table,
+        }
+    }
+}
+
+impl CheckFormatArg {
+    /// How its findings are written (`text`: labelled lines); `None` for its rows.
+    pub fn style(self) -> Option<Style> {
+        Some(match self {
+            CheckFormatArg::Text => Style::Labelled,
+            CheckFormatArg::Human => Style::Human,
+            CheckFormatArg::Concise => Style::Concise,
+            CheckFormatArg::Github => Style::Github,
+            CheckFormatArg::Sarif => Style::Sarif,
+            CheckFormatArg::Ndjson | CheckFormatArg::Json => return None,
+        })
+    }
+}
+
+/// How a command that prints lines, never a table, prints them (`check-ordinal`): its
+/// format and color, and no table's options.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Output")]
+pub struct LinesOutputArgs<F: FormatValue> {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = F::default())]
+    pub format: F,
+
+    /// When to color lines and diagnostics (auto honours NO_COLOR and the terminal)
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
 }
 
 impl FormatValue for FindingFormatArg {}
@@ -335,7 +457,7 @@ macro_rules! display_as_value {
     )+};
 }
 
-display_as_value!(FormatArg, FindingFormatArg);
+display_as_value!(FormatArg, FindingFormatArg, CheckFormatArg);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorArg {
@@ -610,7 +732,7 @@ pub struct CheckOrdinalArgs {
     pub input: InputArgs,
 
     #[command(flatten)]
-    pub output: OutputArgs<FindingFormatArg>,
+    pub output: LinesOutputArgs<CheckFormatArg>,
 }
 
 /// Warnings `check-ordinal --deny` can turn into errors.

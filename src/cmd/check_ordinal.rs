@@ -19,7 +19,7 @@ use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
 use crate::input::Source;
 use crate::lineage::{Follower, JudgeOnly, Resolver};
-use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
+use crate::output::diagnostics::{self, Diagnostics, Report, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
 use crate::rules::{self, select::Overrides, Checker, Hook, Stage};
@@ -116,9 +116,8 @@ fn checker() -> Checker {
 }
 
 pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
-    super::no_table(&args.output, "check-ordinal")?;
     let settings = super::settings(&args.settings)?;
-    let mut cx = Context::new(&args.input, &args.output)?;
+    let mut cx = Context::for_lines(&args.input, &args.output)?;
     let mut severities = Overrides::default();
     if args.deny.contains(&DenyArg::Gap) {
         severities.set_rule(rules::ordinal::gap::RULE, Severity::Error);
@@ -126,7 +125,7 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     if args.deny.contains(&DenyArg::NonMonotonic) {
         severities.set_rule(rules::ordinal::non_monotonic::RULE, Severity::Error);
     }
-    let style = args.output.format.style(Style::Labelled);
+    let style = args.output.format.style();
     let homes = Homes::new(
         args.state.codex_home.clone(),
         args.state.codex_home_as.clone(),
@@ -181,8 +180,27 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         // checked to its end: it is never called ok.
         emit(out, &r, rep, &findings, ok && r.io_error.is_none(), reading)
     })?;
+    // Where people read the lines, the run's total closes them (on stderr, as `lint`'s);
+    // for one file, its own line is the total.
+    let total = match &out {
+        Report::Findings(d) if d.style().for_people() && files > 1 => {
+            let (errors, warnings, infos) = d.counts();
+            let read_as = super::read_as(settings.codex);
+            Some(diagnostics::total(
+                errors,
+                warnings,
+                infos,
+                files as usize,
+                &read_as,
+            ))
+        }
+        _ => None,
+    };
     out.finish()?;
     cx.say_if_empty(files, "rollouts");
+    if let Some(line) = total {
+        cx.diag.summary(&line);
+    }
     if failed {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use crate::cli::{LintArgs, LintFormatArg, SeverityArg};
 use crate::cmd::Context;
-use crate::codex::Spec;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{Applicability, FixWhen, Rule, Severity};
@@ -133,13 +132,13 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     // (`tests/cli/hostile/files.rs`, `a_directory_named_like_a_rollout_is_walked_never_…`).
     cx.diag = Diag::new(args.input.quiet, cx.color);
     cx.say_if_empty(files as u64, "rollouts");
-    if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) {
-        cx.diag.summary(&render::summary(
+    if matches!(args.format, LintFormatArg::Human | LintFormatArg::Concise) && files > 0 {
+        cx.diag.summary(&diagnostics::total(
             errors,
             warnings,
             infos,
             files,
-            &read_as(settings.codex),
+            &super::read_as(settings.codex),
         ));
     }
     if failed {
@@ -170,14 +169,6 @@ fn write_home_findings(
         })?;
     }
     Ok(failed)
-}
-
-/// The Codex version a run read its files as, in words (its summary line).
-fn read_as(spec: Spec) -> String {
-    match spec {
-        Spec::File => "each read as its own cli_version's Codex".to_string(),
-        Spec::Version(..) => format!("read as {}", spec.reading(None)),
-    }
 }
 
 fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
-use crate::cli::{FormatValue, InputArgs, OutputArgs, SettingsArgs};
+use crate::cli::{FormatValue, InputArgs, LinesOutputArgs, OutputArgs, SettingsArgs};
 use crate::codex::{Spec, VersionSource};
 use crate::config::{self, Config, ConfigError, Problem};
 use crate::error::Error;
@@ -130,6 +130,14 @@ fn read_config(args: &SettingsArgs) -> Result<Config, Error> {
     }
 }
 
+/// The Codex version a run read its files as, in words (the closing count's end).
+pub fn read_as(spec: Spec) -> String {
+    match spec {
+        Spec::File => "each read as its own cli_version's Codex".to_string(),
+        Spec::Version(..) => format!("read as {}", spec.reading(None)),
+    }
+}
+
 /// How a run's output looks: its format, color, and a table's shape.
 #[derive(Debug, Clone)]
 pub struct Look {
@@ -161,6 +169,57 @@ pub struct Context {
     /// A compressed stream that cannot be decompressed is a finding of the command
     /// (`file.zst-corrupt`, for `lint` and the state view), not an error of the run.
     pub corrupt_is_finding: bool,
+    /// The problems with inputs said on stderr so far, in order (what a SARIF log lists as
+    /// the run's notifications).
+    pub problems: Vec<input::InputError>,
+    /// Nothing was found to read and that was said as an error: no `no rollout files found`
+    /// note besides it.
+    nothing_found_said: bool,
+}
+
+/// A directory that holds nothing to read is a mistake until said otherwise (a gate given
+/// a typo passed in silence): each given one, and an empty default home where `empty_home`
+/// says so, becomes an error saying what was searched.
+fn nothing_found(
+    found: &mut input::Discovery,
+    roots: Option<&DefaultRoots>,
+    walk: Walk,
+    empty_home: EmptyHome,
+) {
+    let nothing = |path: &std::path::Path, what: &str| input::InputError {
+        path: path.display().to_string(),
+        cause: format!(
+            "no rollout found: searched {what} for {} (--allow-empty: exit 0)",
+            walk.searched()
+        ),
+    };
+    let empty: Vec<input::InputError> =
+        found.empty.iter().map(|d| nothing(d, "below it")).collect();
+    found.errors.extend(empty);
+    if let (Some(r), EmptyHome::Error, true) = (
+        roots,
+        empty_home,
+        found.sources.is_empty() && found.errors.is_empty(),
+    ) {
+        let dirs: Vec<String> = r
+            .roots()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|d| d.file_name())
+            .map(|n| format!("{}/", n.to_string_lossy()))
+            .collect();
+        found
+            .errors
+            .push(nothing(&r.codex_home, &dirs.join(" and ")));
+    }
+}
+
+/// Whether finding nothing to read in the default Codex home is an error (it is for the
+/// commands that gate, `lint` and `repair`) or an empty result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EmptyHome {
+    Error,
+    Empty,
 }
 
 impl Context {
@@ -174,7 +233,20 @@ impl Context {
             color: output.color.into(),
             shape: output.shape(),
         };
-        Context::with_walk(input, look, Walk::Rollouts)
+        Context::with_walk(input, look, Walk::Rollouts, EmptyHome::Empty)
+    }
+
+    /// [`Context::new`] for a command that prints lines, never a table.
+    pub fn for_lines<F: FormatValue>(
+        input: &InputArgs,
+        output: &LinesOutputArgs<F>,
+    ) -> Result<Context, Error> {
+        let look = Look {
+            format: output.format.into(),
+            color: output.color.into(),
+            shape: Shape::default(),
+        };
+        Context::with_walk(input, look, Walk::Rollouts, EmptyHome::Empty)
     }
 
     /// A context for a command whose output is findings or fixes (`lint`, `repair`): the
@@ -188,13 +260,18 @@ impl Context {
             color,
             shape: Shape::default(),
         };
-        let mut cx = Context::with_walk(&quiet, look, Walk::Everything)?;
+        let mut cx = Context::with_walk(&quiet, look, Walk::Everything, EmptyHome::Error)?;
         cx.quiet = input.quiet;
         Ok(cx)
     }
 
     /// [`Context::new`], output as `look` says, walking directories for what `walk` takes.
-    pub fn with_walk(input: &InputArgs, look: Look, walk: Walk) -> Result<Context, Error> {
+    fn with_walk(
+        input: &InputArgs,
+        look: Look,
+        walk: Walk,
+        empty_home: EmptyHome,
+    ) -> Result<Context, Error> {
         let zone = if input.utc { Zone::Utc } else { Zone::Local };
         let parse = |s: &Option<String>, flag: &str| -> Result<Option<Bound>, Error> {
             s.as_deref()
@@ -225,7 +302,11 @@ impl Context {
         } else {
             None
         };
-        let found = input::discover_with(&input.paths, roots.as_ref(), walk);
+        let mut found = input::discover_with(&input.paths, roots.as_ref(), walk);
+        if !input.allow_empty {
+            nothing_found(&mut found, roots.as_ref(), walk, empty_home);
+        }
+        let nothing_found_said = found.sources.is_empty() && !found.errors.is_empty();
         let mut status = ExitStatus::Clean;
         for e in &found.errors {
             diag.error(&e.path, &e.cause);
@@ -259,6 +340,8 @@ impl Context {
             handed: 0,
             quiet: input.quiet,
             corrupt_is_finding: false,
+            problems: found.errors,
+            nothing_found_said,
         })
     }
 
@@ -271,6 +354,9 @@ impl Context {
         }
         let files = |n: u64| crate::output::counted(n, "file");
         let msg = if self.sources.is_empty() {
+            if self.nothing_found_said {
+                return;
+            }
             "no rollout files found".to_string()
         } else if self.handed == 0 && !self.range.is_open() {
             format!(
@@ -419,8 +505,7 @@ impl Context {
         let path = r.source.display();
         if let Some(cause) = &r.io_error {
             if !(r.corrupt_compression.is_some() && self.corrupt_is_finding) {
-                self.diag.error(&path, cause);
-                self.status = self.status.merge(ExitStatus::Error);
+                self.error(&path, cause);
             }
         }
         if !self.range.contains(r.session.started_ms) {
@@ -448,5 +533,9 @@ impl Context {
     pub fn error(&mut self, path: &str, cause: &str) {
         self.diag.error(path, cause);
         self.status = self.status.merge(ExitStatus::Error);
+        self.problems.push(input::InputError {
+            path: path.to_string(),
+            cause: cause.to_string(),
+        });
     }
 }

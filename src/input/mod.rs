@@ -122,6 +122,9 @@ impl DefaultRoots {
 pub struct Discovery {
     pub sources: Vec<Source>,
     pub errors: Vec<InputError>,
+    /// The directories given as paths in which the walk found nothing to read (and met no
+    /// error): a typo or a wrong folder, which the commands refuse unless told otherwise.
+    pub empty: Vec<PathBuf>,
 }
 
 /// What a directory walk takes.
@@ -173,7 +176,12 @@ pub fn discover_with(paths: &[PathBuf], roots: Option<&DefaultRoots>, walk: Walk
         }
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => {
-                for s in walk_dir(p, walk, &mut out.errors) {
+                let errors = out.errors.len();
+                let found = walk_dir(p, walk, &mut out.errors);
+                if found.is_empty() && out.errors.len() == errors {
+                    out.empty.push(p.clone());
+                }
+                for s in found {
                     push(&mut out, s);
                 }
             }
@@ -200,6 +208,16 @@ pub fn disk_sizes(sources: &[Source]) -> Vec<u64> {
             .map_or(0, |m| m.len()),
     };
     sources.iter().map(size).collect()
+}
+
+impl Walk {
+    /// What a walk looks for, in words (for a directory that held none of it).
+    pub fn searched(self) -> &'static str {
+        match self {
+            Walk::Rollouts => "rollout-*.jsonl[.zst]",
+            Walk::Everything => "rollout-*.jsonl[.zst] and session folders' *.jsonl[.zst]",
+        }
+    }
 }
 
 /// True for `rollout-*.jsonl` and `rollout-*.jsonl.zst`.

@@ -8,6 +8,7 @@
 use std::io;
 use std::sync::OnceLock;
 
+use owo_colors::OwoColorize;
 use serde::Serialize;
 
 use super::rules::doc_markdown;
@@ -347,10 +348,36 @@ fn github(s: &Shown<'_>) -> String {
     )
 }
 
+/// The closing count of a command that reports findings (`lint`, `check-ordinal`):
+/// `2 errors, 1 warning in 3 files, read as …`.
+/// `read_as`: the Codex version the files were read as, in words.
+pub fn total(errors: usize, warnings: usize, infos: usize, files: usize, read_as: &str) -> String {
+    let n = |k: usize, what: &str| super::counted(k as u64, what);
+    let mut parts = vec![n(errors, "error"), n(warnings, "warning")];
+    if infos > 0 {
+        parts.push(n(infos, "info"));
+    }
+    let text = format!("{} in {}, {read_as}", parts.join(", "), n(files, "file"));
+    if errors > 0 {
+        text.red().to_string()
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::decode::{Line, Pos};
+
+    #[test]
+    fn the_total_counts_in_words() {
+        assert_eq!(
+            total(0, 1, 0, 1, "read as X"),
+            "0 errors, 1 warning in 1 file, read as X"
+        );
+        assert!(total(2, 0, 1, 3, "r").contains("2 errors, 0 warnings, 1 info in 3 files, r"));
+    }
     use crate::findings::Span;
     use crate::input::Source;
 

@@ -799,3 +799,98 @@ fn every_reader_judges_a_missing_fork_source_alike() {
         assert!(line.ends_with(ends), "{line}");
     }
 }
+
+/// Over many files, the lines end with the run's total on stderr, as `lint`'s do (on
+/// 7313e33 a whole home gave one `…: ok` line per file and no total): counted from the
+/// rows' problems, in every format people read; none where tools read (rows, annotations,
+/// SARIF). `table`, the default's old name, is still taken.
+#[test]
+fn the_lines_end_with_the_runs_total() {
+    let dirs = [testdata("real"), broken("fork-offset-off-by-one")];
+    let paths: Vec<&str> = dirs.iter().map(|d| s(d)).collect();
+    let rows = check(&paths, 1);
+    let count = |sev: &str| {
+        rows.iter()
+            .flat_map(problems)
+            .filter(|p| p["severity"] == sev)
+            .count()
+    };
+    let (errors, warnings) = (count("error"), count("warning"));
+    assert!(
+        errors >= 1 && rows.len() > 40,
+        "{errors} errors, {} files",
+        rows.len()
+    );
+    let plural = |n: usize, what: &str| match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    };
+    let want = format!(
+        "{}, {} in {}, read as Codex 0.171.0 (the newest rollscope knows)",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(rows.len(), "file")
+    );
+    for format in ["text", "table", "human", "concise"] {
+        let mut args = vec!["check-ordinal", "--format", format];
+        args.extend(&paths);
+        let out = output(&args, 1);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().last(), Some(want.as_str()), "{format}: {err}");
+    }
+    for format in ["ndjson", "json", "github", "sarif"] {
+        let mut args = vec!["check-ordinal", "--format", format];
+        args.extend(&paths);
+        let out = output(&args, 1);
+        assert!(
+            out.stderr.is_empty(),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// `--help` lists only what applies: `check-ordinal` prints lines, so it has no table
+/// options and no `table` format (7313e33 advertised `--format table`, `--width` and
+/// `--columns`); `replay` says which views its table options are for, and what each format
+/// prints in which view. The table options given to `check-ordinal` are usage errors.
+#[test]
+fn help_lists_only_what_applies() {
+    let long = |args: &[&str]| String::from_utf8(output(args, 0).stdout).unwrap();
+    let check = long(&["check-ordinal", "--help"]);
+    for absent in ["--width", "--columns", "table"] {
+        assert!(
+            !check.contains(absent),
+            "check-ordinal --help shows {absent}:\n{check}"
+        );
+    }
+    assert!(check.contains("[default: text]"), "{check}");
+    for flag in ["--width", "--columns"] {
+        let out = output(&["check-ordinal", flag, "80", "-"], 2);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("unexpected argument '{flag}'")),
+            "{err}"
+        );
+    }
+    let replay = long(&["replay", "--help"]);
+    let option = |name: &str| {
+        let at = replay.find(&format!("      {name} <")).unwrap();
+        replay[at..].lines().nth(1).unwrap().trim().to_string()
+    };
+    assert!(
+        option("--width").starts_with("History and ui views: "),
+        "{replay}"
+    );
+    assert!(
+        option("--columns").starts_with("History and ui views: "),
+        "{replay}"
+    );
+    for value in ["human", "concise", "github", "sarif"] {
+        let line = replay
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("- {value}:")))
+            .unwrap_or_else(|| panic!("no help for --format {value}:\n{replay}"));
+        assert!(line.contains("The state view"), "{line}");
+    }
+}

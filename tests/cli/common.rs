@@ -9,6 +9,10 @@ use predicates::prelude::*;
 
 use crate::util::*;
 
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 fn copy(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
     std::fs::copy(src, dst).unwrap();
@@ -399,4 +403,119 @@ fn completions_are_generated_from_the_cli_and_match_the_committed_files() {
 fn rules_page_is_the_registry() {
     let page = rollscope::output::rules::markdown();
     crate::util::assert_generated("docs/rules.md", &page, "this test");
+}
+
+/// Every command and every format it takes, as a gate runs them.
+const GATES: [(&[&str], &[&str]); 8] = [
+    (&["stats"], &["table", "ndjson", "json"]),
+    (&["turns"], &["table", "ndjson", "json"]),
+    (&["calls"], &["table", "ndjson", "json"]),
+    (
+        &["check-ordinal"],
+        &[
+            "text", "ndjson", "json", "human", "concise", "github", "sarif",
+        ],
+    ),
+    (&["replay"], &["table", "ndjson", "json"]),
+    (
+        &["replay", "--view", "state"],
+        &[
+            "table", "ndjson", "json", "human", "concise", "github", "sarif",
+        ],
+    ),
+    (
+        &["lint", "--no-config"],
+        &["human", "concise", "ndjson", "json", "github", "sarif"],
+    ),
+    (&["repair", "--no-config"], &["human", "ndjson", "json"]),
+];
+
+/// `CMD --format F ARGS...` in `dir`, with `env`: exit code and stderr.
+fn gate(cmd: &[&str], format: &str, args: &[&str], env: &[(&str, &Path)]) -> (i32, String) {
+    let mut c = rollscope();
+    c.args(cmd).args(["--format", format]).args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    (out.status.code().unwrap(), text(&out.stderr))
+}
+
+/// A gate cannot pass by accident: a directory given as a path that holds no rollout (an
+/// empty one, one of files not named `rollout-*`, one of no `.jsonl` at all) is an error,
+/// exit 2, in every command and format, with one line saying what was searched, and the
+/// rest of the run goes on; `lint` and `repair` (which gate) say the same of a Codex home
+/// that holds none. `--allow-empty` makes either an empty result (exit 0), and a
+/// `--since` that leaves nothing is never an error. (On 7313e33 every one exited 0.)
+#[test]
+fn a_path_that_holds_no_rollout_is_an_error_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let misnamed = dir.path().join("misnamed");
+    copy(
+        &real_file("0.171.0", "qa", ".jsonl"),
+        &misnamed.join("session.jsonl"),
+    );
+    std::fs::write(misnamed.join("rollout-notes.txt"), "x\n").unwrap();
+    let good = real_file("0.171.0", "qa", ".jsonl");
+    for (cmd, formats) in GATES {
+        let lint = matches!(cmd[0], "lint" | "repair");
+        let searched = if lint {
+            "rollout-*.jsonl[.zst] and session folders' *.jsonl[.zst]"
+        } else {
+            "rollout-*.jsonl[.zst]"
+        };
+        let said = |d: &Path| {
+            format!(
+                "rollscope: {}: no rollout found: searched below it for {searched} \
+                 (--allow-empty: exit 0)\n",
+                d.display()
+            )
+        };
+        for &format in formats {
+            let what = format!("{} --format {format}", cmd.join(" "));
+            for d in [&empty, &misnamed] {
+                let (code, err) = gate(cmd, format, &[d.to_str().unwrap()], &[]);
+                assert_eq!((code, err), (2, said(d)), "{what} {}", d.display());
+                let (code, err) = gate(cmd, format, &["--allow-empty", d.to_str().unwrap()], &[]);
+                assert_eq!(code, 0, "{what} --allow-empty: {err}");
+                assert!(!err.contains("no rollout found"), "{what}: {err}");
+            }
+            // The good file is still read: its rows come out, and the exit stays 2.
+            let (code, err) = gate(
+                cmd,
+                format,
+                &[empty.to_str().unwrap(), good.to_str().unwrap()],
+                &[],
+            );
+            assert_eq!(code, 2, "{what}: {err}");
+            assert!(err.contains(&said(&empty)), "{what}: {err}");
+            // An empty Codex home: an error for the commands that gate, else an empty result.
+            let home = tempfile::tempdir().unwrap();
+            std::fs::create_dir_all(home.path().join("sessions/2026/11/29")).unwrap();
+            let env = [("CODEX_HOME", home.path())];
+            let (code, err) = gate(cmd, format, &[], &env);
+            if lint {
+                let line = format!(
+                    "rollscope: {}: no rollout found: searched sessions/ for {searched} \
+                     (--allow-empty: exit 0)\n",
+                    home.path().display()
+                );
+                assert_eq!((code, err), (2, line), "{what} in an empty home");
+                let (code, err) = gate(cmd, format, &["--allow-empty"], &env);
+                assert_eq!(code, 0, "{what} --allow-empty in an empty home: {err}");
+            } else {
+                assert_eq!(code, 0, "{what} in an empty home: {err}");
+            }
+        }
+        // A range that leaves nothing is an empty result, not this error.
+        let (code, err) = gate(
+            cmd,
+            formats[0],
+            &["--since", "2030-01-01", good.to_str().unwrap()],
+            &[],
+        );
+        assert_eq!(code, 0, "{} --since: {err}", cmd.join(" "));
+    }
 }

@@ -162,12 +162,18 @@ fn bad_line_notes_stop_at_twenty_a_file_and_a_file_of_no_records_says_so() {
 
 /// An empty result looks the same in every command: nothing on stdout (`[]` for `--format
 /// json`), and one line on stderr that says why. `stats` printed a `total (0 files)` table,
-/// the others nothing at all.
+/// the others nothing at all. (A folder that holds no rollout is one with `--allow-empty`;
+/// without it, an error: `common.rs`.)
 #[test]
 fn an_empty_result_says_why_in_one_line_and_prints_no_table() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().to_str().unwrap();
     for cmd in ["stats", "turns", "calls", "check-ordinal", "replay"] {
+        let output = |args: &[&str], code: i32| {
+            let mut args = args.to_vec();
+            args.insert(1, "--allow-empty");
+            output(&args, code)
+        };
         let out = output(&[cmd, empty], 0);
         assert!(out.stdout.is_empty(), "{cmd}: {}", text(&out.stdout));
         assert_eq!(

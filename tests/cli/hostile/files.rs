@@ -48,9 +48,9 @@ fn copy_to(src: &Path, dst: &Path) -> PathBuf {
 }
 
 /// A directory is walked, whatever its name: one named `x.jsonl` given as a path is a
-/// directory of no rollout (every reader says so on stderr, exit 0, as for any empty
-/// result), and one holding a rollout has it read. In a walk, a directory named
-/// `rollout-x.jsonl` is never opened as a file.
+/// directory of no rollout (every reader says so on stderr, exit 2, as for any path that
+/// holds none; exit 0 with `--allow-empty`), and one holding a rollout has it read. In a
+/// walk, a directory named `rollout-x.jsonl` is never opened as a file.
 #[test]
 fn a_directory_named_like_a_rollout_is_walked_never_read_as_a_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -58,6 +58,20 @@ fn a_directory_named_like_a_rollout_is_walked_never_read_as_a_file() {
     let empty = dir.path().join("x.jsonl");
     std::fs::create_dir(&empty).unwrap();
     for r in every(&[], &[&empty], &[]) {
+        let searched = if r.cmd == "lint" {
+            "rollout-*.jsonl[.zst] and session folders' *.jsonl[.zst]"
+        } else {
+            "rollout-*.jsonl[.zst]"
+        };
+        let said = format!(
+            "rollscope: {}: no rollout found: searched below it for {searched} \
+             (--allow-empty: exit 0)",
+            empty.display()
+        );
+        r.said(2, &[said]);
+        assert!(r.rows.is_empty(), "{}", r.cmd);
+    }
+    for r in every(&["--allow-empty"], &[&empty], &[]) {
         r.said(0, &["rollscope: no rollout files found".into()]);
         assert!(r.rows.is_empty(), "{}", r.cmd);
     }
