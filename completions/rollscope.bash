@@ -159,7 +159,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__check__subcmd__ordinal)
-            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --color --utc --help --version"
+            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --color --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +182,10 @@ _rollscope() {
                     return 0
                     ;;
                 --codex-home-as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -389,7 +393,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__lint)
-            opts="-j -q -h -V --format --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
+            opts="-j -q -h -V --format --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --root --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -425,6 +429,10 @@ _rollscope() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -554,7 +562,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --codex-home --codex-home-as --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -585,6 +593,10 @@ _rollscope() {
                     return 0
                     ;;
                 --codex-home-as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

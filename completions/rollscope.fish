@@ -123,6 +123,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l co
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l codex-home -d 'Read Codex\'s state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for every input [default: the Codex home each rollout lies in]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l codex-home-as -d 'The path the databases\' rollout paths were written under, for a home copied elsewhere [default: what comes before their last sessions/ or archived_sessions/]' -r -F
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l root -d 'Name files in SARIF logs and GitHub annotations relative to DIR [default: the current directory]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
@@ -153,6 +154,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l codex -d 
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l codex-home -d 'Read Codex\'s state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for every input [default: the Codex home each rollout lies in]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l codex-home-as -d 'The path the databases\' rollout paths were written under, for a home copied elsewhere [default: what comes before their last sessions/ or archived_sessions/]' -r -F
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l root -d 'Name files in SARIF logs and GitHub annotations relative to DIR [default: the current directory]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
@@ -437,6 +439,7 @@ state.turn-bounds\t'a stored turn whose bounds are not the lines they name'"
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l color -d 'When to color diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l root -d 'Name files in SARIF logs and GitHub annotations relative to DIR [default: the current directory]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l codex-home -d 'Read Codex\'s state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for every input [default: the Codex home each rollout lies in]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l codex-home-as -d 'The path the databases\' rollout paths were written under, for a home copied elsewhere [default: what comes before their last sessions/ or archived_sessions/]' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l since -d 'Only sessions started on or after this date (YYYY-MM-DD, local time) or RFC 3339 time' -r

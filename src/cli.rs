@@ -550,6 +550,9 @@ pub struct ReplayArgs {
     pub state: StateArgs,
 
     #[command(flatten)]
+    pub root: RootArgs,
+
+    #[command(flatten)]
     pub input: InputArgs,
 
     #[command(flatten)]
@@ -591,6 +594,9 @@ pub struct LintArgs {
     /// When to color diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
+
+    #[command(flatten)]
+    pub root: RootArgs,
 
     #[command(flatten)]
     pub state: StateArgs,
@@ -729,10 +735,27 @@ pub struct CheckOrdinalArgs {
     pub state: StateArgs,
 
     #[command(flatten)]
+    pub root: RootArgs,
+
+    #[command(flatten)]
     pub input: InputArgs,
 
     #[command(flatten)]
     pub output: LinesOutputArgs<CheckFormatArg>,
+}
+
+/// What the paths of SARIF logs and GitHub annotations are relative to (the commands that
+/// write them).
+#[derive(Debug, Args, Clone)]
+pub struct RootArgs {
+    /// Name files in SARIF logs and GitHub annotations relative to DIR [default: the current
+    /// directory]
+    ///
+    /// Code scanning and annotations tie a finding to a file of the repository: run from its
+    /// checkout, or give it here. A file outside DIR is named by its absolute path (a
+    /// file:// URI in SARIF).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 /// Warnings `check-ordinal --deny` can turn into errors.

@@ -20,6 +20,7 @@ use crate::findings::{Finding, Rule, Severity};
 use crate::input::Source;
 use crate::lineage::{Follower, JudgeOnly, Resolver};
 use crate::output::diagnostics::{self, Diagnostics, Report, Shown, Style};
+use crate::output::root::Root;
 use crate::output::table::Tone;
 use crate::output::{Cell, Out};
 use crate::rules::{self, select::Overrides, Checker, Hook, Stage};
@@ -132,15 +133,17 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     );
     let checker = checker()
         .with_columns(style == Some(Style::Sarif))
+        .with_digests(style == Some(Style::Sarif))
         .with_state(std::sync::Arc::new(homes));
     let mut out = match style {
         None => Report::Rows(Out::lines(cx.format, cx.color)),
-        Some(s) => Report::Findings(Diagnostics::new(
+        Some(s) => Report::Findings(Box::new(Diagnostics::new(
             s,
             cx.color,
             checker.rules(),
             settings.codex.run_reading(),
-        )),
+            Root::new(args.root.root.as_deref()),
+        ))),
     };
     let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
     let read = cx.read.clone();
@@ -196,6 +199,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         }
         _ => None,
     };
+    if let Report::Findings(d) = &mut out {
+        d.problems(&cx.problems);
+    }
     out.finish()?;
     cx.say_if_empty(files, "rollouts");
     if let Some(line) = total {

@@ -15,6 +15,7 @@ use crate::findings::{Applicability, FixWhen, Rule, Severity};
 use crate::output::diag::Diag;
 use crate::output::diagnostics::{self, Diagnostics, Shown, Style};
 use crate::output::lint as render;
+use crate::output::root::Root;
 use crate::output::sarif::Log;
 use crate::output::{self, Cell, Column, Format, Out};
 use crate::replay::Options;
@@ -74,12 +75,14 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     let homes = Homes::new(state.codex_home.clone(), state.codex_home_as.clone());
     let checker = Checker::of_units(|unit| selection.contains(unit.rule))
         .with_columns(style == Style::Sarif)
+        .with_digests(style == Style::Sarif)
         .with_state(std::sync::Arc::new(homes));
     let mut diag = Diagnostics::new(
         style,
         cx.color,
         checker.rules(),
         settings.codex.run_reading(),
+        Root::new(args.root.root.as_deref()),
     );
     let (mut files, mut failed) = (0usize, false);
     let mut threads = std::collections::HashSet::new();
@@ -126,6 +129,7 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     let codex = settings.codex.run_reading();
     failed |= write_home_findings(&checker, &scope, codex, &mut diag, fail_on)?;
     let (errors, warnings, infos) = diag.counts();
+    diag.problems(&cx.problems);
     diag.finish()?;
     // No rollout to lint is said as every reader says it (the per-line notes are off, not
     // this one): in NDJSON or SARIF a gate given a path that holds none passed in silence
@@ -179,7 +183,7 @@ fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
     let all: &[Rule] = rules::all();
     // The rules as code scanning takes them: a log whose driver describes every rule.
     if args.format == LintFormatArg::Sarif {
-        Log::new(all.to_vec(), codex).finish()?;
+        Log::new(all.to_vec(), codex, Root::new(args.root.root.as_deref())).finish()?;
         return Ok(ExitStatus::Clean);
     }
     if matches!(args.format, LintFormatArg::Json | LintFormatArg::Ndjson) {

@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{ClientView, Effect, Finding, Outcome, Rule, Severity};
 use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
+use crate::output::root::Root;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
 use crate::replay::history::Base;
@@ -144,18 +145,20 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     let checker = Checker::of_units(|unit| !unit.lint_only)
         .in_home_only()
         .with_columns(style == Some(Style::Sarif))
+        .with_digests(style == Some(Style::Sarif))
         .with_state(std::sync::Arc::new(homes));
     let many = cx.sources.len() > 1;
     let mut out = match (args.view, style) {
         (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),
         (ViewArg::Ui, _) => Report::Rows(cx.out(ui_columns(many))?),
         (ViewArg::State, None) => Report::Rows(Out::lines(cx.format, cx.color)),
-        (ViewArg::State, Some(s)) => Report::Findings(Diagnostics::new(
+        (ViewArg::State, Some(s)) => Report::Findings(Box::new(Diagnostics::new(
             s,
             cx.color,
             checker.rules(),
             settings.codex.run_reading(),
-        )),
+            Root::new(args.root.root.as_deref()),
+        ))),
     };
     let view = args.view;
     let mut states = 0u64;
@@ -173,7 +176,8 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
             out.finish()?;
             rows.max(states)
         }
-        Report::Findings(diag) => {
+        Report::Findings(mut diag) => {
+            diag.problems(&cx.problems);
             diag.finish()?;
             states
         }

@@ -75,6 +75,9 @@ pub struct Finding {
     /// What it is about inside a file that is not a rollout (a database row:
     /// `threads[<id>]`), for SARIF's logical locations.
     pub logical: Option<String>,
+    /// The digest of the line its span starts on, when an output fingerprints findings by
+    /// what their line holds (SARIF) and the line could be read again.
+    pub digest: Option<crate::input::digest::LineDigest>,
 }
 
 impl Finding {
@@ -93,6 +96,7 @@ impl Finding {
             related: Vec::new(),
             logical: None,
             fix: None,
+            digest: None,
         }
     }
 

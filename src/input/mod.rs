@@ -12,6 +12,7 @@
 //! Opening (`open.rs`), reading a plain file again later (`reread.rs`) and the texts held
 //! as where they lie in it (`text.rs`) are modules of their own.
 
+pub mod digest;
 pub mod label;
 mod open;
 pub mod placement;
@@ -19,7 +20,10 @@ pub mod reread;
 pub mod tally;
 pub mod text;
 
-pub use open::{is_corrupt_compression, open, open_rereadable, reopen, wrap, PooledReader, Stream};
+pub use open::{
+    is_compressed, is_corrupt_compression, open, open_rereadable, reopen, wrap, PooledReader,
+    Stream,
+};
 pub use reread::{Handles, Reopen, SourceFile};
 pub use text::{FileText, TextWindow};
 

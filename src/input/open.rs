@@ -83,6 +83,25 @@ pub fn reopen(source: &Source) -> io::Result<Option<Reopen>> {
     }))
 }
 
+/// Whether `source` is a regular file whose bytes are zstd (its lines and offsets are those
+/// of the stream it decompresses to); false for anything that cannot be looked at.
+pub fn is_compressed(source: &Source) -> bool {
+    let Source::File(p) = source else {
+        return false;
+    };
+    // Looked at before it is opened: opening a FIFO would wait for a writer.
+    if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(f) = File::open(p) else {
+        return false;
+    };
+    let mut head = Vec::with_capacity(ZSTD_MAGIC.len());
+    (&f).take(ZSTD_MAGIC.len() as u64)
+        .read_to_end(&mut head)
+        .is_ok_and(|_| is_zstd(&head))
+}
+
 /// Open anything readable (used by tests and by `open`).
 pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
     wrap_detect(inner).map(|(s, _)| s)

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use owo_colors::OwoColorize;
 use serde::Serialize;
 
+use super::root::Root;
 use super::rules::doc_markdown;
 use super::sanitize::{clean, cut};
 use super::sarif::Log;
@@ -18,6 +19,7 @@ use super::table::Tone;
 use super::{Cell, ColorWhen, FileRows, Format, Out};
 use crate::codex::Reading;
 use crate::findings::{Effect, Finding, Rule, Severity};
+use crate::input::InputError;
 use crate::rules::SECTIONS;
 
 /// How findings are written.
@@ -83,6 +85,8 @@ pub struct Diagnostics {
     style: Style,
     sink: Sink,
     counts: [usize; 3],
+    /// What the paths of annotations and of a SARIF log are relative to.
+    root: Root,
 }
 
 enum Sink {
@@ -92,10 +96,17 @@ enum Sink {
 
 impl Diagnostics {
     /// Findings in `style`; a SARIF log describes `rules` (the rules the run reports).
-    /// `codex`: the run's reading, whose severities SARIF's rules show by default.
-    pub fn new(style: Style, color: ColorWhen, rules: Vec<Rule>, codex: Reading) -> Diagnostics {
+    /// `codex`: the run's reading, whose severities SARIF's rules show by default; `root`:
+    /// what the paths of annotations and of a SARIF log are relative to.
+    pub fn new(
+        style: Style,
+        color: ColorWhen,
+        rules: Vec<Rule>,
+        codex: Reading,
+        root: Root,
+    ) -> Diagnostics {
         let sink = match style {
-            Style::Sarif => Sink::Sarif(Log::new(rules, codex)),
+            Style::Sarif => Sink::Sarif(Log::new(rules, codex, root.clone())),
             Style::Rows(format) => Sink::Out(Out::lines(format, color)),
             _ => Sink::Out(Out::lines(Format::Table, color)),
         };
@@ -103,6 +114,15 @@ impl Diagnostics {
             style,
             sink,
             counts: [0; 3],
+            root,
+        }
+    }
+
+    /// The inputs that could not be read: a SARIF log lists them as its run's
+    /// notifications (the other styles said them on stderr as they came).
+    pub fn problems(&mut self, problems: &[InputError]) {
+        if let Sink::Sarif(log) = &mut self.sink {
+            log.problems(problems);
         }
     }
 
@@ -138,9 +158,10 @@ impl Diagnostics {
             codex_version_source: s.codex.source.as_str(),
         };
         let style = self.style;
+        let root = &self.root;
         out.row(&row, || match style {
             Style::Human => human(s),
-            Style::Github => vec![Cell::text(&github(s))],
+            Style::Github => vec![Cell::text(&github(s, root))],
             Style::Labelled => vec![labelled(s)],
             Style::Listed => vec![listed(s)],
             _ => vec![concise(s)],
@@ -184,7 +205,8 @@ impl FileRows for Diagnostics {
 /// summary lines (`check-ordinal`, `replay --view state`).
 pub enum Report {
     Rows(Out),
-    Findings(Diagnostics),
+    /// Boxed: a SARIF log's state is several times a sink of rows.
+    Findings(Box<Diagnostics>),
 }
 
 impl Report {
@@ -325,18 +347,23 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// `::error file=PATH,line=N,title=RULE::MESSAGE` (`warning`, `notice` for info; no `line`
-/// for a finding about the whole file).
-fn github(s: &Shown<'_>) -> String {
+/// `::error file=PATH,line=N,title=RULE::MESSAGE` (`warning`, `notice` for info; `endLine`
+/// for a span over several lines; no position for a finding about the whole file). `PATH` is relative
+/// to the root (the repository a workflow checked out), else absolute.
+fn github(s: &Shown<'_>, root: &Root) -> String {
     let f = s.finding;
     let level = match f.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info => "notice",
     };
-    let mut props = vec![format!("file={}", escape_property(&clean(s.path)))];
+    let path = root.display(&f.file);
+    let mut props = vec![format!("file={}", escape_property(&clean(&path)))];
     if let Some(span) = f.span {
         props.push(format!("line={}", span.start_line));
+        if span.end_line != span.start_line {
+            props.push(format!("endLine={}", span.end_line));
+        }
     }
     let title = format!("{} (Codex {})", f.rule.slug(), s.codex.version);
     props.push(format!("title={}", escape_property(&title)));
@@ -397,7 +424,9 @@ mod tests {
     fn github_annotations_escape_as_github_says() {
         assert_eq!(escape_data("50% a\r\nb"), "50%25 a%0D%0Ab");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
-        let f = finding(crate::rules::file::bom::RULE, Some(1));
+        let root = Root::new(Some(std::path::Path::new("/repo")));
+        let mut f = finding(crate::rules::file::bom::RULE, Some(1));
+        f.file = Source::File("/repo/./dir,x/a:b.jsonl".into());
         let s = Shown {
             path: "dir,x/a:b.jsonl",
             finding: &f,
@@ -405,14 +434,16 @@ mod tests {
             label: "",
             codex: Reading::default(),
         };
-        let line = github(&s);
+        let line = github(&s, &root);
         assert!(
             line.starts_with(
                 "::error file=dir%2Cx/a%3Ab.jsonl,line=1,title=file.bom (Codex 0.171.0)::"
             ),
             "{line}"
         );
-        let whole = finding(crate::rules::meta::missing::RULE, None);
+        // Outside the root: its absolute path.
+        let mut whole = finding(crate::rules::meta::missing::RULE, None);
+        whole.file = Source::File("/elsewhere/p".into());
         let s = Shown {
             path: "p",
             finding: &whole,
@@ -420,7 +451,11 @@ mod tests {
             label: "",
             codex: Reading::default(),
         };
-        assert!(github(&s).starts_with("::error file=p,title=meta.missing (Codex 0.171.0)::"));
+        let line = github(&s, &root);
+        assert!(
+            line.starts_with("::error file=/elsewhere/p,title=meta.missing (Codex 0.171.0)::"),
+            "{line}"
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod json;
 pub mod lint;
 pub mod progress;
 pub mod repair;
+pub mod root;
 pub mod rules;
 pub mod sanitize;
 pub mod sarif;

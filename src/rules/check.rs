@@ -52,6 +52,8 @@ pub struct Checker {
     outside_home: bool,
     /// Count the end columns of the spans (for SARIF).
     columns: bool,
+    /// Give each finding the digest of its line (for SARIF's fingerprints).
+    digests: bool,
     /// Where the `state` rules read Codex's databases; `None` when none of them is checked.
     state: Option<Arc<Homes>>,
 }
@@ -95,6 +97,7 @@ impl Checker {
             placement,
             outside_home: true,
             columns: false,
+            digests: false,
             state: None,
         }
     }
@@ -124,6 +127,13 @@ impl Checker {
     /// The checks, their findings' spans counting end columns (an output that prints them).
     pub fn with_columns(mut self, columns: bool) -> Checker {
         self.columns = columns;
+        self
+    }
+
+    /// The checks, each finding given the digest of the line it starts on (SARIF's
+    /// fingerprints).
+    pub fn with_digests(mut self, digests: bool) -> Checker {
+        self.digests = digests;
         self
     }
 
@@ -228,9 +238,26 @@ pub fn replay(
         ..Facts::of_replay(&replay, placement.as_ref())
     };
     checker.file(&facts, &mut found, Some(&lines));
-    Checked {
-        findings: found.finish(),
-        replay,
+    let mut findings = found.finish();
+    if checker.digests {
+        digest(&mut findings, source);
+    }
+    Checked { findings, replay }
+}
+
+/// Give each finding with a span the digest of the line it starts on, read again.
+fn digest(findings: &mut [Finding], source: &Source) {
+    let at: Vec<(usize, u64)> = findings
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.span.map(|s| (i, s.line_offset)))
+        .collect();
+    let offsets: Vec<u64> = at.iter().map(|&(_, o)| o).collect();
+    let digests = crate::input::digest::line_digests(source, &offsets);
+    for ((i, _), d) in at.into_iter().zip(digests) {
+        if let Some(f) = findings.get_mut(i) {
+            f.digest = d;
+        }
     }
 }
 
@@ -256,7 +283,11 @@ pub fn ordinals(
         state,
     };
     checker.file(&facts, &mut found, None);
-    found.finish()
+    let mut findings = found.finish();
+    if checker.digests {
+        digest(&mut findings, &facts.file.source);
+    }
+    findings
 }
 
 /// What Codex's databases say of `source`, to be placed on its pass, when the checker

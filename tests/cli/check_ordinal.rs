@@ -723,9 +723,15 @@ fn problems_print_in_lints_finding_formats() {
     assert!(lines[0].starts_with(&format!("{p}:10:1: error[ordinal.non-monotonic] ")));
     assert!(lines[1].starts_with(&summary));
     let github = text("github");
+    // Annotations name the file from the root, the current directory (the project's).
+    let rel = Path::new(p)
+        .strip_prefix(root())
+        .unwrap()
+        .display()
+        .to_string();
     assert!(
         github.starts_with(&format!(
-            "::error file={p},line=10,title=ordinal.non-monotonic (Codex 0.171.0)::"
+            "::error file={rel},line=10,title=ordinal.non-monotonic (Codex 0.171.0)::"
         )),
         "{github}"
     );

@@ -101,10 +101,15 @@ fn as_row(result: &Value) -> (Value, Value, Value, Value, Value, Value) {
     )
 }
 
+/// A row as the result it stands for: a finding about the whole file is at line 1.
 fn row(r: &Value) -> (Value, Value, Value, Value, Value, Value) {
+    let line = match &r["line"] {
+        Value::Null => 1.into(),
+        l => l.clone(),
+    };
     (
         r["path"].clone(),
-        r["line"].clone(),
+        line,
         r["byte_offset"].clone(),
         r["rule"].clone(),
         r["severity"].clone(),
@@ -151,13 +156,24 @@ fn sarif_logs_validate_against_the_sarif_2_1_0_schema() {
     bad["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] =
         "a b.jsonl".into();
     assert!(!v.is_valid(&bad));
-    // A finding about the whole file has a location without region; the others have one.
-    assert!(results.iter().any(|r| r["locations"][0]["physicalLocation"]
-        .get("region")
-        .is_none()));
+    // Every result has a region (line 1 for a finding about the whole file: code scanning
+    // drops a result without one) and a fingerprint, and no two share one.
+    let mut prints = std::collections::HashSet::new();
+    for r in results {
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert!(region["startLine"].as_u64().is_some_and(|l| l >= 1), "{r}");
+        let print = r["partialFingerprints"]["rollscope/v1"].as_str();
+        assert!(print.is_some_and(|p| p.len() == 32), "{r}");
+        assert!(
+            prints.insert(print.unwrap().to_string()),
+            "a fingerprint twice: {r}"
+        );
+    }
     assert!(results
         .iter()
-        .any(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"].is_u64()));
+        .any(|r| r["locations"][0]["physicalLocation"]["region"]
+            == serde_json::json!({"startLine": 1})));
+    assert_eq!(log["runs"][0]["columnKind"], "unicodeCodePoints");
 }
 
 #[test]
@@ -176,9 +192,12 @@ fn sarif_results_are_the_ndjson_findings_one_for_one() {
         for r in results {
             let i = r["ruleIndex"].as_u64().unwrap() as usize;
             assert_eq!(ids[i], r["ruleId"].as_str().unwrap());
+            // A whole line, or the whole file (line 1 alone).
             let region = &r["locations"][0]["physicalLocation"]["region"];
-            if region.is_object() {
+            if region.get("endLine").is_some() {
                 assert_eq!(region["startColumn"], 1);
+            } else {
+                assert_eq!(region, &serde_json::json!({"startLine": 1}));
             }
         }
     }
@@ -338,5 +357,233 @@ fn regions_end_where_the_span_ends_counted_in_characters() {
             &j["endColumn"]
         ],
         [5, 1, 5, chars + 1]
+    );
+}
+
+/// `lint --format sarif ARGS... PATHS...` run in `dir`: exit code and the log.
+fn sarif_in(dir: &Path, args: &[&str], paths: &[&Path]) -> (i32, Value) {
+    let out = rollscope()
+        .current_dir(dir)
+        .args(["lint", "--no-config", "--format", "sarif"])
+        .args(args)
+        .args(paths)
+        .output()
+        .unwrap();
+    let log = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+    (out.status.code().unwrap(), log)
+}
+
+/// Each result as `(rule, start line, fingerprint)`.
+fn printed(log: &Value) -> Vec<(String, u64, String)> {
+    log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap().to_string(),
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                    .as_u64()
+                    .unwrap(),
+                r["partialFingerprints"]["rollscope/v1"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Code scanning matches an alert across runs by its fingerprint: the findings of a file
+/// and of the same file with a blank line inserted at its top have the same fingerprints
+/// (their lines all moved down one; the blank line is a finding of its own), and a run
+/// repeated gives the same log. Two findings of one rule on identical lines differ by their
+/// occurrence (`ordinal-line-duplicated.jsonl`: the same record twice). (A file that
+/// starts with a BOM is not among them: a line before it makes it no BOM.)
+#[test]
+fn fingerprints_survive_lines_moving_and_runs_repeating() {
+    for name in [
+        "ordinal-line-deleted.jsonl",
+        "ordinal-line-duplicated.jsonl",
+        "invalid-json-mid-file.jsonl",
+        "calls-output-deleted.jsonl",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rollout.jsonl");
+        let text = std::fs::read(testdata(&format!("broken/{name}"))).unwrap();
+        std::fs::write(&file, &text).unwrap();
+        let (_, first) = sarif_in(dir.path(), &[], &[Path::new("rollout.jsonl")]);
+        let (_, again) = sarif_in(dir.path(), &[], &[Path::new("rollout.jsonl")]);
+        assert_eq!(first, again, "{name}: a second run differs");
+        let before = printed(&first);
+        assert!(!before.is_empty(), "{name}");
+        let mut moved = b"\n".to_vec();
+        moved.extend_from_slice(&text);
+        std::fs::write(&file, &moved).unwrap();
+        let (_, after) = sarif_in(dir.path(), &[], &[Path::new("rollout.jsonl")]);
+        let after = printed(&after);
+        for (rule, line, print) in &before {
+            // A finding about the whole file stays at line 1; one of a line moves with it,
+            // unless it is about the file's start, which is now the blank line.
+            let found = after.iter().find(|(_, _, p)| p == print);
+            assert!(
+                found.is_some(),
+                "{name}: {rule} at line {line} lost its fingerprint: {after:?}"
+            );
+        }
+        let new: Vec<_> = after
+            .iter()
+            .filter(|(_, _, p)| !before.iter().any(|(_, _, q)| q == p))
+            .collect();
+        assert!(
+            new.iter().all(|(_, line, _)| *line == 1),
+            "{name}: findings new in the moved file: {new:?}"
+        );
+    }
+}
+
+/// Paths are relative to `--root` (default: the current directory), normalised (no `./`,
+/// no `..`), based at `%SRCROOT%`, whose absolute URI `originalUriBaseIds` gives; a file
+/// outside the root is an absolute `file://` URI. The github format names files the same
+/// way.
+#[test]
+fn paths_are_relative_to_the_root_and_based_at_srcroot() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let file = repo.join("logs/rollout.jsonl");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::copy(testdata("broken/bom.jsonl"), &file).unwrap();
+    let outside = dir.path().join("elsewhere.jsonl");
+    std::fs::copy(testdata("broken/bom.jsonl"), &outside).unwrap();
+    let location = |log: &Value, i: usize| {
+        log["runs"][0]["results"][i]["locations"][0]["physicalLocation"]["artifactLocation"].clone()
+    };
+    let want = serde_json::json!({"uri": "logs/rollout.jsonl", "uriBaseId": "%SRCROOT%"});
+    for (cwd, args, path) in [
+        (&repo, vec![], "./logs/rollout.jsonl"),
+        (&repo, vec![], "logs/../logs/./rollout.jsonl"),
+        (
+            &dir.path().to_path_buf(),
+            vec!["--root", "repo"],
+            "repo/logs/rollout.jsonl",
+        ),
+    ] {
+        let (code, log) = sarif_in(cwd, &args, &[Path::new(path)]);
+        assert_eq!(code, 1);
+        assert_eq!(location(&log, 0), want, "{path} {args:?}");
+        let base = &log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"];
+        let root = format!("file://{}/", repo.canonicalize().unwrap().display());
+        let lexical = format!("file://{}/", repo.display());
+        assert!(base == &root || base == &lexical, "{base}");
+        assert_valid(&validator(), &log, path);
+    }
+    let (_, log) = sarif_in(&repo, &[], &[&outside]);
+    let at = location(&log, 0);
+    assert_eq!(at["uri"], format!("file://{}", outside.display()));
+    assert!(at.get("uriBaseId").is_none(), "{at}");
+    // Annotations: the same paths.
+    let out = rollscope()
+        .current_dir(dir.path())
+        .args([
+            "lint",
+            "--no-config",
+            "--format",
+            "github",
+            "--root",
+            "repo",
+        ])
+        .args(["./repo/logs/rollout.jsonl", "elsewhere.jsonl"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.contains(" file=logs/rollout.jsonl,")),
+        "{text}"
+    );
+    let abs = format!(" file={},", outside.display()).replace(':', "%3A");
+    assert!(text.lines().any(|l| l.contains(&abs)), "{text}");
+}
+
+/// A `.zst`'s lines and offsets count in the stream it decompresses to: that stream is an
+/// artifact nested in the `.zst` (`parentIndex`), and the results' regions are on it.
+#[test]
+fn a_compressed_file_is_a_stream_nested_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let packed = compress_into(&testdata("broken/ordinal-line-deleted.jsonl"), dir.path());
+    let name = packed.file_name().unwrap().to_str().unwrap().to_string();
+    let (code, log) = sarif_in(dir.path(), &["--fail-on", "warning"], &[Path::new(&name)]);
+    assert_eq!(code, 1);
+    let artifacts = log["runs"][0]["artifacts"].as_array().unwrap();
+    assert_eq!(artifacts.len(), 2, "{artifacts:?}");
+    assert_eq!(
+        artifacts[0]["location"],
+        serde_json::json!({"uri": name, "uriBaseId": "%SRCROOT%"})
+    );
+    assert_eq!(artifacts[1]["parentIndex"], 0);
+    assert_eq!(
+        artifacts[1]["location"]["uri"],
+        name.strip_suffix(".zst").unwrap()
+    );
+    let gap = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "ordinal.gap")
+        .unwrap();
+    let loc = &gap["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["index"], 1);
+    assert_eq!(loc["region"]["startLine"], 9);
+    // The same line as the plain file's: the offset counts in the stream.
+    let plain = ndjson_lint(&[], &[&testdata("broken/ordinal-line-deleted.jsonl")]).1;
+    let want = plain.iter().find(|r| r["rule"] == "ordinal.gap").unwrap();
+    assert_eq!(loc["region"]["byteOffset"], want["byte_offset"]);
+    assert_valid(&validator(), &log, "zst");
+}
+
+/// An input that could not be read, or a folder that held none, leaves a trace in the log:
+/// a notification of the invocation, which did not succeed; a run with none succeeded.
+#[test]
+fn unreadable_inputs_are_the_invocations_notifications() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let gone = dir.path().join("gone.jsonl");
+    let good = testdata("broken/bom.jsonl");
+    let (code, log) = sarif_in(&root(), &[], &[&gone, &empty, &good]);
+    assert_eq!(code, 2);
+    let inv = &log["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false);
+    let notes = inv["toolExecutionNotifications"].as_array().unwrap();
+    let said: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|n| {
+            (
+                n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap(),
+                n["message"]["text"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let (gone_uri, empty_uri) = (
+        format!("file://{}", gone.display()),
+        format!("file://{}", empty.display()),
+    );
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(said[0].0, gone_uri);
+    assert!(
+        said[1].0 == empty_uri && said[1].1.starts_with("no rollout found"),
+        "{said:?}"
+    );
+    assert!(notes.iter().all(|n| n["level"] == "error"));
+    // The good file's findings are there all the same.
+    assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty());
+    assert_valid(&validator(), &log, "notifications");
+    let (code, log) = sarif_in(&root(), &[], &[&good]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        log["runs"][0]["invocations"],
+        serde_json::json!([{"executionSuccessful": true}])
     );
 }

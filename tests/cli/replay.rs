@@ -801,8 +801,14 @@ fn the_state_view_prints_findings_in_lints_formats_and_the_others_refuse_them() 
         1,
         "annotations alone: {github}"
     );
+    // Annotations name the file from the root, the current directory (the project's).
+    let rel = std::path::Path::new(p)
+        .strip_prefix(root())
+        .unwrap()
+        .display()
+        .to_string();
     assert!(github.starts_with(&format!(
-        "::warning file={p},line=22,title=pair.duplicate (Codex 0.171.0)::"
+        "::warning file={rel},line=22,title=pair.duplicate (Codex 0.171.0)::"
     )));
     let log: Value = serde_json::from_str(&text("sarif")).unwrap();
     let results = log["runs"][0]["results"].as_array().unwrap();
