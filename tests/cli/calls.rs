@@ -549,14 +549,11 @@ fn a_fifo_named_on_the_command_line_gives_the_rows_of_its_file() {
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("rollout-2026-01-01T00-00-00-x.jsonl");
-    if !std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        eprintln!("SKIPPED: mkfifo is not available");
+    let Some(mkfifo) = tool("mkfifo", "no FIFO was read") else {
         return;
-    }
+    };
+    let made = std::process::Command::new(mkfifo).arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo {}", fifo.display());
     let writer = {
         let (fifo, file) = (fifo.clone(), file.clone());
         std::thread::spawn(move || std::fs::write(fifo, std::fs::read(file).unwrap()).unwrap())

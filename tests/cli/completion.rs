@@ -13,14 +13,7 @@ use crate::util::*;
 /// What bash offers (`COMPREPLY`) when TAB is pressed at the end of `words`, the last of
 /// which is the word being completed; `None` where there is no bash to ask.
 fn bash_completes(words: &[&str]) -> Option<Vec<String>> {
-    if StdCommand::new("bash").arg("--version").output().is_err() {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: no bash on PATH; the bash completion was not tried"
-        );
-        return None;
-    }
+    let bash = tool("bash", "the bash completion was not tried")?;
     // The function `complete -p` names is called as readline calls it: the command, the
     // word being completed, the word before it.
     let script = r#"
@@ -34,7 +27,7 @@ fn bash_completes(words: &[&str]) -> Option<Vec<String>> {
         "$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
         printf '%s\n' "${COMPREPLY[@]}"
     "#;
-    let out = StdCommand::new("bash")
+    let out = StdCommand::new(bash)
         .args(["--norc", "--noprofile", "-c", script, "bash"])
         .args(words)
         .env("ROLLSCOPE", assert_cmd::cargo::cargo_bin("rollscope"))

@@ -93,11 +93,10 @@ fn sample_home(dir: &Path) {
 
 #[test]
 fn every_example_in_the_help_runs_against_a_codex_home_and_succeeds() {
-    if Command::new("bash").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: bash is not installed");
+    let Some(bash) = tool("bash", "no example in the help ran") else {
         return;
-    }
-    let has_jq = Command::new("jq").arg("--version").output().is_ok();
+    };
+    let mut has_jq = None;
     let home = tempfile::tempdir().unwrap();
     sample_home(home.path());
     let bin = assert_cmd::cargo::cargo_bin("rollscope");
@@ -116,13 +115,16 @@ fn every_example_in_the_help_runs_against_a_codex_home_and_succeeds() {
             help(&[&cmd, "--help"])
         };
         for e in examples(&long) {
-            if e.contains("| jq") && !has_jq {
-                eprintln!("SKIPPED (no jq): {e}");
+            if e.contains("| jq")
+                && !*has_jq.get_or_insert_with(|| {
+                    tool("jq", "the help's examples through `| jq` did not run").is_some()
+                })
+            {
                 continue;
             }
             // Each in a directory of its own: what it writes is its own output.
             let work = tempfile::tempdir().unwrap();
-            let out = Command::new("bash")
+            let out = Command::new(&bash)
                 .args(["-o", "pipefail", "-c", &e])
                 .current_dir(work.path())
                 .env("PATH", &path)

@@ -217,30 +217,24 @@ pub fn template_runs() -> Vec<Ran> {
 }
 
 /// Peak RSS of a child, in KiB, measured by GNU time (`/usr/bin/time -f %M`): the output of
-/// `rollscope ARGS` (stdin fed by `feed` when given) and the peak, `None` with a note when
-/// GNU time is not installed.
+/// `rollscope ARGS` (stdin fed by `feed` when given) and the peak, `None` where GNU time
+/// is not installed ([`tool`]: a failure under CI).
 pub fn measured(
     args: &[&str],
     feed: Option<Box<dyn FnOnce(std::process::ChildStdin) + Send>>,
 ) -> (Output, Option<u64>) {
-    let time = Path::new("/usr/bin/time");
-    let gnu = time.exists()
-        && std::process::Command::new(time)
-            .args(["-f", "%M", "true"])
-            .output()
-            .is_ok_and(|o| o.status.success());
+    let time = tool("time", "peak RSS not measured");
+    let gnu = time.is_some();
     let report = tempfile::NamedTempFile::new().unwrap();
-    let mut c = if gnu {
-        rollscope_under(&[
-            "/usr/bin/time",
+    let mut c = match &time {
+        Some(time) => rollscope_under(&[
+            time.to_str().unwrap(),
             "-f",
             "%M",
             "-o",
             report.path().to_str().unwrap(),
-        ])
-    } else {
-        eprintln!("SKIPPED: no GNU time at /usr/bin/time; peak RSS not measured");
-        rollscope_under(&["env"])
+        ]),
+        None => rollscope_under(&["env"]),
     };
     c.args(args)
         .stdin(if feed.is_some() {
@@ -276,15 +270,19 @@ const O_NONBLOCK: i32 = 0o4000;
 #[cfg(all(unix, not(target_os = "linux")))]
 const O_NONBLOCK: i32 = 0x0004;
 
-/// Make a FIFO at `path`; false, with a note, when `mkfifo` is not there.
+/// Make a FIFO at `path`; false where `mkfifo` is not installed ([`tool`]: a failure under
+/// CI).
 #[cfg(unix)]
 pub fn mkfifo(path: &Path) -> bool {
-    let made = std::process::Command::new("mkfifo").arg(path).status();
-    let ok = made.is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("SKIPPED: mkfifo is not available; no FIFO test ran");
-    }
-    ok
+    let Some(mkfifo) = tool("mkfifo", "no FIFO test ran") else {
+        return false;
+    };
+    let made = std::process::Command::new(mkfifo)
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {}: {made}", path.display());
+    true
 }
 
 /// Run `rollscope ARGS` whose input is the FIFO `fifo`, writing `bytes` into it once

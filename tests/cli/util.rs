@@ -87,6 +87,102 @@ pub fn shared_corpus() -> Option<PathBuf> {
     }
 }
 
+/// A program a test needs that a machine may lack: its path, found as the test runs it.
+///
+/// - `sarif-multitool`: `$SARIF_MULTITOOL` when set (`.ci/run` sets it to the
+///   multitool's own executable), else `Sarif.Multitool` or `sarif-multitool` on `PATH`;
+/// - `time`: GNU time at `/usr/bin/time` (`-f %M` must work; a shell's `time` is no program);
+/// - `script`: util-linux's `script` on `PATH` (BSD's takes other arguments);
+/// - any other name (`jq`, `zsh`, `fish`, `duckdb`, `strace`, `bash`, `mkfifo`, …): that
+///   program on `PATH`.
+///
+/// Where it is missing the test does not run, `unrun` saying what did not. Under CI (`CI`
+/// is `true` or `1`), which must run every test, that is a failure naming the tool and
+/// `.ci/run`, which installs them; elsewhere the test prints `SKIPPED: NAME is not
+/// installed; UNRUN` on stderr (past the harness's capture, so it shows) and `None` lets it
+/// return.
+pub fn tool(name: &str, unrun: &str) -> Option<PathBuf> {
+    if let Some(path) = find_tool(name) {
+        return Some(path);
+    }
+    let what = match name {
+        "time" => "GNU time (/usr/bin/time)",
+        "script" => "util-linux `script`",
+        "sarif-multitool" => {
+            "sarif-multitool ($SARIF_MULTITOOL, Sarif.Multitool or sarif-multitool on PATH)"
+        }
+        _ => name,
+    };
+    if under_ci() {
+        panic!(
+            "{what} is not installed, and under CI no test may skip for want of a tool \
+             (here: {unrun}): run the tests through `.ci/run`, which installs it"
+        );
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {what} is not installed; {unrun}"
+    );
+    None
+}
+
+/// Is this a CI run (`CI=true` or `CI=1`, as CI services and `.ci/run` set it)?
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// [`tool`]'s search, without a word on a miss.
+fn find_tool(name: &str) -> Option<PathBuf> {
+    use std::process::Command;
+    match name {
+        "sarif-multitool" => std::env::var_os("SARIF_MULTITOOL")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| executable(p))
+            .or_else(|| on_path("Sarif.Multitool"))
+            .or_else(|| on_path("sarif-multitool")),
+        "time" => {
+            let time = PathBuf::from("/usr/bin/time");
+            let gnu = Command::new(&time)
+                .args(["-f", "%M", "true"])
+                .output()
+                .is_ok_and(|o| o.status.success());
+            gnu.then_some(time)
+        }
+        "script" => on_path("script").filter(|p| {
+            Command::new(p)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux"))
+        }),
+        _ => on_path(name),
+    }
+}
+
+/// The first executable file `program` in a directory of `PATH`.
+fn on_path(program: &str) -> Option<PathBuf> {
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|d| d.join(format!("{program}{}", std::env::consts::EXE_SUFFIX)))
+        .find(|p| executable(p))
+}
+
+fn executable(p: &Path) -> bool {
+    let Ok(meta) = p.metadata() else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
 /// What the tests' environment leaves out: color and width choices, the real Codex home.
 const SURPRISES: [&str; 6] = [
     "NO_COLOR",
@@ -215,16 +311,12 @@ pub fn compress_into(src: &Path, dir: &Path) -> PathBuf {
 
 /// Run the shell command line `line` in a pseudo-terminal made by util-linux `script`
 /// (`$ROLLSCOPE` names the binary), with `rollscope()`'s clean environment and `envs`: what
-/// the terminal received (`\r\n` kept), and the exit code. `None`, with a note, when
-/// util-linux `script` is not installed.
+/// the terminal received (`\r\n` kept), and the exit code. `None` where util-linux
+/// `script` is not installed ([`tool`]: a failure under CI).
 pub fn in_pty(line: &str, envs: &[(&str, &str)]) -> Option<(String, Option<i32>)> {
     use std::process::{Command, Stdio};
-    let version = Command::new("script").arg("--version").output();
-    if !version.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux")) {
-        eprintln!("SKIPPED: util-linux `script` is not installed; no pseudo-terminal test ran");
-        return None;
-    }
-    let mut c = Command::new("script");
+    let script = tool("script", "no pseudo-terminal test ran")?;
+    let mut c = Command::new(script);
     c.args(["-q", "-e", "-c", line, "/dev/null"]);
     for var in SURPRISES.iter().chain(&["ROLLSCOPE_PROGRESS"]) {
         c.env_remove(var);

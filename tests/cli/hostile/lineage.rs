@@ -331,17 +331,16 @@ fn a_history_base_thread_id_that_is_a_path_is_a_finding_never_a_read() {
             _ => r.said(0, &[]),
         };
     }
-    let strace = std::process::Command::new("strace").arg("-V").output();
-    if !strace.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: strace is not installed; the system calls were not traced");
+    let Some(strace) = tool("strace", "the system calls were not traced") else {
         return;
-    }
+    };
+    let strace = strace.to_str().unwrap();
     for cmd in READERS {
         let log = tmp.path().join(format!("{cmd}.strace"));
         let log_s = log.to_str().unwrap().to_string();
         let r = run(
             cmd,
-            &["strace", "-f", "-qq", "-e", "trace=%file", "-o", &log_s],
+            &[strace, "-f", "-qq", "-e", "trace=%file", "-o", &log_s],
         );
         assert!(matches!(r.code, Some(0 | 1)), "{cmd}: {}", r.stderr);
         let trace = std::fs::read_to_string(&log).unwrap();
