@@ -1,7 +1,8 @@
-//! Completion, tried in the shell that runs it: bash sources what `rollscope completions
-//! bash` prints and completes subcommand names, and the rule registry's names after `lint
-//! --select`, `--ignore` and `--explain`. (Skipped, with a note, where bash is absent.) The
-//! registry's names are completion's only: parsing and `--help` are as they were.
+//! Completion, tried in the shell that runs it: bash, fish and zsh each load what
+//! `rollscope completions SHELL` prints and complete subcommand names, and the rule
+//! registry's names after `lint --select`, `--ignore` and `--explain`. (Skipped, with a note,
+//! where the shell is absent; a failure under CI: `util::tool`.) The registry's names are
+//! completion's only: parsing and `--help` are as they were.
 
 use std::process::Command as StdCommand;
 
@@ -145,6 +146,212 @@ fn zsh_and_fish_scripts_offer_every_rule() {
             assert!(script.contains(slug.as_str()), "{shell}: {slug}");
         }
     }
+}
+
+/// A shell run with a home of its own (fish writes its settings there) and `$ROLLSCOPE`
+/// naming the binary.
+fn shell(program: &std::path::Path, home: &std::path::Path) -> StdCommand {
+    let mut c = StdCommand::new(program);
+    c.env("HOME", home)
+        .env("ROLLSCOPE", assert_cmd::cargo::cargo_bin("rollscope"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("ZDOTDIR");
+    c
+}
+
+/// What fish offers for the command line `line` (whose last word, maybe empty, is the one
+/// being completed): `complete -C`, in `fish --no-config` that sourced `rollscope
+/// completions fish`; `None` where there is no fish to ask.
+fn fish_completes(line: &str) -> Option<Vec<String>> {
+    let fish = tool("fish", "the fish completion was not tried")?;
+    let home = tempfile::tempdir().unwrap();
+    let script = r#"
+        $ROLLSCOPE completions fish | source; or exit 3
+        complete -C $argv[1]
+    "#;
+    let out = shell(&fish, home.path())
+        .args(["--no-config", "-c", script, line])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{line:?}: {stderr}");
+    assert!(stderr.is_empty(), "{line:?}: {stderr}");
+    // A candidate, a tab and its description.
+    let offered = String::from_utf8(out.stdout).unwrap();
+    Some(
+        offered
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect(),
+    )
+}
+
+#[test]
+fn fish_completes_subcommand_names() {
+    let Some(offered) = fish_completes("rollscope ch") else {
+        return;
+    };
+    assert_eq!(offered, ["check-ordinal"]);
+    let all = fish_completes("rollscope ").unwrap();
+    let mut cli = rollscope::cli::Cli::command();
+    cli.build();
+    for sub in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
+        assert!(all.iter().any(|w| w == sub.get_name()), "{sub:?}: {all:?}");
+    }
+}
+
+#[test]
+fn fish_completes_lint_select_ignore_and_explain_from_the_registry() {
+    let Some(offered) = fish_completes("rollscope lint --select ") else {
+        return;
+    };
+    assert_eq!(sorted(offered), names_starting("", true));
+    let offered = fish_completes("rollscope lint some/dir --ignore ord").unwrap();
+    assert_eq!(sorted(offered), names_starting("ord", true));
+    let offered = fish_completes("rollscope lint --explain ord").unwrap();
+    assert_eq!(sorted(offered), names_starting("ord", false));
+}
+
+/// `rollscope completions zsh`, written where `zsh` can load it: `DIR/_rollscope`.
+fn zsh_script(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("_rollscope");
+    std::fs::write(&path, output(&["completions", "zsh"], 0).stdout).unwrap();
+    path
+}
+
+/// The script parses (`zsh -n`), and sourced after `compinit` in `zsh -f` it defines
+/// `_rollscope` and makes it `rollscope`'s completion, without a word on stderr.
+#[test]
+fn zsh_loads_the_script_and_makes_rollscope_complete_with_it() {
+    let Some(zsh) = tool("zsh", "the zsh completion was not loaded") else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let script = zsh_script(home.path());
+    let out = shell(&zsh, home.path())
+        .args(["-f", "-n"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "zsh -n: {out:?}");
+    assert!(out.stderr.is_empty(), "zsh -n: {out:?}");
+    let load = r#"
+        autoload -U compinit && compinit -u -D || exit 3
+        source $1 || exit 4
+        (( $+functions[_rollscope] )) || exit 5
+        [[ $_comps[rollscope] == _rollscope ]] || exit 6
+    "#;
+    let out = shell(&zsh, home.path())
+        .args(["-f", "-c", load, "zsh"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+/// Sourced in the interactive `zsh -f` that [`zsh_completes`] types into: completion from
+/// `fpath`'s `_rollscope`, TAB bound to it, and every match it adds printed, one a line
+/// between two marks; the shell exits once the completion is done.
+const ZSH_CAPTURE: &str = r#"
+PROMPT= RPROMPT= PS2=
+fpath=($COMPLETIONS $fpath)
+autoload -U compinit && compinit -u -D
+bindkey '^I' complete-word
+zstyle ':completion:*' list-grouped false
+zstyle ':completion:*' insert-tab false
+# The calls with -O, -A or -D only filter words; the others add matches.
+compadd() {
+    if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then
+        builtin compadd "$@"
+        return
+    fi
+    local -a hits
+    builtin compadd -A hits "$@"
+    local h
+    for h in $hits; do print -r -- "match:$h"; done
+    builtin compadd "$@"
+}
+begin-capture() { print -r -- '<<begin>>' }
+end-capture() { print -r -- '<<end>>' }
+compprefuncs=(begin-capture)
+comppostfuncs=(end-capture exit)
+print -r -- '<<ready>>'
+"#;
+
+/// Drives an interactive `zsh -f` through `zpty`: sources [`ZSH_CAPTURE`] (`$1`), types the
+/// line `$2` and a TAB, and prints what the shell writes until the completion ends.
+const ZSH_DRIVER: &str = r#"
+zmodload zsh/zpty || exit 3
+zpty z zsh -f -i || exit 4
+zpty -w z "source ${(q)1}"
+local line
+while zpty -r z line; do
+    [[ $line == *'<<ready>>'* ]] && break
+done
+zpty -w -n z "$2"$'\t'
+while zpty -r z line; do
+    print -r -- "${line%$'\r'}"
+    [[ $line == *'<<end>>'* ]] && break
+done
+zpty -d z
+"#;
+
+/// What zsh offers when TAB is pressed at the end of `line`: the matches the completion
+/// system adds, typed into a real interactive `zsh -f` (in a pseudo-terminal, through its
+/// `zpty` module) that loaded `_rollscope` from `fpath`; `None` where there is no zsh.
+fn zsh_completes(line: &str) -> Option<Vec<String>> {
+    let zsh = tool("zsh", "the zsh completion was not tried")?;
+    let home = tempfile::tempdir().unwrap();
+    zsh_script(home.path());
+    let capture = home.path().join("capture.zsh");
+    std::fs::write(&capture, ZSH_CAPTURE).unwrap();
+    let mut c = assert_cmd::Command::from_std(shell(&zsh, home.path()));
+    let out = c
+        .args(["-f", "-c", ZSH_DRIVER, "zsh"])
+        .arg(&capture)
+        .arg(line)
+        .env("COMPLETIONS", home.path())
+        .env("TERM", "xterm")
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{line:?}: {stderr}\n{stdout}");
+    let (_, after) = stdout
+        .split_once("<<begin>>")
+        .unwrap_or_else(|| panic!("{line:?}: no completion ran: {stderr}\n{stdout}"));
+    let (during, _) = after
+        .split_once("<<end>>")
+        .unwrap_or_else(|| panic!("{line:?}: the completion did not end: {stderr}\n{stdout}"));
+    let mut offered: Vec<String> = during
+        .lines()
+        .filter_map(|l| l.strip_prefix("match:"))
+        .map(String::from)
+        .collect();
+    offered.sort();
+    offered.dedup();
+    Some(offered)
+}
+
+#[test]
+fn zsh_completes_subcommand_names() {
+    let Some(offered) = zsh_completes("rollscope ch") else {
+        return;
+    };
+    assert_eq!(offered, ["check-ordinal"]);
+}
+
+#[test]
+fn zsh_completes_lint_select_and_explain_from_the_registry() {
+    let Some(offered) = zsh_completes("rollscope lint --select ord") else {
+        return;
+    };
+    assert_eq!(offered, names_starting("ord", true));
+    let offered = zsh_completes("rollscope lint --explain ord").unwrap();
+    assert_eq!(offered, names_starting("ord", false));
 }
 
 /// The names are completion's: `lint` still takes any name and says itself which is no
