@@ -77,10 +77,10 @@ fn report(what: &str, failures: Vec<String>) {
 
 /// A fenced code block: its info string (`console`, `sh`, `console,ignore`, …), the 0-based
 /// index of its first content line, and its content lines.
-struct Block {
-    info: String,
-    first: usize,
-    lines: Vec<String>,
+pub(crate) struct Block {
+    pub(crate) info: String,
+    pub(crate) first: usize,
+    pub(crate) lines: Vec<String>,
 }
 
 /// The info string of a line that opens or closes a code fence (three backquotes at the
@@ -91,7 +91,7 @@ fn fence(line: &str) -> Option<&str> {
 }
 
 /// The fenced code blocks of a page, in order.
-fn blocks(text: &str) -> Vec<Block> {
+pub(crate) fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut open: Option<Block> = None;
     for (i, line) in text.lines().enumerate() {

@@ -11,6 +11,7 @@ mod common;
 mod completion;
 mod contract;
 mod docs;
+mod duckdb;
 mod fixes;
 mod help;
 mod hostile;
