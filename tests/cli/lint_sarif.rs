@@ -2,6 +2,7 @@
 //! `testdata/sarif/`), whose rules are the rules selected and whose results are the NDJSON
 //! findings, one for one.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -174,6 +175,69 @@ fn sarif_logs_validate_against_the_sarif_2_1_0_schema() {
         .any(|r| r["locations"][0]["physicalLocation"]["region"]
             == serde_json::json!({"startLine": 1})));
     assert_eq!(log["runs"][0]["columnKind"], "unicodeCodePoints");
+}
+
+/// Microsoft's SARIF multitool (`validate --rule-kind "Sarif;Gh"`: SARIF's own rules and
+/// the ones GitHub code scanning holds an upload to) finds no error in a log of every
+/// sample, nor in a clean file's (warnings are advice: an `informationUri`, a region for a
+/// finding about the whole file). It exits 0 whatever it finds, so its own log is read.
+#[test]
+fn sarif_logs_pass_the_sarif_multitool_s_sarif_and_github_rules() {
+    let Some(multitool) = tool(
+        "sarif-multitool",
+        "the logs were not checked against SARIF's and GitHub's rules",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let files = samples();
+    let all: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let (_, every, _) = sarif(&["--fail-on", "info"], &all);
+    let (_, clean, _) = sarif(&[], &[&files[0]]);
+    // The check has teeth: a result without a message text is an error.
+    let mut bad = every.clone();
+    bad["runs"][0]["results"][0]["message"]
+        .as_object_mut()
+        .unwrap()
+        .remove("text");
+    for (name, log) in [("every", &every), ("clean", &clean), ("bad", &bad)] {
+        let text = serde_json::to_string_pretty(log).unwrap();
+        std::fs::write(dir.path().join(format!("{name}.sarif")), text).unwrap();
+    }
+    let report = dir.path().join("validation.json");
+    // The executable itself: npm's `sarif-multitool` wrapper passes its arguments through
+    // a shell unquoted, where `Sarif;Gh` would be two commands.
+    let out = std::process::Command::new(&multitool)
+        .args([
+            "validate",
+            "--rule-kind",
+            "Sarif;Gh",
+            "--log",
+            "ForceOverwrite",
+        ])
+        .arg("--output")
+        .arg(&report)
+        .args(["every", "clean", "bad"].map(|n| dir.path().join(format!("{n}.sarif"))))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}: {said}", multitool.display());
+    let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in report["runs"][0]["results"].as_array().unwrap() {
+        if r["level"] != "error" {
+            continue;
+        }
+        let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        let file = uri.rsplit('/').next().unwrap().to_string();
+        let rule = r["ruleId"].as_str().unwrap().to_string();
+        errors.entry(file).or_default().push(rule);
+    }
+    let bad = errors.remove("bad.sarif").unwrap_or_default();
+    assert!(bad.iter().any(|r| r.starts_with("GH")), "{bad:?}\n{said}");
+    assert!(errors.is_empty(), "{errors:?}\n{said}");
 }
 
 #[test]
