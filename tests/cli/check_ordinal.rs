@@ -837,7 +837,7 @@ fn the_lines_end_with_the_runs_total() {
         plural(warnings, "warning"),
         plural(rows.len(), "file")
     );
-    for format in ["text", "table", "human", "concise"] {
+    for format in ["table", "text", "human", "concise"] {
         let mut args = vec!["check-ordinal", "--format", format];
         args.extend(&paths);
         let out = output(&args, 1);
