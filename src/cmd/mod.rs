@@ -178,13 +178,13 @@ pub struct Context {
 }
 
 /// A directory that holds nothing to read is a mistake until said otherwise (a gate given
-/// a typo passed in silence): each given one, and an empty default home where `empty_home`
+/// a typo passed in silence): each given one, and an empty default home where `purpose`
 /// says so, becomes an error saying what was searched.
 fn nothing_found(
     found: &mut input::Discovery,
     roots: Option<&DefaultRoots>,
     walk: Walk,
-    empty_home: EmptyHome,
+    purpose: Purpose,
 ) {
     let nothing = |path: &std::path::Path, what: &str| input::InputError {
         path: path.display().to_string(),
@@ -193,12 +193,21 @@ fn nothing_found(
             walk.searched()
         ),
     };
-    let empty: Vec<input::InputError> =
-        found.empty.iter().map(|d| nothing(d, "below it")).collect();
+    // A Codex home whose rollouts are gone still has its databases to check (the `state`
+    // rules say which rows name no file).
+    let has_db = |d: &std::path::Path| d.join(crate::statedb::rows::STATE_DB).is_file();
+    let findings = purpose == Purpose::Findings;
+    let empty: Vec<input::InputError> = found
+        .empty
+        .iter()
+        .filter(|d| !(findings && has_db(d)))
+        .map(|d| nothing(d, "below it"))
+        .collect();
     found.errors.extend(empty);
-    if let (Some(r), EmptyHome::Error, true) = (
-        roots,
-        empty_home,
+    let home = roots.filter(|r| !has_db(&r.codex_home));
+    if let (Some(r), Purpose::Findings, true) = (
+        home,
+        purpose,
         found.sources.is_empty() && found.errors.is_empty(),
     ) {
         let dirs: Vec<String> = r
@@ -214,12 +223,13 @@ fn nothing_found(
     }
 }
 
-/// Whether finding nothing to read in the default Codex home is an error (it is for the
-/// commands that gate, `lint` and `repair`) or an empty result.
+/// What a run's inputs are for: findings (`lint`, `repair`: they gate, so an empty default
+/// home is an error too, and a folder holding Codex's state database has something to
+/// check), or rows and lines (an empty default home is an empty result).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum EmptyHome {
-    Error,
-    Empty,
+enum Purpose {
+    Findings,
+    Rows,
 }
 
 impl Context {
@@ -233,7 +243,7 @@ impl Context {
             color: output.color.into(),
             shape: output.shape(),
         };
-        Context::with_walk(input, look, Walk::Rollouts, EmptyHome::Empty)
+        Context::with_walk(input, look, Walk::Rollouts, Purpose::Rows)
     }
 
     /// [`Context::new`] for a command that prints lines, never a table.
@@ -246,7 +256,7 @@ impl Context {
             color: output.color.into(),
             shape: Shape::default(),
         };
-        Context::with_walk(input, look, Walk::Rollouts, EmptyHome::Empty)
+        Context::with_walk(input, look, Walk::Rollouts, Purpose::Rows)
     }
 
     /// A context for a command whose output is findings or fixes (`lint`, `repair`): the
@@ -260,7 +270,7 @@ impl Context {
             color,
             shape: Shape::default(),
         };
-        let mut cx = Context::with_walk(&quiet, look, Walk::Everything, EmptyHome::Error)?;
+        let mut cx = Context::with_walk(&quiet, look, Walk::Everything, Purpose::Findings)?;
         cx.quiet = input.quiet;
         Ok(cx)
     }
@@ -270,7 +280,7 @@ impl Context {
         input: &InputArgs,
         look: Look,
         walk: Walk,
-        empty_home: EmptyHome,
+        purpose: Purpose,
     ) -> Result<Context, Error> {
         let zone = if input.utc { Zone::Utc } else { Zone::Local };
         let parse = |s: &Option<String>, flag: &str| -> Result<Option<Bound>, Error> {
@@ -304,7 +314,7 @@ impl Context {
         };
         let mut found = input::discover_with(&input.paths, roots.as_ref(), walk);
         if !input.allow_empty {
-            nothing_found(&mut found, roots.as_ref(), walk, empty_home);
+            nothing_found(&mut found, roots.as_ref(), walk, purpose);
         }
         let nothing_found_said = found.sources.is_empty() && !found.errors.is_empty();
         let mut status = ExitStatus::Clean;

@@ -445,8 +445,9 @@ fn gate(cmd: &[&str], format: &str, args: &[&str], env: &[(&str, &Path)]) -> (i3
 /// empty one, one of files not named `rollout-*`, one of no `.jsonl` at all) is an error,
 /// exit 2, in every command and format, with one line saying what was searched, and the
 /// rest of the run goes on; `lint` and `repair` (which gate) say the same of a Codex home
-/// that holds none. `--allow-empty` makes either an empty result (exit 0), and a
-/// `--since` that leaves nothing is never an error. (On 7313e33 every one exited 0.)
+/// that holds none (one whose state database is there still has that to check).
+/// `--allow-empty` makes either an empty result (exit 0), and a `--since` that leaves
+/// nothing is never an error. (On 7313e33 every one exited 0.)
 #[test]
 fn a_path_that_holds_no_rollout_is_an_error_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
@@ -508,6 +509,20 @@ fn a_path_that_holds_no_rollout_is_an_error_unless_allowed() {
             } else {
                 assert_eq!(code, 0, "{what} in an empty home: {err}");
             }
+        }
+        // A Codex home whose rollouts are gone but whose state database is there: `lint`
+        // and `repair` have it to check (the `state` rules), the others nothing to read.
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("state_5.sqlite"), b"").unwrap();
+        let (code, err) = gate(cmd, formats[0], &[home.path().to_str().unwrap()], &[]);
+        if lint {
+            assert!(
+                code < 2 && !err.contains("no rollout found"),
+                "{}: {err}",
+                cmd[0]
+            );
+        } else {
+            assert_eq!(code, 2, "{}: {err}", cmd[0]);
         }
         // A range that leaves nothing is an empty result, not this error.
         let (code, err) = gate(

@@ -182,9 +182,10 @@ fn github_annotations_name_the_file_line_and_rule() {
         0,
     );
     let text = String::from_utf8(out.stdout).unwrap();
+    // The path from the root, the current directory (the project's).
     let want = format!(
         "::warning file={},line=20,title=pair.missing-output (Codex 0.171.0)::",
-        f.display()
+        f.strip_prefix(root()).unwrap().display()
     );
     assert!(text.starts_with(&want), "{text}");
 }
