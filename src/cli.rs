@@ -333,8 +333,9 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// `--format` of `check-ordinal` and `replay`: the command's own lines (`table`) and rows,
-/// and the findings' formats `lint` has (`replay` takes them with `--view state`).
+/// `replay --format`: the views' tables (`table`; the state view's lines) and rows, and the
+/// findings' formats `lint` has (for `--view state`). `check-ordinal`, which prints no
+/// table, has its own values ([`CheckFormatArg`]), with help of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum FindingFormatArg {
     /// The history and ui views: a table. The state view: a line per finding and per file
@@ -355,7 +356,7 @@ pub enum FindingFormatArg {
 }
 
 /// `check-ordinal --format`: its own lines (`text`), rows, and the findings' formats `lint`
-/// has. (`table`, its name until 0.x, is taken still: it never printed a table.)
+/// has. (`table`, the default's old name, is taken still: it never printed a table.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum CheckFormatArg {
     /// A line per problem and per file, then the run's total
