@@ -263,15 +263,14 @@ impl Context {
     /// per-line notes the other commands print are off (the findings say the same), not the
     /// progress bar (`-q`'s); every `*.jsonl` of a session folder is walked.
     pub fn for_findings(input: &InputArgs, color: ColorWhen) -> Result<Context, Error> {
-        let mut quiet = input.clone();
-        quiet.quiet = true;
         let look = Look {
             format: Format::Table,
             color,
             shape: Shape::default(),
         };
-        let mut cx = Context::with_walk(&quiet, look, Walk::Everything, Purpose::Findings)?;
-        cx.quiet = input.quiet;
+        // What the run reads is said as `-q` says; the notes about lines never are.
+        let mut cx = Context::with_walk(input, look, Walk::Everything, Purpose::Findings)?;
+        cx.diag = Diag::new(true, color);
         Ok(cx)
     }
 
@@ -307,7 +306,16 @@ impl Context {
             let roots = DefaultRoots::from_env(!input.no_archived)
                 .map_err(|e| Error::Usage(e.to_string()))?;
             // Nothing to read at all: one line, exit 2, before any output.
-            roots.roots().map_err(|e| Error::Usage(e.to_string()))?;
+            let dirs = roots.roots().map_err(|e| Error::Usage(e.to_string()))?;
+            // `cat one.jsonl | rollscope stats` read the whole home in silence.
+            if input::stdin_is_given() {
+                let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                diag.aside(&format!(
+                    "no PATH given: reading the Codex home ({}), not standard input; \
+                     `-` reads standard input",
+                    dirs.join(", ")
+                ));
+            }
             Some(roots)
         } else {
             None

@@ -102,6 +102,29 @@ pub fn is_compressed(source: &Source) -> bool {
         .is_ok_and(|_| is_zstd(&head))
 }
 
+/// Whether standard input is something a user piped or redirected in (a pipe, a socket, a
+/// file), not a terminal nor nothing at all (`/dev/null`, closed).
+pub fn stdin_is_given() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let Ok(meta) = File::from(fd).metadata() else {
+            return false;
+        };
+        let t = meta.file_type();
+        t.is_fifo() || t.is_socket() || t.is_file()
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::IsTerminal;
+        !io::stdin().is_terminal()
+    }
+}
+
 /// Open anything readable (used by tests and by `open`).
 pub fn wrap(inner: Box<dyn Read + Send>) -> io::Result<Stream> {
     wrap_detect(inner).map(|(s, _)| s)

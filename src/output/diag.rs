@@ -99,6 +99,14 @@ impl Diag {
         self.write(format!("rollscope: {}", msg.yellow()));
     }
 
+    /// A word about the run, not about one file (`-q` silences it).
+    pub fn aside(&self, msg: &str) {
+        if self.quiet {
+            return;
+        }
+        self.write(format!("rollscope: {}", clean(msg).yellow()));
+    }
+
     /// A closing summary line (`lint`'s counts): printed whatever `-q` says.
     pub fn summary(&self, msg: &str) {
         self.write(clean(msg).into_owned());

@@ -534,3 +534,60 @@ fn a_path_that_holds_no_rollout_is_an_error_unless_allowed() {
         assert_eq!(code, 0, "{} --since: {err}", cmd.join(" "));
     }
 }
+
+/// `cat one.jsonl | rollscope stats` read the whole Codex home and ignored the pipe, in
+/// silence (on e116183): with no PATH, a standard input that is a pipe or a file is one
+/// stderr line saying the home is read and `-` reads standard input; `-` reads it; a
+/// standard input that is nothing (`/dev/null`, as in cron) draws no line; `-q` silences it.
+#[test]
+fn a_pipe_without_a_path_is_said_never_silently_skipped() {
+    let home = codex_home();
+    let piped = real_file("0.147.0", "shell", ".jsonl");
+    let said = format!(
+        "rollscope: no PATH given: reading the Codex home ({}, {}), not standard input; \
+         `-` reads standard input\n",
+        home.path().join("sessions").display(),
+        home.path().join("archived_sessions").display()
+    );
+    for cmd in ["stats", "turns", "calls", "check-ordinal", "replay", "lint"] {
+        let run = |args: &[&str], stdin: Option<&Path>| {
+            let mut c = rollscope();
+            c.env("CODEX_HOME", home.path())
+                .arg(cmd)
+                .args(["--format", "ndjson"])
+                .args(args);
+            if let Some(f) = stdin {
+                c.pipe_stdin(f).unwrap();
+            }
+            c.output().unwrap()
+        };
+        let out = run(&[], Some(&piped));
+        let err = text(&out.stderr);
+        assert!(err.starts_with(&said), "{cmd}: {err}");
+        assert_eq!(err.matches("no PATH given").count(), 1, "{cmd}: {err}");
+        // The home's two files were read, not the pipe's.
+        let rows = ndjson(&out.stdout);
+        assert!(
+            rows.iter().all(|r| r["path"] != "-"),
+            "{cmd} read the pipe: {rows:?}"
+        );
+        let quiet = run(&["-q"], Some(&piped));
+        assert!(!text(&quiet.stderr).contains("no PATH given"), "{cmd} -q");
+        // Nothing on standard input (`/dev/null`): no word of it.
+        let none = StdCommand::new(assert_cmd::cargo::cargo_bin("rollscope"))
+            .env("CODEX_HOME", home.path())
+            .args([cmd, "--format", "ndjson"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!text(&none.stderr).contains("no PATH given"), "{cmd}");
+        // `-`: the pipe is read.
+        let dash = run(&["-"], Some(&piped));
+        assert!(!text(&dash.stderr).contains("no PATH given"), "{cmd}");
+        let rows = ndjson(&dash.stdout);
+        assert!(
+            cmd == "lint" || rows.iter().any(|r| r["path"] == "-"),
+            "{cmd} - : {rows:?}"
+        );
+    }
+}

@@ -554,3 +554,59 @@ fn a_turn_a_sub_agent_copied_from_its_parent_is_not_unterminated() {
         .collect();
     assert!(!rules.iter().any(|r| r == "turn.unterminated"), "{rules:?}");
 }
+
+/// Messages that say where and what to do now (on e116183, `meta.first` did not say where
+/// the session_meta was, and `pair.orphan-output`'s help told a user whose call was already
+/// gone to keep each call with its output): the line the session_meta is at, and the fix
+/// `rollscope repair` makes; the orphan's help says how to mend the file as it is.
+#[test]
+fn messages_say_where_and_what_to_do_now() {
+    // A real rollout whose session_meta was written third.
+    let src = std::fs::read_to_string(real_file("0.128.0", "shell", ".jsonl")).unwrap();
+    let lines: Vec<&str> = src.lines().collect();
+    assert!(
+        lines[0].contains("\"type\":\"session_meta\""),
+        "{}",
+        lines[0]
+    );
+    let mut moved = vec![lines[1], lines[2], lines[0]];
+    moved.extend_from_slice(&lines[3..]);
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("meta-third.jsonl");
+    std::fs::write(&f, moved.join("\n") + "\n").unwrap();
+    let found = rows(
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "ndjson",
+            "--select",
+            "meta.first",
+            f.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    let msg = found[0]["message"].as_str().unwrap();
+    assert!(msg.contains("session_meta is at line 3"), "{msg}");
+    assert!(
+        msg.ends_with("`rollscope repair` can move session_meta to the head of the file"),
+        "{msg}"
+    );
+    let f = testdata("broken/calls-call-deleted.jsonl");
+    let found = rows(
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "ndjson",
+            "--select",
+            "pair.orphan-output",
+            f.to_str().unwrap(),
+        ],
+        0,
+    );
+    let help = found[0]["help"].as_str().unwrap();
+    assert!(help.starts_with("The call is gone: "), "{help}");
+    assert!(help.contains("`rollscope repair`"), "{help}");
+}

@@ -56,34 +56,57 @@ fn head(facts: &Facts<'_>, out: &mut Found<'_>) {
 }
 
 fn found(facts: &Facts<'_>, nth: usize, p: &Problem, out: &mut Found<'_>) {
+    // Where the session_meta is, if the file has one below the head.
+    let meta = facts
+        .ordinals()
+        .and_then(|o| o.meta)
+        .filter(|m| m.pos.line > p.at.pos.line);
+    let fix = fix(facts, p, out);
     let message = match &p.fault {
         Fault::Head(Head::FirstLineUnreadable(bad)) => format!(
-            "Codex cannot parse the first line ({bad}): its resume fails (\"failed to parse \
-             first rollout record\")"
+            "Codex cannot parse the first line ({bad}){}: its resume fails (\"failed to \
+             parse first rollout record\")",
+            match meta {
+                Some(m) => format!(", before the session_meta at line {}", m.pos.line),
+                None => String::new(),
+            }
         ),
         Fault::Head(Head::FirstRecordNotMeta { type_name }) => {
             let v = facts.codex.version;
+            let first = match meta {
+                Some(m) => format!(
+                    "the first record is `{}`, and session_meta is at line {}",
+                    short(type_name),
+                    m.pos.line
+                ),
+                None => format!(
+                    "the first record is `{}`, and no session_meta follows",
+                    short(type_name)
+                ),
+            };
             if not_first_effect(&facts.codex) == Effect::Refused {
                 format!(
-                    "the first record is `{}`, not session_meta: Codex {v}'s resume fails \
-                     (\"does not start with session metadata\")",
-                    short(type_name)
+                    "{first}: Codex {v}'s resume fails (\"does not start with session \
+                     metadata\")"
                 )
             } else {
                 format!(
-                    "the first record is `{}`, not session_meta: Codex {v} takes the first \
-                     session_meta it finds and resumes (0.147 and later refuse)",
-                    short(type_name)
+                    "{first}: Codex {v} takes the first session_meta it finds and resumes \
+                     (0.147 and later refuse)"
                 )
             }
         }
         _ => return,
     };
+    // What to do now, when a fix can do it.
+    let message = match &fix {
+        Some(f) => format!("{message}; `rollscope repair` can {}", f.description),
+        None => message,
+    };
     let effect = match p.fault {
         Fault::Head(Head::FirstRecordNotMeta { .. }) => not_first_effect(&facts.codex),
         _ => Effect::Refused,
     };
-    let fix = fix(facts, p, out);
     let f = out.push_nth(nth, Some(p.at), message);
     f.effect(effect);
     f.fix = fix;

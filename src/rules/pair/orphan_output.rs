@@ -16,7 +16,9 @@ rule! {
     ///
     /// **Example.** A call line deleted, or cut away by a compaction.
     ///
-    /// **Fix.** Keep each call with its output.
+    /// **Fix.** The call is gone: put its line back from a copy of the file, if there is one;
+    /// otherwise delete the output (`rollscope repair` does, where the output is a line of
+    /// its own), which changes nothing Codex sends. A writer keeps each call with its output.
     ///
     /// The fix (safe) deletes an orphan output that is a line of its own without an
     /// ordinal (a legacy file's `response_item`): Codex drops it anyway, so the history it
