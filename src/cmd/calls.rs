@@ -8,7 +8,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::analysis::calls::{Call, CallStatus, Text};
+use crate::analysis::calls::{Call, CallStatus, Encoding, Text};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
 use crate::cli::CallsArgs;
@@ -41,6 +41,7 @@ struct Row<'a> {
     duration_ms: Option<u64>,
     exit_code: Option<i64>,
     arguments: Option<JsonText<'a>>,
+    arguments_encoding: Option<Encoding>,
     output: Option<JsonText<'a>>,
     inherited: bool,
 }
@@ -79,6 +80,7 @@ impl<'a> Row<'a> {
             duration_ms: c.duration_ms,
             exit_code: c.exit_code,
             arguments: text_json(c.arguments.as_ref(), file, &mut bufs.arguments)?,
+            arguments_encoding: c.arguments_encoding,
             output: text_json(c.output.as_ref(), file, &mut bufs.output)?,
             inherited: c.inherited,
         })

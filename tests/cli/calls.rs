@@ -97,6 +97,29 @@ fn shell_exit_codes_on_every_codex_version_of_the_shared_corpus() {
     }
 }
 
+/// How a call's arguments are written, read from the call itself (`docs/calls.md`):
+/// `arguments` and `action` hold JSON (as a string whose text parses, or as a value), a
+/// custom tool's `input` string and a revised prompt are text; null without any.
+fn encoding_of(call: &Value) -> Value {
+    let parses = |t: &str| serde_json::from_str::<Value>(t).is_ok();
+    let present = |k: &str| Some(&call[k]).filter(|v| !v.is_null());
+    let (value, holds_json) = match (present("arguments"), present("input"), present("action")) {
+        (Some(a), _, _) | (None, None, Some(a)) => (a, true),
+        (None, Some(i), _) => (i, false),
+        (None, None, None) => {
+            return match present("revised_prompt") {
+                Some(_) => "text".into(),
+                None => Value::Null,
+            };
+        }
+    };
+    match value.as_str() {
+        Some(t) if holds_json && parses(t) => "json".into(),
+        Some(_) => "text".into(),
+        None => "json".into(),
+    }
+}
+
 /// Every paired row really pairs a call and an output of the same `call_id`, read straight
 /// from the file; call rows equal `stats`' tool calls; real files have no orphan.
 fn check_pairing(corpus: &Path) -> usize {
@@ -117,6 +140,12 @@ fn check_pairing(corpus: &Path) -> usize {
                 let call = &lines[row["call_line"].as_u64().unwrap() as usize - 1]["payload"];
                 assert_eq!(call["type"], row["kind"]);
                 assert_eq!(call["call_id"], row["call_id"]);
+                assert_eq!(
+                    row["arguments_encoding"],
+                    encoding_of(call),
+                    "{}: {row}",
+                    p.display()
+                );
                 if let Some(o) = row["output_line"].as_u64() {
                     let out = &lines[o as usize - 1]["payload"];
                     assert!(out["type"].as_str().unwrap().ends_with("_output"));
@@ -167,6 +196,46 @@ fn a_failed_apply_patch_is_an_error_on_every_version() {
     assert_eq!(r[0]["kind"], "custom_tool_call");
     assert_eq!(r[0]["name"], "apply_patch");
     assert!(r[0]["duration_ms"].is_u64());
+}
+
+#[test]
+fn arguments_say_whether_they_are_json_or_a_custom_tool_s_text() {
+    // 0.128 and 0.171 write `apply_patch` as a custom tool: its `input` is the patch itself;
+    // the shell command after it is a function call, its `arguments` a JSON string.
+    for v in ["0.128.0", "0.171.0"] {
+        let p = real_file(v, "apply_patch", "");
+        let lines = lines_of(&p);
+        let rows = calls(&p);
+        let mut seen = Vec::new();
+        for row in &rows {
+            let call = &lines[row["call_line"].as_u64().unwrap() as usize - 1]["payload"];
+            let kind = call["type"].as_str().unwrap();
+            let (written, encoding) = match kind {
+                "custom_tool_call" => {
+                    let patch = call["input"].as_str().unwrap();
+                    assert!(patch.starts_with("*** Begin Patch"), "{v}: {patch}");
+                    assert!(
+                        serde_json::from_str::<Value>(patch).is_err(),
+                        "{v}: {patch}"
+                    );
+                    (patch, "text")
+                }
+                "function_call" => {
+                    let args = call["arguments"].as_str().unwrap();
+                    let parsed: Value = serde_json::from_str(args).unwrap();
+                    assert!(parsed["cmd"].is_string(), "{v}: {args}");
+                    (args, "json")
+                }
+                other => panic!("{v}: a {other} in the apply_patch scenario"),
+            };
+            assert_eq!(row["arguments"], written, "{v}");
+            assert_eq!(row["arguments_encoding"], encoding, "{v}: {row}");
+            seen.push(kind);
+        }
+        seen.dedup();
+        seen.sort_unstable();
+        assert_eq!(seen, ["custom_tool_call", "function_call"], "{v}");
+    }
 }
 
 #[test]
@@ -272,6 +341,8 @@ fn a_deleted_call_makes_its_output_an_orphan() {
             "call_line": null,
             "output_line": 30,
             "name": null,
+            "arguments": null,
+            "arguments_encoding": null,
             // The output text still tells its exit code.
             "exit_code": 3,
         }),
@@ -326,6 +397,10 @@ fn a_server_tool_search_output_without_call_is_a_call_of_its_own() {
     assert_eq!(search["call_id"], "call_search");
     assert_eq!(search["call_line"], 13);
     assert_eq!(search["output_line"], 13);
+    assert_eq!(
+        (&search["arguments"], &search["arguments_encoding"]),
+        (&Value::Null, &Value::Null)
+    );
     assert!(search["output"]
         .as_str()
         .unwrap()

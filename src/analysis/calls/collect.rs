@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::value::RawValue;
 
 use crate::analysis::calls::outcome::{proof, Evidence, OutputFacts};
-use crate::analysis::calls::Text;
+use crate::analysis::calls::{Encoding, Text};
 use crate::analysis::session::SessionTracker;
 use crate::analysis::Fold;
 use crate::decode::{Kind, Record};
@@ -24,6 +24,7 @@ pub(super) struct CallItem {
     pub(super) name: Option<String>,
     pub(super) namespace: Option<String>,
     pub(super) arguments: Option<Text>,
+    pub(super) arguments_encoding: Option<Encoding>,
     /// `apply_patch`, as a tool of its own or (0.36) run through the shell tool.
     pub(super) is_patch: bool,
     pub(super) own_status: Option<String>,
@@ -95,20 +96,36 @@ impl CallCollector {
             ToolItem::read_fast(rec).unwrap_or_else(|| rec.parse_payload().unwrap_or_default());
         let call_id = item.call_id.as_deref().map(str::to_string);
         if is_call {
-            let raw = item.arguments.or(item.input).or(item.action);
+            // The value the arguments come from, and whether a string of it holds JSON
+            // (`arguments`, `action`) or is the text itself (a custom tool's `input`).
+            let raw = match (item.arguments, item.input, item.action) {
+                (Some(a), _, _) => Some((a, true)),
+                (None, Some(i), _) => Some((i, false)),
+                (None, None, a) => a.map(|a| (a, true)),
+            };
             let name = item.name.as_deref().map(str::to_string);
-            let (arguments, mentions_patch) = match raw {
-                Some(r) => match self.string(rec, r) {
-                    Some(text) => (Some(text), json_string_mentions(r.get(), "apply_patch")),
+            let (arguments, encoding, mentions_patch) = match raw {
+                Some((r, holds_json)) => match self.string(rec, r) {
+                    Some(text) => {
+                        let json = holds_json && json_string_holds_json(r.get());
+                        let encoding = if json { Encoding::Json } else { Encoding::Text };
+                        let m = json_string_mentions(r.get(), "apply_patch");
+                        (Some(text), Some(encoding), m)
+                    }
+                    // Any other value: its JSON.
                     None => {
                         let a = raw_text(r).into_owned();
                         let m = a.contains("apply_patch");
-                        (Some(Text::Owned(a.into())), m)
+                        (Some(Text::Owned(a.into())), Some(Encoding::Json), m)
                     }
                 },
                 None => match item.revised_prompt.as_deref() {
-                    Some(p) => (Some(Text::Owned(p.into())), p.contains("apply_patch")),
-                    None => (None, false),
+                    Some(p) => (
+                        Some(Text::Owned(p.into())),
+                        Some(Encoding::Text),
+                        p.contains("apply_patch"),
+                    ),
+                    None => (None, None, false),
                 },
             };
             let is_patch = name.as_deref() == Some("apply_patch")
@@ -121,6 +138,7 @@ impl CallCollector {
                 name,
                 namespace: item.namespace.as_deref().map(str::to_string),
                 arguments,
+                arguments_encoding: encoding,
                 is_patch,
                 own_status: item.status.as_deref().map(str::to_string),
                 inherited: session.is_inherited(),
@@ -238,6 +256,13 @@ fn json_string_mentions(raw: &str, word: &str) -> bool {
     crate::decode::select::str_value(raw).is_some_and(|t| t.contains(word))
 }
 
+/// Is the text of `raw`, a JSON string of a decoded record, itself a JSON document (as
+/// jq's `fromjson` or DuckDB's `json` read it)? A model's malformed arguments are not.
+fn json_string_holds_json(raw: &str) -> bool {
+    crate::decode::select::str_value(raw)
+        .is_some_and(|t| serde_json::from_str::<serde::de::IgnoredAny>(&t).is_ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +282,21 @@ mod tests {
             "apply_patch"
         ));
         assert!(!json_string_mentions(r#""ls -la""#, "apply_patch"));
+    }
+
+    #[test]
+    fn a_string_holds_json_when_its_text_parses() {
+        for (raw, json) in [
+            (r#""{\"cmd\":\"ls\"}""#, true),
+            (r#"" [1, 2] ""#, true),
+            // Only escapes spell the quotes: the text is what parses.
+            (r#""{\u0022a\u0022:1}""#, true),
+            (r#""{\"cmd\":\"ls\"""#, false),
+            (r#""*** Begin Patch""#, false),
+            (r#""""#, false),
+            (r#""{} {}""#, false),
+        ] {
+            assert_eq!(json_string_holds_json(raw), json, "{raw}");
+        }
     }
 }

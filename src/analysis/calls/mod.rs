@@ -90,6 +90,17 @@ pub enum Text {
     Json(FileText),
 }
 
+/// How a row's `arguments` text is written, so that a reader knows whether to parse it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// A JSON document (it parses): a function call's arguments, an `action` object.
+    Json,
+    /// Text to read as it is: a custom tool's input (an `apply_patch` patch), a revised
+    /// prompt, arguments meant as JSON that do not parse.
+    Text,
+}
+
 /// One call, or one output without a call (NDJSON schema: `docs/calls.md`; the command adds
 /// path and session ids and writes it).
 #[derive(Debug, Clone)]
@@ -110,6 +121,8 @@ pub struct Call {
     pub duration_ms: Option<u64>,
     pub exit_code: Option<i64>,
     pub arguments: Option<Text>,
+    /// How `arguments` is written; `None` exactly when there are no arguments.
+    pub arguments_encoding: Option<Encoding>,
     pub output: Option<Text>,
     /// The call was copied from a parent session (fork, sub-agent).
     pub inherited: bool,
@@ -303,6 +316,58 @@ mod tests {
         assert_eq!(
             (rows[1].exit_code, rows[1].status),
             (Some(0), CallStatus::Orphan)
+        );
+    }
+
+    #[test]
+    fn arguments_say_whether_they_are_json_or_text() {
+        let c = calls(&[
+            &fc("a", "exec_command", r#"{"cmd":"ls"}"#),
+            // A model's malformed arguments, which Codex answers with a parse error.
+            &fc("b", "exec_command", r#"{"cmd":"ls""#),
+            &item(
+                r#"{"type":"custom_tool_call","call_id":"c","name":"apply_patch","input":"*** Begin Patch\n*** End Patch\n"}"#,
+            ),
+            // A custom tool's input is its text, even one that would parse.
+            &item(r#"{"type":"custom_tool_call","call_id":"d","name":"t","input":"{}"}"#),
+            &item(
+                r#"{"type":"local_shell_call","call_id":"e","status":"completed","action":{"type":"exec","command":["ls"]}}"#,
+            ),
+            &item(
+                r#"{"type":"web_search_call","status":"completed","action":{"type":"search","query":"x"}}"#,
+            ),
+            &item(
+                r#"{"type":"tool_search_call","call_id":"f","execution":"client","arguments":{"query":"w"}}"#,
+            ),
+            &item(
+                r#"{"type":"tool_search_call","call_id":"g","execution":"client","arguments":"x"}"#,
+            ),
+            &item(
+                r#"{"type":"image_generation_call","status":"completed","revised_prompt":"a cat"}"#,
+            ),
+            &item(r#"{"type":"function_call","call_id":"h","name":"n"}"#),
+            &fco("lost", "x"),
+        ]);
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| (c.arguments_encoding, c.arguments.is_some()))
+            .collect();
+        let (json, text) = (Some(Encoding::Json), Some(Encoding::Text));
+        assert_eq!(
+            got,
+            [
+                (json, true),
+                (text, true),
+                (text, true),
+                (text, true),
+                (json, true),
+                (json, true),
+                (json, true),
+                (text, true),
+                (text, true),
+                (None, false),
+                (None, false),
+            ]
         );
     }
 

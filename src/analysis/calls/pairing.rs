@@ -115,6 +115,7 @@ fn output_only_row(
         duration_ms,
         exit_code,
         arguments: None,
+        arguments_encoding: None,
         output: Some(out.text),
         inherited: out.inherited,
     }
@@ -183,6 +184,7 @@ fn settle(
         duration_ms,
         exit_code,
         arguments: c.arguments,
+        arguments_encoding: c.arguments_encoding,
         output: out.map(|o| o.text),
         inherited: c.inherited,
     };
