@@ -17,7 +17,7 @@ use crate::output::diagnostics::{self, Diagnostics, Shown, Style};
 use crate::output::lint as render;
 use crate::output::root::Root;
 use crate::output::sarif::Log;
-use crate::output::{self, Cell, Column, Format, Out};
+use crate::output::{Cell, Column, Format, Out};
 use crate::replay::Options;
 use crate::rules::homes::{self, Scope};
 use crate::rules::select::{self, UnknownRule};
@@ -54,7 +54,7 @@ fn threshold(s: SeverityArg) -> Severity {
 pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
     if let Some(slug) = &args.explain {
         let rule = select::rule(slug).map_err(unknown)?;
-        output::raw(render::explain(rule).as_bytes())?;
+        render::write_explain(rule, args.color.into())?;
         return Ok(ExitStatus::Clean);
     }
     if args.list_rules {

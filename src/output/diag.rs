@@ -108,8 +108,17 @@ impl Diag {
     }
 
     /// A closing summary line (`lint`'s counts): printed whatever `-q` says.
+    /// At a terminal, wrapped at words to its width.
     pub fn summary(&self, msg: &str) {
-        self.write(clean(msg).into_owned());
+        let msg = clean(msg);
+        match super::table::stderr_width() {
+            Some(w) => {
+                for line in super::prose::wrap("", &msg, 2, w) {
+                    self.write(line);
+                }
+            }
+            None => self.write(msg.into_owned()),
+        }
     }
 
     /// An error about one input: printed whatever `-q` says.

@@ -16,6 +16,7 @@ use super::rules::doc_markdown;
 use super::sanitize::{clean, cut};
 use super::sarif::Log;
 use super::table::Tone;
+use super::{fit, glyphs, prose, table};
 use super::{Cell, ColorWhen, FileRows, Format, Out};
 use crate::codex::Reading;
 use crate::findings::{Effect, Finding, Rule, Severity};
@@ -87,6 +88,9 @@ pub struct Diagnostics {
     counts: [usize; 3],
     /// What the paths of annotations and of a SARIF log are relative to.
     root: Root,
+    /// The terminal's width, which `human` diagnostics fit; `None` in a pipe, where they
+    /// are whole.
+    width: Option<usize>,
 }
 
 enum Sink {
@@ -110,11 +114,16 @@ impl Diagnostics {
             Style::Rows(format) => Sink::Out(Out::lines(format, color)),
             _ => Sink::Out(Out::lines(Format::Table, color)),
         };
+        let width = match style {
+            Style::Human => table::stdout_width(),
+            _ => None,
+        };
         Diagnostics {
             style,
             sink,
             counts: [0; 3],
             root,
+            width,
         }
     }
 
@@ -159,8 +168,12 @@ impl Diagnostics {
         };
         let style = self.style;
         let root = &self.root;
+        let width = self.width;
         out.row(&row, || match style {
-            Style::Human => human(s),
+            Style::Human => match width {
+                Some(w) => human_at(s, w),
+                None => human(s),
+            },
             Style::Github => vec![Cell::text(&github(s, root))],
             Style::Labelled => vec![labelled(s)],
             Style::Listed => vec![listed(s)],
@@ -169,7 +182,14 @@ impl Diagnostics {
     }
 
     /// A command's own lines (a summary), where people read the findings.
+    /// At a terminal, a human diagnostic's are wrapped at words to its width, as the
+    /// findings are.
     pub fn note(&mut self, lines: impl FnOnce() -> Vec<Cell>) -> io::Result<()> {
+        let width = self.width;
+        let lines = || match width {
+            Some(w) => lines().into_iter().flat_map(|c| c.wrapped(w)).collect(),
+            None => lines(),
+        };
         match &mut self.sink {
             Sink::Out(out) if self.style.for_people() => out.row(&(), lines),
             _ => Ok(()),
@@ -287,6 +307,50 @@ fn human(s: &Shown<'_>) -> Vec<Cell> {
         lines.push(Cell::text(&format!("{pad} |")));
     }
     lines.push(Cell::text(&format!("  = help: {}", help(f.rule))));
+    lines.push(Cell::text(""));
+    lines
+}
+
+/// [`human`] at a terminal `width` columns wide: the message and the help wrapped at words,
+/// their continuation lines under their text (rustc's hanging indent); the quoted line cut
+/// to fit, and a path too long for its line cut in its middle, the cuts marked.
+fn human_at(s: &Shown<'_>, width: usize) -> Vec<Cell> {
+    let f = s.finding;
+    let ellipsis = glyphs::ellipsis(glyphs::unicode());
+    let tone = tone(f.severity);
+    let head = format!("{}[{}]: ", f.severity.as_str(), f.rule.slug());
+    let message = clean(&f.message);
+    let mut lines: Vec<Cell> = prose::wrap(&head, &message, fit::width(&head), width)
+        .iter()
+        .map(|l| Cell::text(l).tone(tone))
+        .collect();
+    let arrow = "  --> ";
+    let path = clean(s.path);
+    let at = f
+        .span
+        .map(|span| format!(":{}:{}", span.start_line, span.start_column))
+        .unwrap_or_default();
+    let room = width.saturating_sub(fit::width(arrow) + fit::width(&at));
+    let path = fit::cut_middle(&path, room, room / 3, ellipsis);
+    lines.push(Cell::text(&format!("{arrow}{path}{at}")));
+    if let (Some(span), Some(ex)) = (f.span, s.excerpt) {
+        let n = span.start_line.to_string();
+        let pad = " ".repeat(n.len());
+        let ex = clean(ex);
+        let room = width.saturating_sub(n.len() + 3).min(100);
+        lines.push(Cell::text(&format!("{pad} |")));
+        lines.push(Cell::text(&format!(
+            "{n} | {}",
+            fit::cut_end(ex.trim(), room, ellipsis)
+        )));
+        lines.push(Cell::text(&format!("{pad} |")));
+    }
+    let help_at = "  = help: ";
+    lines.extend(
+        prose::wrap(help_at, help(f.rule), help_at.len(), width)
+            .iter()
+            .map(|l| Cell::text(l)),
+    );
     lines.push(Cell::text(""));
     lines
 }

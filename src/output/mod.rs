@@ -19,6 +19,7 @@ pub mod glyphs;
 pub mod json;
 pub mod lint;
 pub mod progress;
+pub mod prose;
 pub mod repair;
 pub mod root;
 pub mod rules;

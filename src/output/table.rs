@@ -239,6 +239,16 @@ impl Cell {
         }
     }
 
+    /// A line of text wrapped at words to `width` columns (continuation lines indented
+    /// by two), each line a cell of the same tone.
+    pub fn wrapped(self, width: usize) -> Vec<Cell> {
+        let tone = self.tone;
+        super::prose::wrap("", &self.text, 2, width)
+            .iter()
+            .map(|l| Cell::text(l).tone(tone))
+            .collect()
+    }
+
     pub fn tone(mut self, tone: Tone) -> Cell {
         self.tone = tone;
         self
@@ -303,14 +313,37 @@ impl Width {
     }
 }
 
+/// The terminal's width when stdout is one (`COLUMNS` first), else `None` (a pipe, a
+/// file): what human diagnostics and `lint --explain` fit.
+pub fn stdout_width() -> Option<usize> {
+    Width::Auto.budget()
+}
+
+/// The terminal's width when stderr is one (`COLUMNS` first), else `None`: what the
+/// closing count on stderr fits.
+pub fn stderr_width() -> Option<usize> {
+    std::io::stderr().is_terminal().then(|| {
+        columns().unwrap_or_else(|| {
+            terminal_size::terminal_size_of(std::io::stderr())
+                .map(|(w, _)| w.0 as usize)
+                .filter(|&n| n > 0)
+                .unwrap_or(80)
+        })
+    })
+}
+
+/// `COLUMNS`, when it is a number.
+fn columns() -> Option<usize> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+}
+
 /// `COLUMNS` when it is a number, else the terminal's measured width, else 80 (a
 /// terminal that does not say its size).
 fn terminal_width() -> Option<usize> {
-    let from_env = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0);
-    from_env.or_else(|| {
+    columns().or_else(|| {
         terminal_size::terminal_size_of(std::io::stdout())
             .map(|(w, _)| w.0 as usize)
             .filter(|&n| n > 0)

@@ -292,3 +292,141 @@ fn turns_mark_each_status_and_bar_each_duration() {
         .iter()
         .all(|r| !r["status"].as_str().unwrap().contains(' ')));
 }
+
+/// `text` without its ANSI color sequences (`ESC [ … m`).
+fn uncolored(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('\u{1b}') {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].split_once('m').map_or("", |(_, r)| r);
+    }
+    out + rest
+}
+
+/// The lines of `text` wider than `cols` display columns, once uncolored.
+fn wider_than(text: &str, cols: usize) -> Vec<String> {
+    uncolored(text)
+        .lines()
+        .filter(|l| unicode_width::UnicodeWidthStr::width(*l) > cols)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The words of `words` that are not whole words of `text` (a word cut by a line break,
+/// or lost).
+/// Backticks do not count: in color, code is shown without them.
+fn broken_words(words: &str, text: &str) -> Vec<String> {
+    let text = uncolored(text).replace('`', "");
+    let have: std::collections::HashSet<&str> = text.split_whitespace().collect();
+    words
+        .replace('`', "")
+        .split_whitespace()
+        .filter(|w| !have.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue #31: at 80 columns, `lint`'s human diagnostics fit: the quoted line is cut with a
+/// mark, the message and the help wrap at words (every word of the help is there whole),
+/// in color or not; the other commands that print them (`check-ordinal`,
+/// `replay --view state`) do the same.
+#[test]
+fn at_80_columns_human_diagnostics_fit_and_break_no_word() {
+    let f = "testdata/broken/calls-call-deleted.jsonl";
+    let help = rows(&["lint", "--format", "ndjson", f], 0)
+        .into_iter()
+        .find(|r| r["rule"] == "pair.orphan-output")
+        .unwrap()["help"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for color in ["never", "always"] {
+        let Some(text) = in_terminal(&["lint", "--color", color, f], 80, None) else {
+            return;
+        };
+        assert!(text.contains("pair.orphan-output"), "{text}");
+        let wide = wider_than(&text, 80);
+        assert!(
+            wide.is_empty(),
+            "{color}: lines wider than 80: {wide:#?}\n{text}"
+        );
+        let broken = broken_words(&help, &text);
+        assert!(broken.is_empty(), "{color}: {broken:?}\n{text}");
+        let plain = uncolored(&text);
+        let quoted = plain
+            .lines()
+            .find(|l| l.starts_with("30 | "))
+            .unwrap_or_else(|| panic!("no quoted line\n{text}"));
+        assert!(quoted.ends_with('…'), "{quoted}");
+    }
+    for args in [
+        &["check-ordinal", "--format", "human", "--color", "never"][..],
+        &[
+            "replay", "--view", "state", "--format", "human", "--color", "never",
+        ],
+    ] {
+        let mut all = args.to_vec();
+        all.push("testdata/broken/ordinal-line-duplicated.jsonl");
+        let Some(text) = in_terminal(&all, 80, None) else {
+            return;
+        };
+        assert!(text.contains(" = help: "), "{args:?}\n{text}");
+        let wide = wider_than(&text, 80);
+        assert!(wide.is_empty(), "{args:?}: {wide:#?}\n{text}");
+    }
+}
+
+/// Issue #31: in a pipe, `lint`'s human diagnostics are as they always were: one line a
+/// help, the quoted line's first 100 characters (tools and the docs' examples read them).
+#[test]
+fn in_a_pipe_human_diagnostics_are_never_wrapped() {
+    let f = "testdata/broken/calls-call-deleted.jsonl";
+    let mut c = rollscope();
+    c.env("COLUMNS", "40");
+    let out = c.args(["lint", "--color", "never", f]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let help = text
+        .lines()
+        .find(|l| l.starts_with("  = help: The call"))
+        .unwrap();
+    assert!(
+        help.ends_with("A writer keeps each call with its output."),
+        "{text}"
+    );
+    let quoted = text.lines().find(|l| l.starts_with("30 | ")).unwrap();
+    assert_eq!(quoted.chars().count(), "30 | ".len() + 100, "{quoted}");
+}
+
+/// The slug of every rule.
+fn slugs() -> Vec<String> {
+    rows(&["lint", "--list-rules", "--format", "ndjson"], 0)
+        .iter()
+        .map(|r| r["slug"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue #31: `lint --explain` renders the rule's documentation for the terminal: at 80
+/// columns no line is wider, no word is cut, and no Markdown markup is left; in a pipe it
+/// is the same words as plain text, a paragraph a line.
+#[test]
+fn lint_explain_fits_80_columns_and_is_plain_text_in_a_pipe() {
+    for slug in slugs() {
+        let piped = output(&["lint", "--explain", &slug], 0);
+        let piped = String::from_utf8(piped.stdout).unwrap();
+        assert!(!piped.contains("**"), "{slug}: markup in a pipe\n{piped}");
+        assert!(!piped.contains('\u{1b}'), "{slug}\n{piped}");
+        assert!(piped.contains("\nChecks. "), "{slug}\n{piped}");
+        for color in ["never", "always"] {
+            let Some(text) = in_terminal(&["lint", "--color", color, "--explain", &slug], 80, None)
+            else {
+                return;
+            };
+            let wide = wider_than(&text, 80);
+            assert!(wide.is_empty(), "{slug} {color}: {wide:#?}\n{text}");
+            assert!(!text.contains("**"), "{slug} {color}\n{text}");
+            let broken = broken_words(&piped, &text);
+            assert!(broken.is_empty(), "{slug} {color}: {broken:?}\n{text}");
+        }
+    }
+}
