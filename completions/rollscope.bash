@@ -148,7 +148,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "path turn_index line status name exit_code duration called_at arguments output call_id kind" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -515,11 +515,11 @@ _rollscope() {
                     return 0
                     ;;
                 --select)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt file.zst-unsupported meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider meta.paginated-unsupported line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.item-type line.unknown-type line.oversized line.blank ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset history_base.ignored fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret image image.replaced image.resized size size.large listing listing.no-preview state state.rollout-missing state.unreadable state.checkpoint-past-end state.checkpoint-misplaced state.checkpoint-at-duplicate state.projection-behind state.projection-missing state.turn-bounds" -- "${cur}"))
                     return 0
                     ;;
                 --ignore)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "file file.bom file.empty file.no-final-newline file.name file.location file.zst-shadowed file.zst-corrupt file.zst-unsupported meta meta.first meta.missing meta.history-mode meta.multiple meta.id-vs-filename meta.model-provider meta.paginated-unsupported line line.json line.not-object line.timestamp line.timestamp-format line.type line.ordinal line.payload line.item-type line.unknown-type line.oversized line.blank ordinal ordinal.in-legacy ordinal.missing ordinal.start ordinal.non-monotonic ordinal.gap ordinal.tail-unparseable ordinal.subagent-prefix history_base history_base.in-legacy history_base.shape history_base.resolve history_base.byte-offset history_base.ignored fork fork.boundary policy policy.transient-event policy.legacy-event-in-paginated policy.paginated-in-legacy policy.response-item policy.rollback-in-paginated compact compact.metadata-len compact.legacy compact.window world_state world_state.patch-before-full pair pair.missing-output pair.orphan-output pair.duplicate rollback rollback.overflow tokens tokens.none turn turn.unterminated turn.id-mismatch turn.no-context content content.inline-media content.secret image image.replaced image.resized size size.large listing listing.no-preview state state.rollout-missing state.unreadable state.checkpoint-past-end state.checkpoint-misplaced state.checkpoint-at-duplicate state.projection-behind state.projection-missing state.turn-bounds" -- "${cur}"))
                     return 0
                     ;;
                 --codex)
@@ -633,7 +633,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "path index time line origin who text result turn_index kind" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -687,7 +687,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "path started_at cli_version history_mode lines parse_errors turns tool_calls input cached output reasoning total day sessions bar model month cwd" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -741,7 +741,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "path index status started_at duration bar model effort tool_calls tokens user_message turn_id" -- "${cur}"))
                     return 0
                     ;;
                 *)

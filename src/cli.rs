@@ -879,13 +879,14 @@ impl TypedValueParser for SubcommandName {
 }
 
 /// The command line as completion scripts see it: [`Cli`], with the rule registry's slugs
-/// and groups as the values of `lint --select` and `--ignore`, and its slugs as those of
-/// `--explain`. Parsing never sees these values, nor does `--help`: `lint` takes any name
-/// and reports an unknown one itself, with the nearest rule.
+/// and groups as the values of `lint`'s and `repair`'s `--select` and `--ignore`, and its
+/// slugs as those of `lint --explain`. Parsing never sees these values, nor does `--help`:
+/// `lint` and `repair` take any name and report an unknown one themselves, with the
+/// nearest rule.
 pub fn for_completions() -> clap::Command {
     // In place: `mut_subcommand` and `mut_arg` would move them last in the scripts.
     Cli::command().mut_subcommands(|sub| {
-        if sub.get_name() != "lint" {
+        if !matches!(sub.get_name(), "lint" | "repair") {
             return sub;
         }
         sub.mut_args(|a| match a.get_id().as_str() {
@@ -954,17 +955,27 @@ mod tests {
                 .collect()
         };
         assert_eq!(order(&completed), order(&cli));
-        let lint = completed.find_subcommand("lint").unwrap();
-        for (id, groups) in [("select", true), ("ignore", true), ("explain", false)] {
-            let arg = lint.get_arguments().find(|a| a.get_id() == id).unwrap();
-            let offered = names(arg);
+        let named = [
+            ("lint", "select", true),
+            ("lint", "ignore", true),
+            ("lint", "explain", false),
+            ("repair", "select", true),
+            ("repair", "ignore", true),
+        ];
+        for (sub, id, groups) in named {
+            let arg = |c: &clap::Command| {
+                let sub = c.find_subcommand(sub).unwrap();
+                sub.get_arguments()
+                    .find(|a| a.get_id() == id)
+                    .unwrap()
+                    .clone()
+            };
+            let offered = names(&arg(&completed));
             for rule in crate::rules::all() {
                 assert!(offered.iter().any(|n| n == rule.slug()), "{id}: {rule:?}");
                 assert_eq!(offered.iter().any(|n| n == rule.group()), groups, "{id}");
             }
-            let parsed = cli.find_subcommand("lint").unwrap();
-            let parsed = parsed.get_arguments().find(|a| a.get_id() == id).unwrap();
-            assert!(names(parsed).is_empty(), "{id} takes any name");
+            assert!(names(&arg(&cli)).is_empty(), "{sub} {id} takes any name");
         }
     }
 

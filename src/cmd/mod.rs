@@ -51,6 +51,20 @@ pub fn tables() -> Vec<(&'static str, Vec<Column>)> {
     ]
 }
 
+/// Every table of [`tables`], and those of the `stats --by` groupings it stands for with
+/// another (`month` beside `day`; `cwd` and `total` beside `model`), whose first column is
+/// named after the grouping: every column `--columns` can name.
+pub fn every_table() -> Vec<(&'static str, Vec<Column>)> {
+    use crate::analysis::census::GroupBy;
+    let mut all = tables();
+    all.extend([
+        ("stats --by month", stats::columns(Some(GroupBy::Month))),
+        ("stats --by cwd", stats::columns(Some(GroupBy::Cwd))),
+        ("stats --by total", stats::columns(Some(GroupBy::Total))),
+    ]);
+    all
+}
+
 /// A subcommand (or view) that prints diagnostics, not a table, refuses the table's
 /// options rather than ignoring them.
 pub fn no_table<F: FormatValue>(output: &OutputArgs<F>, what: &str) -> Result<(), Error> {
