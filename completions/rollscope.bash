@@ -755,7 +755,35 @@ _rollscope() {
 }
 
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _rollscope -o nosort -o bashdefault -o default rollscope
+    complete -F _rollscope__lists -o nosort -o bashdefault -o default rollscope
 else
-    complete -F _rollscope -o bashdefault -o default rollscope
+    complete -F _rollscope__lists -o bashdefault -o default rollscope
 fi
+
+# An option whose value is a comma-separated list (`--select file,ordinal.g`): the item after
+# the last comma is completed as clap's function completes a whole value, after the items
+# typed before it, which are not offered again. Other words go to clap's function as they are.
+_rollscope__lists() {
+    local cur="$2" opt="$3"
+    if [[ $opt == = && $COMP_CWORD -ge 2 ]]; then
+        opt="${COMP_WORDS[COMP_CWORD-2]}"
+    fi
+    case "${COMP_WORDS[1]} $opt" in
+        "stats --columns"|"turns --status"|"turns --columns"|"calls --status"|"calls --kind"|"calls --columns"|"replay --columns"|"lint --select"|"lint --ignore"|"repair --select"|"repair --ignore")
+            ;;
+        *)
+            _rollscope "$@"
+            return
+            ;;
+    esac
+    local head="" c
+    if [[ $cur == *,* ]]; then
+        head="${cur%,*},"
+    fi
+    _rollscope "$1" "${cur##*,}" "$opt"
+    local -a offered=()
+    for c in "${COMPREPLY[@]}"; do
+        [[ ",$head" == *",$c,"* ]] || offered+=("$head$c")
+    done
+    COMPREPLY=("${offered[@]}")
+}

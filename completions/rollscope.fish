@@ -718,3 +718,35 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "completions" -d 'Print shell completions to stdout'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "man" -d 'Print a man page (roff): rollscope(1), or a subcommand\'s (`man stats`); or write them all into a directory'
 complete -c rollscope -n "__fish_rollscope_using_subcommand help; and not __fish_seen_subcommand_from stats turns calls check-ordinal replay lint repair completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+
+# An option whose value is a comma-separated list (`--select file,ordinal.g`): the item after
+# the last comma is completed as fish completes a whole value, after the items typed before
+# it, which are not offered again.
+function __fish_rollscope_list_item
+    set -l token (commandline -ct)
+    string match -q -- '*,*' $token
+    or return
+    # `--select=` of `--select=file,ord`: fish completes what follows it.
+    set -l opt (string match -r -- '^--[^=]*=' $token)
+    set -l value (string sub -s (math (string length -- "$opt") + 1) -- $token)
+    set -l head (string replace -r -- '[^,]*$' '' $value)
+    set -l typed (string split -- , $head)
+    set -l line (commandline -cp)
+    set line (string sub -l (math (string length -- "$line") - (string length -- $token)) -- "$line")
+    for c in (complete -C "$line$opt"(string replace -r -- '^.*,' '' $value))
+        set c (string sub -s (math (string length -- "$opt") + 1) -- $c)
+        contains -- (string split -m 1 \t -- $c)[1] $typed
+        or printf '%s%s\n' $head $c
+    end
+end
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l columns -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l status -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l status -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l kind -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l select -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l ignore -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l select -r -f -a "(__fish_rollscope_list_item)"
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l ignore -r -f -a "(__fish_rollscope_list_item)"

@@ -1,8 +1,9 @@
 //! Completion, tried in the shell that runs it: bash, fish and zsh each load what
-//! `rollscope completions SHELL` prints and complete subcommand names, and the rule
-//! registry's names after `lint --select`, `--ignore` and `--explain`. (Skipped, with a note,
-//! where the shell is absent; a failure under CI: `util::tool`.) The registry's names are
-//! completion's only: parsing and `--help` are as they were.
+//! `rollscope completions SHELL` prints and complete subcommand names, the rule registry's
+//! names after `lint --select`, `--ignore` and `--explain`, and the item after the last comma
+//! of every comma-separated list ([`list_cases`]). (Skipped, with a note, where the shell is
+//! absent; a failure under CI: `util::tool`.) The registry's names are completion's only:
+//! parsing and `--help` are as they were.
 
 use std::process::Command as StdCommand;
 
@@ -82,6 +83,78 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
     v
 }
 
+/// A comma-separated list being typed: the command line before it, the list so far, and
+/// the items that complete its last one.
+struct ListCase {
+    before: &'static str,
+    typed: &'static str,
+    items: Vec<String>,
+}
+
+impl ListCase {
+    /// What a shell offers: the list typed before its last comma, then each item; sorted.
+    fn offered(&self) -> Vec<String> {
+        let head = self.typed.rsplit_once(',').map_or("", |(head, _)| head);
+        sorted(self.items.iter().map(|i| format!("{head},{i}")).collect())
+    }
+}
+
+/// Every option that takes a comma-separated list of known values, with a list whose last
+/// item is being typed. The items typed before it are not offered again (`ordinal` below).
+fn list_cases() -> Vec<ListCase> {
+    let case = |before, typed, items: &[&str]| ListCase {
+        before,
+        typed,
+        items: items.iter().map(|i| i.to_string()).collect(),
+    };
+    let mut ignored = names_starting("ord", true);
+    ignored.retain(|n| n != "ordinal");
+    assert!(ignored.contains(&"ordinal.gap".to_string()), "{ignored:?}");
+    assert_eq!(names_starting("ordinal.g", false), ["ordinal.gap"]);
+    vec![
+        case(
+            "rollscope lint --select",
+            "file,ordinal.g",
+            &["ordinal.gap"],
+        ),
+        ListCase {
+            before: "rollscope lint --ignore",
+            typed: "ordinal,ord",
+            items: ignored,
+        },
+        case(
+            "rollscope repair --select",
+            "file.bom,ordinal.g",
+            &["ordinal.gap"],
+        ),
+        case(
+            "rollscope repair --ignore",
+            "ordinal.gap,file.b",
+            &["file.bom"],
+        ),
+        case("rollscope turns --status", "failed,ab", &["aborted"]),
+        case(
+            "rollscope calls --status",
+            "ok,",
+            &["error", "unknown", "orphan"],
+        ),
+        case(
+            "rollscope calls --kind",
+            "function_call,custom",
+            &["custom_tool_call", "custom_tool_call_output"],
+        ),
+        case("rollscope stats --columns", "day,tot", &["total"]),
+        case("rollscope turns --columns", "index,stat", &["status"]),
+        case("rollscope calls --columns", "name,exit", &["exit_code"]),
+        // Both views' columns: `time` is the history's, `turn_index` the ui's.
+        case(
+            "rollscope replay --columns",
+            "who,t",
+            &["text", "time", "turn_index"],
+        ),
+    ]
+}
+
 #[test]
 fn bash_completes_li_to_lint() {
     let Some(offered) = bash_completes(&["rollscope", "li"]) else {
@@ -133,6 +206,30 @@ fn bash_completes_lint_explain_with_slugs_only() {
     };
     assert_eq!(sorted(offered), names_starting("ord", false));
     assert!(!names_starting("ord", false).contains(&"ordinal".to_string()));
+}
+
+/// `--select file,ordinal.g<TAB>` completes `file,ordinal.gap`, in every comma list; after
+/// a path too, and after `--select=`, which bash splits into `--select`, `=` and the list.
+#[test]
+fn bash_completes_the_item_after_the_last_comma_of_every_list() {
+    for case in list_cases() {
+        let mut words: Vec<&str> = case.before.split(' ').collect();
+        words.push(case.typed);
+        let Some(offered) = bash_completes(&words) else {
+            return;
+        };
+        assert_eq!(sorted(offered), case.offered(), "{words:?}");
+    }
+    let words = [
+        "rollscope",
+        "lint",
+        "some/dir",
+        "--ignore",
+        "meta,ordinal.g",
+    ];
+    assert_eq!(bash_completes(&words).unwrap(), ["meta,ordinal.gap"]);
+    let words = ["rollscope", "lint", "--select", "=", "meta,ordinal.g"];
+    assert_eq!(bash_completes(&words).unwrap(), ["meta,ordinal.gap"]);
 }
 
 /// zsh and fish complete option values from the same definition (clap_complete's static
@@ -213,6 +310,23 @@ fn fish_completes_lint_select_ignore_and_explain_from_the_registry() {
     assert_eq!(sorted(offered), names_starting("ord", false));
 }
 
+/// `--select file,ordinal.g<TAB>` completes `file,ordinal.gap`, in every comma list; after
+/// a path too, and in `--select=file,ordinal.g`.
+#[test]
+fn fish_completes_the_item_after_the_last_comma_of_every_list() {
+    for case in list_cases() {
+        let line = format!("{} {}", case.before, case.typed);
+        let Some(offered) = fish_completes(&line) else {
+            return;
+        };
+        assert_eq!(sorted(offered), case.offered(), "{line:?}");
+    }
+    let offered = fish_completes("rollscope lint some/dir --ignore meta,ordinal.g").unwrap();
+    assert_eq!(offered, ["meta,ordinal.gap"]);
+    let offered = fish_completes("rollscope lint --select=meta,ordinal.g").unwrap();
+    assert_eq!(offered, ["--select=meta,ordinal.gap"]);
+}
+
 /// `rollscope completions zsh`, written where `zsh` can load it: `DIR/_rollscope`.
 fn zsh_script(dir: &std::path::Path) -> std::path::PathBuf {
     let path = dir.join("_rollscope");
@@ -253,7 +367,9 @@ fn zsh_loads_the_script_and_makes_rollscope_complete_with_it() {
 
 /// Sourced in the interactive `zsh -f` that [`zsh_completes`] types into: completion from
 /// `fpath`'s `_rollscope`, TAB bound to it, and every match it adds printed, one a line
-/// between two marks; the shell exits once the completion is done.
+/// between two marks, after the start of the word that stays as typed (`$IPREFIX`: the
+/// `--select=` of `--select=ord`, the `file,` of a list's `file,ord`); the shell exits once
+/// the completion is done.
 const ZSH_CAPTURE: &str = r#"
 PROMPT= RPROMPT= PS2=
 fpath=($COMPLETIONS $fpath)
@@ -270,7 +386,7 @@ compadd() {
     local -a hits
     builtin compadd -A hits "$@"
     local h
-    for h in $hits; do print -r -- "match:$h"; done
+    for h in $hits; do print -r -- "match:$IPREFIX$h"; done
     builtin compadd "$@"
 }
 begin-capture() { print -r -- '<<begin>>' }
@@ -352,6 +468,22 @@ fn zsh_completes_lint_select_and_explain_from_the_registry() {
     assert_eq!(offered, names_starting("ord", true));
     let offered = zsh_completes("rollscope lint --explain ord").unwrap();
     assert_eq!(offered, names_starting("ord", false));
+}
+
+/// `--select file,ordinal.g<TAB>` completes `file,ordinal.gap`, in every comma list; and
+/// in `--select=file,ordinal.g`. (Not after a path: clap's zsh script completes no option
+/// there, not even a list's first item.)
+#[test]
+fn zsh_completes_the_item_after_the_last_comma_of_every_list() {
+    for case in list_cases() {
+        let line = format!("{} {}", case.before, case.typed);
+        let Some(offered) = zsh_completes(&line) else {
+            return;
+        };
+        assert_eq!(offered, case.offered(), "{line:?}");
+    }
+    let offered = zsh_completes("rollscope lint --select=meta,ordinal.g").unwrap();
+    assert_eq!(offered, ["--select=meta,ordinal.gap"]);
 }
 
 /// The names are completion's: `lint` still takes any name and says itself which is no
