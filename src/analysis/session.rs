@@ -67,6 +67,15 @@ pub struct SessionInfo {
 }
 
 impl SessionInfo {
+    /// The thread's short name for people: the last 8 characters of its id. A UUIDv7
+    /// begins with its time, the same for sessions started close together; its end is
+    /// random, and tells them apart.
+    pub fn short_id(&self) -> Option<&str> {
+        let id = self.thread_id.as_deref()?;
+        let start = id.char_indices().rev().nth(7).map_or(0, |(i, _)| i);
+        id.get(start..)
+    }
+
     /// The history mode as Codex reads it: absent means legacy.
     pub fn mode(&self) -> &str {
         self.history_mode.as_deref().unwrap_or("legacy")
@@ -223,6 +232,19 @@ impl SessionTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_id_is_the_end_of_the_thread_id() {
+        let s = |id: Option<&str>| SessionInfo {
+            thread_id: id.map(str::to_string),
+            ..SessionInfo::default()
+        };
+        let uuid = s(Some("01a22763-5672-7d22-8700-fe355115a9f3"));
+        assert_eq!(uuid.short_id(), Some("5115a9f3"));
+        assert_eq!(s(Some("T1")).short_id(), Some("T1"));
+        assert_eq!(s(Some("ééééééééé")).short_id(), Some("éééééééé"));
+        assert_eq!(s(None).short_id(), None);
+    }
     use crate::analysis::Fold;
     use crate::testkit::{self, Line};
     use serde_json::json;

@@ -8,7 +8,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::analysis::calls::{Call, CallStatus, Encoding, Text};
+use crate::analysis::calls::{command, Call, CallStatus, Encoding, Text};
 use crate::analysis::session::SessionInfo;
 use crate::analysis::Needs;
 use crate::cli::CallsArgs;
@@ -187,25 +187,6 @@ fn tone(s: CallStatus) -> Tone {
     }
 }
 
-/// The command line of a shell call's JSON arguments (`cmd` or `command`, a string or an
-/// argv whose last element is the script), else the arguments as written.
-fn brief_arguments(args: &str) -> String {
-    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(args) else {
-        return args.to_string();
-    };
-    match o.get("cmd").or_else(|| o.get("command")) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(argv)) => {
-            let parts: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
-            match parts.as_slice() {
-                [_, flag, script] if flag.starts_with('-') => script.to_string(),
-                _ => parts.join(" "),
-            }
-        }
-        _ => args.to_string(),
-    }
-}
-
 /// The part of a shell output after its header (0.36 JSON `output`, or after `Output:`).
 fn brief_output(text: &str) -> &str {
     if let Some(i) = text.find("\nOutput:\n") {
@@ -225,19 +206,21 @@ struct Shown<'a> {
 /// What a call shows in one column of the table.
 type CellOf = fn(&Shown<'_>) -> Cell;
 
-/// The table after its `path` column: each column, and the cell a call gives it.
+/// The table after its file's columns: each column, and the cell a call gives it. On a
+/// narrow terminal it keeps what it is read for, the command and its exit code, before the
+/// name and status; the times and output go first.
 const TABLE: [(Column, CellOf); 11] = [
-    (Column::right("turn_index").rank(6), |s| {
+    (Column::right("turn_index").rank(4), |s| {
         Cell::opt(s.call.turn_index)
     }),
     // An orphan output has no call line: its own line stands in.
     (Column::right("line").field("call_line").rank(5), |s| {
         Cell::opt(s.call.call_line.or(s.call.output_line))
     }),
-    (Column::left("status").text().rank(8), |s| {
+    (Column::left("status").text().rank(6), |s| {
         Cell::status(s.call.status.as_str(), s.call.inherited).tone(tone(s.call.status))
     }),
-    (Column::left("name").text().rank(8), |s| {
+    (Column::left("name").text().rank(6), |s| {
         let c = s.call;
         match (qualified(c), c.name.as_deref()) {
             (Some(q), _) => Cell::text(&q),
@@ -245,7 +228,7 @@ const TABLE: [(Column, CellOf); 11] = [
             (None, None) => Cell::text(&c.kind).tone(Tone::Dim),
         }
     }),
-    (Column::right("exit_code").rank(6), |s| {
+    (Column::right("exit_code").rank(7), |s| {
         match s.call.exit_code {
             Some(0) => Cell::text("0"),
             Some(code) => Cell::text(&code.to_string()).tone(Tone::Bad),
@@ -253,21 +236,21 @@ const TABLE: [(Column, CellOf); 11] = [
         }
     }),
     (
-        Column::right("duration").field("duration_ms").rank(4),
+        Column::right("duration").field("duration_ms").rank(3),
         |s| Cell::duration(s.call.duration_ms),
     ),
     // An orphan output has no call time: its answer's stands in.
-    (Column::left("called_at").clock().rank(2), |s| {
+    (Column::left("called_at").clock().rank(1), |s| {
         let at = s.call.called_at.as_deref();
         Cell::time(at.or(s.call.answered_at.as_deref()), s.zone, true)
     }),
-    (Column::left("arguments").text().rank(7), |s| {
+    (Column::left("arguments").text().rank(8), |s| {
         match s.arguments {
-            Some(a) => Cell::text(&brief_arguments(a)),
+            Some(a) => Cell::text(&command(a)),
             None => Cell::opt(None::<&str>),
         }
     }),
-    (Column::left("output").text().rank(3), |s| match s.output {
+    (Column::left("output").text().rank(2), |s| match s.output {
         Some(o) => Cell::text(&shown_output(o)),
         None => Cell::opt(None::<&str>),
     }),
@@ -308,7 +291,7 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
             return Ok(());
         };
         let path = r.source.display();
-        let path_cell = cx.path_cell(&r.source);
+        let file_cells = cx.file_cells(&r.source, &r.session);
         let file = r.file.as_ref();
         for c in calls.iter().filter(|c| filter.keeps(c)) {
             // Texts held in the file are read first: failing that ends this file's rows (an
@@ -338,7 +321,7 @@ pub fn run(args: &CallsArgs) -> Result<ExitStatus, Error> {
                 };
                 out.row(&(), || {
                     let cells = TABLE.iter().map(|(_, cell)| cell(&shown));
-                    std::iter::once(path_cell.clone()).chain(cells).collect()
+                    file_cells.iter().cloned().chain(cells).collect()
                 })?;
             } else {
                 let row = match Row::new(&path, &r.session, c, file, &mut bufs) {
@@ -380,12 +363,6 @@ mod tests {
 
     #[test]
     fn briefs_for_the_table() {
-        assert_eq!(
-            brief_arguments(r#"{"command": ["bash", "-lc", "cat x"], "workdir": "/w"}"#),
-            "cat x"
-        );
-        assert_eq!(brief_arguments(r#"{"cmd": "ls -la"}"#), "ls -la");
-        assert_eq!(brief_arguments("*** Begin Patch"), "*** Begin Patch");
         assert_eq!(
             brief_output("Chunk ID: 1\nWall time: 0 seconds\nOutput:\nhello\n"),
             "hello\n"

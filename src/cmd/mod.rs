@@ -17,6 +17,7 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use crate::analysis::session::SessionInfo;
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::cli::{FormatValue, InputArgs, LinesOutputArgs, OutputArgs, SettingsArgs};
 use crate::codex::{Spec, VersionSource};
@@ -27,6 +28,7 @@ use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
 use crate::output::progress::Progress;
+use crate::output::table::FILE_COLUMNS;
 use crate::output::{Cell, ColorWhen, Column, FileRows, Format, Out, Shape};
 use crate::parallel;
 use crate::replay::Options as ReplayOptions;
@@ -416,6 +418,16 @@ impl Context {
             Some(label) => Cell::text(label),
             None => Cell::text(&source.display()),
         }
+    }
+
+    /// The cells of [`Column::file`]'s columns for a file's rows: its session's short id,
+    /// its start on the run's clock, its path.
+    pub fn file_cells(&self, source: &Source, session: &SessionInfo) -> [Cell; FILE_COLUMNS] {
+        [
+            Cell::opt(session.short_id()),
+            Cell::time(session.started_at.as_deref(), self.zone, false),
+            self.path_cell(source),
+        ]
     }
 
     /// The run's Codex home (`$CODEX_HOME`, else `~/.codex`), when one can be named.

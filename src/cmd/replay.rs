@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::analysis::calls::parse_output_meta;
+use crate::analysis::calls::{command, parse_output_meta};
 use crate::cli::{FindingFormatArg, ReplayArgs, ViewArg};
 use crate::cmd::Context;
 use crate::codex::Reading;
@@ -186,38 +186,44 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     Ok(cx.status)
 }
 
-/// The history view's columns: the file, then what [`transcript`] makes of an item.
+/// The history view's columns: the file's, then what [`transcript`] makes of an item. A
+/// transcript is read for its text: on a narrow terminal it narrows last, and the time
+/// goes first (the index and line order the items).
 pub fn history_columns(many_files: bool) -> Vec<Column> {
-    vec![
-        Column::file(many_files),
-        Column::right("index").rank(6),
-        Column::left("time")
-            .derived("the timestamp of the record on `line`")
-            .clock()
-            .rank(3),
-        Column::right("line").rank(5),
-        Column::left("origin").field("origin").rank(4),
-        Column::left("who").field("item").text().rank(8),
-        Column::left("text").field("item").text().rank(7),
-        Column::left("result").field("item").text().rank(2),
-    ]
+    Column::after_file(
+        many_files,
+        [
+            Column::right("index").rank(4),
+            Column::left("time")
+                .derived("the timestamp of the record on `line`")
+                .clock()
+                .rank(1),
+            Column::right("line").rank(5),
+            Column::left("origin").field("origin").rank(3),
+            Column::left("who").field("item").text().rank(7),
+            Column::left("text").field("item").wide().rank(9),
+            Column::left("result").field("item").text().rank(6),
+        ],
+    )
 }
 
 /// The UI view's columns.
 pub fn ui_columns(many_files: bool) -> Vec<Column> {
-    vec![
-        Column::file(many_files),
-        Column::right("turn_index").rank(6),
-        Column::right("line").rank(5),
-        Column::left("kind").rank(8),
-        Column::left("text").text().rank(7),
-    ]
+    Column::after_file(
+        many_files,
+        [
+            Column::right("turn_index").rank(6),
+            Column::right("line").rank(5),
+            Column::left("kind").rank(8),
+            Column::left("text").text().rank(7),
+        ],
+    )
 }
 
 fn emit_history(cx: &mut Context, out: &mut Out, c: &Checked) -> std::io::Result<()> {
     let r = &c.replay;
     let path = r.facts.source.display();
-    let path_cell = cx.path_cell(&r.facts.source);
+    let file_cells = cx.file_cells(&r.facts.source, &r.facts.session);
     let zone = cx.zone;
     let version = r.reading.version.to_string();
     for (index, item) in r.items.iter().enumerate() {
@@ -251,7 +257,7 @@ fn emit_history(cx: &mut Context, out: &mut Out, c: &Checked) -> std::io::Result
             codex_version_source: r.reading.source.as_str(),
         };
         out.row(&row, || {
-            let mut cells = vec![path_cell.clone()];
+            let mut cells = file_cells.to_vec();
             cells.extend(transcript(r, item, index, raw.get(), zone));
             cells
         })?;
@@ -276,7 +282,7 @@ fn emit_history(cx: &mut Context, out: &mut Out, c: &Checked) -> std::io::Result
 }
 
 /// A history item as a transcript line: index, time, line, origin, who (role or tool),
-/// text excerpt, and a tool result's exit code and duration.
+/// text excerpt (a tool call's command), and a tool result's exit code and duration.
 fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -> Vec<Cell> {
     let v: Value = serde_json::from_str(json).unwrap_or(Value::Null);
     let s = |k: &str| {
@@ -302,10 +308,14 @@ fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -
         "message" => (s("role"), texts("content"), String::new()),
         "reasoning" => ("reasoning".into(), texts("summary"), String::new()),
         t if crate::model::answered_call_type(t).is_some() => {
+            // Its command, as `calls` shows it, not its JSON arguments.
             let args = match v.get("arguments").or_else(|| v.get("input")) {
-                Some(Value::String(a)) => a.clone(),
-                Some(other) => other.to_string(),
-                None => v.get("action").map(Value::to_string).unwrap_or_default(),
+                Some(Value::String(a)) => command(a),
+                Some(other) => command(&other.to_string()),
+                None => v
+                    .get("action")
+                    .map(|a| command(&a.to_string()))
+                    .unwrap_or_default(),
             };
             (format!("call {}", s("name")), args, String::new())
         }
@@ -346,7 +356,7 @@ fn transcript(r: &Replayed, item: &Item, index: usize, json: &str, zone: Zone) -
 
 fn emit_ui(cx: &Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
     let path = r.facts.source.display();
-    let path_cell = cx.path_cell(&r.facts.source);
+    let file_cells = cx.file_cells(&r.facts.source, &r.facts.session);
     let version = r.reading.version.to_string();
     for UiRow {
         turn_index,
@@ -368,13 +378,14 @@ fn emit_ui(cx: &Context, out: &mut Out, r: &Replayed) -> std::io::Result<()> {
             codex_version_source: r.reading.source.as_str(),
         };
         out.row(&row, || {
-            vec![
-                path_cell.clone(),
+            let mut cells = file_cells.to_vec();
+            cells.extend([
                 Cell::opt(*turn_index),
                 Cell::num(item.line),
                 Cell::text(&item.kind),
                 Cell::text(item.text.as_deref().unwrap_or("")),
-            ]
+            ]);
+            cells
         })?;
     }
     Ok(())

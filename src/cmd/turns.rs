@@ -10,7 +10,7 @@ use crate::cli::TurnsArgs;
 use crate::cmd::Context;
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::output::table::Tone;
+use crate::output::table::{Tone, FILE_COLUMNS};
 use crate::output::{counted, glyphs, Cell, Column};
 use crate::time::Zone;
 
@@ -134,7 +134,7 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
                 return Ok(());
             };
             let path = r.source.display();
-            let path_cell = cx.path_cell(&r.source);
+            let file_cells = cx.file_cells(&r.source, &r.session);
             for t in &turns.turns {
                 if !statuses.is_empty() && !statuses.contains(&t.status) {
                     continue;
@@ -150,7 +150,7 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
                 };
                 out.row(&row, || {
                     let cells = TABLE.iter().map(|(_, cell)| cell(t, &shown));
-                    std::iter::once(path_cell.clone()).chain(cells).collect()
+                    file_cells.iter().cloned().chain(cells).collect()
                 })?;
             }
             Ok(())
@@ -158,7 +158,7 @@ pub fn run(args: &TurnsArgs) -> Result<ExitStatus, Error> {
     )?;
     // Under tool_calls and tokens, their sums; the count of turns in the first column
     // the width leaves free.
-    let mut footer = vec![Cell::text(""); 8];
+    let mut footer = vec![Cell::text(""); FILE_COLUMNS + 7];
     footer.extend([Cell::num(calls), Cell::num(tokens.total_tokens)]);
     out.footer_label(&counted(shown_turns, "turn"));
     if shown_turns > 0 {

@@ -7,6 +7,11 @@
 //! is cut at its end; a path in its middle, at one place for the whole column chosen so
 //! that no two paths of the column look alike. Widths are display widths (a CJK character
 //! takes two columns; a combining mark none).
+//!
+//! A column's width is set by its typical values, not by one rare long one: a text column
+//! is first cut to the width that holds [`TYPICAL`] of its cells (its long tail cut), and
+//! is never dropped for want of more than that, so an `unknown (inherited)` among hundreds
+//! of `ok`, or one long tool name, starves no other column.
 
 use std::collections::HashSet;
 
@@ -27,6 +32,9 @@ pub enum Give {
 
 /// The narrowest a text column is cut to.
 pub const TEXT_MIN: usize = 16;
+/// The narrowest the text a table is read for ([`Need::min`] of a wide column) is cut to,
+/// lesser columns dropped first.
+pub const WIDE_MIN: usize = 40;
 /// The narrowest a path column is cut to, if its paths stay apart at that width.
 pub const PATH_MIN: usize = 24;
 /// A bar column's width when there is room, and its narrowest.
@@ -41,8 +49,23 @@ pub struct Need {
     pub rank: u8,
     /// The widest cell, header included.
     pub natural: usize,
-    /// The narrowest it may be cut to (never above `natural`).
+    /// The narrowest it may be cut to (never above `typical`).
     pub min: usize,
+    /// The width that holds most of its cells ([`typical`]); a text wider than that is cut
+    /// there first. `natural` for a column that is never cut.
+    pub typical: usize,
+}
+
+/// The share of a column's cells its typical width holds whole.
+pub const TYPICAL: f64 = 0.9;
+
+/// The typical width of cells of these `widths`: the narrowest that holds [`TYPICAL`] of
+/// them (a rare long one is left out); 0 for none.
+pub fn typical(mut widths: Vec<usize>) -> usize {
+    widths.sort_unstable();
+    // The nearest rank: of 20 cells, the 18th narrowest; of 3, the widest.
+    let rank = (widths.len() as f64 * TYPICAL).ceil() as usize;
+    widths.get(rank.saturating_sub(1)).copied().unwrap_or(0)
 }
 
 /// The width the borders take: `│ a │ b │` is 3 per column and 1.
@@ -96,7 +119,24 @@ pub fn plan(
     let mut widths: Vec<usize> = keep.iter().map(|(_, n)| n.natural).collect();
     let total = widths.iter().sum::<usize>() + chrome(keep.len());
     let mut excess = total.saturating_sub(budget);
-    // Paths give first (cut in the middle, a path still names its file), then texts and
+    // Long tails give first: a text wider than its typical width is cut to it, the least
+    // important first.
+    let mut tails: Vec<(usize, &Need)> = keep
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, n))| n.give == Give::Text && n.typical < n.natural)
+        .map(|(at, &(_, n))| (at, n))
+        .collect();
+    tails.sort_by_key(|&(at, n)| (n.rank, std::cmp::Reverse(at)));
+    for (at, n) in tails {
+        let Some(w) = widths.get_mut(at) else {
+            continue;
+        };
+        let give = w.saturating_sub(n.typical.max(n.min)).min(excess);
+        *w -= give;
+        excess -= give;
+    }
+    // Then paths (cut in the middle, a path still names its file), then texts and
     // bars, the least important first.
     let mut order: Vec<(usize, &Need)> = keep
         .iter()
@@ -304,7 +344,55 @@ mod tests {
             rank,
             natural,
             min,
+            typical: natural,
         }
+    }
+
+    #[test]
+    fn a_typical_width_leaves_out_the_rare_long_cells() {
+        assert_eq!(typical(vec![]), 0);
+        assert_eq!(typical(vec![2, 19, 2]), 19);
+        let mut w = vec![2; 40];
+        w.extend([19, 19]);
+        assert_eq!(typical(w), 2);
+        let w: Vec<usize> = (1..=20).collect();
+        assert_eq!(typical(w), 18);
+    }
+
+    #[test]
+    fn a_rare_long_text_is_cut_to_its_typical_width_before_other_texts_narrow() {
+        // A status of `ok`s and one `unknown (inherited)`; a command of 60 columns.
+        let status = Need {
+            typical: 6,
+            min: 6,
+            ..need(Give::Text, 6, 19, 6)
+        };
+        let command = need(Give::Text, 8, 60, 16);
+        let needs = [need(Give::Fixed, 9, 8, 8), status, command];
+        // 8 + 19 + 60 + 10 = 97; at 80 the status gives its tail (13), the command 4.
+        assert_eq!(
+            plan(&needs, &[0, 1, 2], Some(80), false),
+            [(0, 8), (1, 6), (2, 56)]
+        );
+        // Without a width, nothing is cut.
+        assert_eq!(
+            plan(&needs, &[0, 1, 2], None, false),
+            [(0, 8), (1, 19), (2, WRAP.min(60))]
+        );
+    }
+
+    #[test]
+    fn a_column_is_never_dropped_for_its_rare_long_cells() {
+        // At 40: a name column whose min were its natural 29 would leave no room for the
+        // command; cut to its typical 12 both stay.
+        let name = Need {
+            typical: 12,
+            min: 12,
+            ..need(Give::Text, 6, 29, 12)
+        };
+        let needs = [name, need(Give::Text, 8, 60, 16)];
+        let p = plan(&needs, &[0, 1], Some(40), false);
+        assert_eq!(p, [(0, 12), (1, 21)]);
     }
 
     #[test]

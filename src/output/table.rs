@@ -46,7 +46,16 @@ pub struct Column {
     pub clock: bool,
     /// What a column without a field shows (a picture, a time read from the line).
     pub about: &'static str,
+    /// The text the table is read for: kept at least [`fit::WIDE_MIN`] wide when it has
+    /// that much, lesser columns dropped first.
+    pub wide: bool,
+    /// Hidden, but shown (unless `--columns` chose) when two rows alike in the column of
+    /// this name differ in this one: the path, when two files hold one session.
+    pub alike: Option<&'static str>,
 }
+
+/// How many columns [`Column::after_file`] puts first: `session`, `started`, `path`.
+pub const FILE_COLUMNS: usize = 3;
 
 impl Column {
     pub const fn left(name: &'static str) -> Column {
@@ -59,6 +68,8 @@ impl Column {
             shown: true,
             clock: false,
             about: "",
+            wide: false,
+            alike: None,
         }
     }
     pub const fn right(name: &'static str) -> Column {
@@ -79,6 +90,12 @@ impl Column {
     /// Cut at its end when the table must narrow.
     pub const fn text(mut self) -> Column {
         self.give = Give::Text;
+        self
+    }
+    /// The text the table is read for ([`Column::wide`]'s field).
+    pub const fn wide(mut self) -> Column {
+        self.give = Give::Text;
+        self.wide = true;
         self
     }
     /// A path, cut in its middle when the table must narrow.
@@ -110,22 +127,38 @@ impl Column {
         self
     }
 
-    /// A table of rows that may come from many files: the file's column, then `rest`.
+    /// A table of rows that may come from many files: the file's columns
+    /// ([`Column::file`]), then `rest`.
     pub fn after_file(many_files: bool, rest: impl IntoIterator<Item = Column>) -> Vec<Column> {
-        std::iter::once(Column::file(many_files))
-            .chain(rest)
-            .collect()
+        Column::file(many_files).into_iter().chain(rest).collect()
     }
 
-    /// The file column of a table whose rows may come from many files: shown when they
-    /// do, else only when asked for.
-    pub const fn file(many_files: bool) -> Column {
-        let c = Column::left("path").path().rank(9);
+    /// The columns that name the file of a row, in a table whose rows may come from many
+    /// files. A person tells sessions apart by a short thread id and a start time, not by
+    /// a path cut in its middle: `session` (the thread id's last 8 characters) and
+    /// `started` (its start, to the minute) are shown when the rows come from several
+    /// files; `path` only when asked for, or when two files of the table hold one session
+    /// (copies, a thread in two files), the one thing that tells their rows apart.
+    pub const fn file(many_files: bool) -> [Column; FILE_COLUMNS] {
+        let session = Column::left("session")
+            .derived("the last 8 characters of the session's `thread_id`")
+            .rank(9);
+        let started = Column::left("started")
+            .derived("the session's start (`started_at` of `stats`), to the minute")
+            .clock()
+            .rank(4);
+        let path = Column::left("path").path().rank(9).hidden();
         if many_files {
-            c
+            [session, started, path.shown_when_alike("session")]
         } else {
-            c.hidden()
+            [session.hidden(), started.hidden(), path]
         }
+    }
+
+    /// Hidden, but shown when rows alike in column `by` differ in this one.
+    pub const fn shown_when_alike(mut self, by: &'static str) -> Column {
+        self.alike = Some(by);
+        self
     }
 }
 
@@ -515,9 +548,22 @@ impl Table {
                 _ => widest,
             }
             .max(fit::width(header));
+            // A text's width is set by its typical cells; a rare long one is cut.
+            let typical = match c.give {
+                Give::Text => fit::typical(
+                    self.rows
+                        .iter()
+                        .map(|r| fit::width(cell(r, i).text.trim()))
+                        .collect(),
+                )
+                .max(fit::width(header))
+                .min(natural),
+                _ => natural,
+            };
             let min = match c.give {
                 Give::Fixed => natural,
-                Give::Text => fit::TEXT_MIN.max(fit::width(header)).min(natural),
+                Give::Text if c.wide => fit::WIDE_MIN.max(fit::width(header)).min(typical),
+                Give::Text => fit::TEXT_MIN.max(fit::width(header)).min(typical),
                 Give::Bar => fit::BAR_MIN.max(fit::width(header)).min(natural),
                 // Without a width to fit, nothing is cut: no need to know how far.
                 Give::Path if budget.is_none() => natural,
@@ -531,9 +577,10 @@ impl Table {
                 rank: c.rank,
                 natural,
                 min,
+                typical,
             });
         }
-        let plan = fit::plan(&needs, &self.shown, budget, self.chosen);
+        let plan = fit::plan(&needs, &self.shown_now(), budget, self.chosen);
         // The footer, its label in the first shown column free for it.
         let footer: Option<Vec<Cell>> = self.footer.as_ref().map(|f| {
             let mut f = f.clone();
@@ -646,6 +693,39 @@ impl Table {
         s
     }
 
+    /// The columns to show, in order: those chosen or shown by default, and a column shown
+    /// when alike ([`Column::shown_when_alike`]) whose rows need it, in its place.
+    fn shown_now(&self) -> Vec<usize> {
+        let mut shown = self.shown.clone();
+        if self.chosen {
+            return shown;
+        }
+        fn text(r: &[Cell], i: usize) -> &str {
+            r.get(i).map_or("", |c| c.text.trim())
+        }
+        for (i, c) in self.columns.iter().enumerate() {
+            let Some(by) = c.alike else {
+                continue;
+            };
+            let Some(j) = self.columns.iter().position(|c| c.name == by) else {
+                continue;
+            };
+            if shown.contains(&i) || !shown.contains(&j) {
+                continue;
+            }
+            let mut seen = std::collections::HashMap::new();
+            let alike = self
+                .rows
+                .iter()
+                .any(|r| *seen.entry(text(r, j)).or_insert(text(r, i)) != text(r, i));
+            if alike {
+                let at = shown.iter().position(|&s| s > i).unwrap_or(shown.len());
+                shown.insert(at, i);
+            }
+        }
+        shown
+    }
+
     /// The clocks of column `i`'s times.
     fn clocks(&self, i: usize) -> HashSet<Clock> {
         self.rows.iter().filter_map(|r| r.get(i)?.clock).collect()
@@ -692,7 +772,11 @@ pub fn catalog_markdown(tables: &[(&str, Vec<Column>)]) -> String {
          On a terminal narrower than the table, the columns of lowest importance go first\n\
          (9 goes last); then texts are cut at their end and paths in their middle. A path is\n\
          never cut so far that two files look alike. A column marked *hidden* is shown only\n\
-         when `--columns` names it (`path` is hidden when the rows come from one file).\n\
+         when `--columns` names it. Rows of several files name their session by `session` (the\n\
+         thread id's last 8 characters) and `started`; `path` is shown only when two files\n\
+         hold one session, or when `--columns` names it (NDJSON rows always carry it).\n\
+         A text is first cut to the width that holds 90% of its cells, so one rare long\n\
+         value never takes the width of the others.\n\
          Times are local unless `--utc` is given; their header says which clock\n\
          (`started_at (UTC)`, `started_at (+01:00)`, or `(local)` when the offsets differ).\n",
     );
@@ -710,6 +794,7 @@ pub fn catalog_markdown(tables: &[(&str, Vec<Column>)]) -> String {
             };
             let give = match c.give {
                 Give::Fixed => "shown whole or dropped",
+                Give::Text if c.wide => "cut at its end, kept 40 wide before others stay",
                 Give::Text => "cut at its end",
                 Give::Path => "cut in its middle",
                 Give::Bar => "drawn narrower",
@@ -718,7 +803,9 @@ pub fn catalog_markdown(tables: &[(&str, Vec<Column>)]) -> String {
             if c.clock {
                 notes.push("a time: its header names the clock".into());
             }
-            if !c.shown {
+            if let (false, Some(by)) = (c.shown, c.alike) {
+                notes.push(format!("hidden unless two files share a `{by}`"));
+            } else if !c.shown {
                 notes.push("hidden".into());
             }
             md.push_str(&format!(
@@ -781,7 +868,7 @@ mod tests {
 
     fn table(width: Width, columns: &[&str]) -> Table {
         let cols = vec![
-            Column::file(true),
+            Column::left("path").path().rank(9),
             Column::right("n").rank(3),
             Column::left("note").text().rank(1),
         ];

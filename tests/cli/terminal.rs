@@ -157,10 +157,14 @@ fn rows_of_files_whose_paths_end_alike_never_look_alike_at_80_columns() {
             .filter(|l| !l.contains("total (") && !l.contains(" turns "))
             .collect();
         assert!(body.len() >= 4, "{args:?}\n{text}");
-        // Four files, two names: four path cells, each naming its team.
+        // Four files, two names: four path cells, each naming its team. Two files hold
+        // each session: the path is shown beside it (issue #31), where its header says.
+        let header = cells(table_lines(&text)[1]);
+        let at = header.iter().position(|c| *c == "path");
+        let at = at.unwrap_or_else(|| panic!("{args:?}: no path column\n{text}")) + 1;
         let paths: std::collections::HashSet<&str> = body
             .iter()
-            .map(|l| l.split('│').nth(1).unwrap().trim())
+            .map(|l| l.split('│').nth(at).unwrap().trim())
             .collect();
         assert_eq!(paths.len(), 4, "{args:?}: {paths:?}\n{text}");
         for p in &paths {
@@ -429,4 +433,92 @@ fn lint_explain_fits_80_columns_and_is_plain_text_in_a_pipe() {
             assert!(broken.is_empty(), "{slug} {color}: {broken:?}\n{text}");
         }
     }
+}
+
+/// A Codex home of every real session of the corpus, one folder (issue #31): MCP calls,
+/// inherited rows, shell calls and patches of five Codex versions side by side. A file
+/// that shares its thread with another (a revert's second file) is left out: every session
+/// here is one file.
+fn corpus_home(dir: &Path) -> PathBuf {
+    let to = dir.join("sessions/2026/11/29");
+    std::fs::create_dir_all(&to).unwrap();
+    for f in rollouts_under(&testdata("real")) {
+        let name = f.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".jsonl") && !name.contains('_') {
+            std::fs::copy(&f, to.join(&name)).unwrap();
+        }
+    }
+    dir.to_path_buf()
+}
+
+/// The cells of a table line, trimmed (the borders' empty ends left out).
+fn cells(line: &str) -> Vec<&str> {
+    let parts: Vec<&str> = line.split('│').collect();
+    parts[1..parts.len() - 1].iter().map(|c| c.trim()).collect()
+}
+
+/// Issue #31, 1: at 80 columns `calls` over a home of many sessions keeps what it is read
+/// for, the command and its exit code, and names each session by a short thread id, not a
+/// path cut in its middle; a rare long status or tool name does not set a column's width.
+#[test]
+fn calls_over_a_home_at_80_columns_keeps_the_command_and_its_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = corpus_home(dir.path());
+    let home = home.to_str().unwrap();
+    let Some(text) = in_terminal(&["calls", "--color", "never", home], 80, None) else {
+        return;
+    };
+    let lines = table_lines(&text);
+    assert!(lines.len() > 40, "{text}");
+    let header = cells(lines[1]);
+    for want in ["session", "arguments", "exit_code"] {
+        assert!(header.contains(&want), "{want}: {header:?}\n{text}");
+    }
+    assert!(!header.contains(&"path"), "{header:?}\n{text}");
+    for l in &lines {
+        assert!(width(l) <= 80, "{} columns\n{text}", width(l));
+    }
+    // The MCP session (thread 01a22763-5672-7d22-8700-fe355115a9f3) by its last 8 digits.
+    assert!(text.contains("│ 5115a9f3 "), "{text}");
+    assert!(!text.contains("rollout-"), "{text}");
+    // A shell call shows its command.
+    let at = header.iter().position(|c| *c == "arguments").unwrap();
+    let args: Vec<&str> = lines[3..]
+        .iter()
+        .filter(|l| l.starts_with('│'))
+        .map(|l| cells(l)[at])
+        .collect();
+    assert!(args.contains(&"ls -la"), "{args:?}\n{text}");
+}
+
+/// Issue #31, 2: `replay`'s transcript at 100 columns gives its width to the text, and a
+/// tool call's text is its command, not its JSON arguments.
+#[test]
+fn the_transcript_at_100_columns_gives_the_text_the_width_and_calls_show_their_command() {
+    let f = real_file("0.171.0", "shell", "");
+    let Some(text) = in_terminal(
+        &["replay", "--color", "never", f.to_str().unwrap()],
+        100,
+        None,
+    ) else {
+        return;
+    };
+    let lines = table_lines(&text);
+    let header = cells(lines[1]);
+    let at = header
+        .iter()
+        .position(|c| *c == "text")
+        .expect("a text column");
+    let widths: Vec<usize> = lines[1].split('│').map(width).collect();
+    let text_w = widths[at + 1];
+    assert!(
+        widths.iter().all(|&w| w <= text_w) && text_w >= 40,
+        "{widths:?}\n{text}"
+    );
+    assert!(lines.iter().all(|l| width(l) <= 100), "{text}");
+    assert!(!text.contains("{\"cmd\""), "{text}");
+    let row = lines
+        .iter()
+        .find(|l| l.contains("call exec_comm") && l.contains("│ python3 hello.py "));
+    assert!(row.is_some(), "{text}");
 }

@@ -34,10 +34,12 @@
 //! the end of the file, once the turns are cut (`pairing.rs`).
 
 mod collect;
+mod command;
 mod outcome;
 mod pairing;
 
 pub use collect::CallCollector;
+pub use command::command;
 pub use outcome::{parse_output_meta, OutputMeta};
 
 use serde::Serialize;
