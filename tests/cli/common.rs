@@ -430,9 +430,12 @@ const GATES: [(&[&str], &[&str]); 8] = [
     (&["repair", "--no-config"], &["human", "ndjson", "json"]),
 ];
 
-/// `CMD --format F ARGS...` in `dir`, with `env`: exit code and stderr.
+/// `CMD --format F ARGS...`, with `env` and nothing on standard input (as a CI step's): exit
+/// code and stderr. (assert_cmd would give it an empty pipe, which draws the note that the
+/// Codex home is read instead.)
 fn gate(cmd: &[&str], format: &str, args: &[&str], env: &[(&str, &Path)]) -> (i32, String) {
-    let mut c = rollscope();
+    let mut c = StdCommand::new(assert_cmd::cargo::cargo_bin("rollscope"));
+    c.stdin(std::process::Stdio::null());
     c.args(cmd).args(["--format", format]).args(args);
     for (k, v) in env {
         c.env(k, v);
