@@ -148,7 +148,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "path turn_index line status name exit_code duration called_at arguments output call_id kind" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "session started path turn_index line status name exit_code duration called_at arguments output call_id kind" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -633,7 +633,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "path index time line origin who text result turn_index kind" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "session started path index time line origin who text result turn_index kind" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -741,7 +741,7 @@ _rollscope() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "path index status started_at duration bar model effort tool_calls tokens user_message turn_id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "session started path index status started_at duration bar model effort tool_calls tokens user_message turn_id" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -96,7 +96,9 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l color -d '
 always\t''
 never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r -f -a "path\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r -f -a "session\t'the last 8 characters of the session\'s `thread_id`'
+started\t'the session\'s start (`started_at` of `stats`), to the minute'
+path\t''
 index\t''
 status\t''
 started_at\t''
@@ -139,7 +141,9 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l color -d '
 always\t''
 never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l width -d 'Fit tables to N columns, cutting what must be cut (0: never cut)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r -f -a "path\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l columns -d 'Table columns to show, in this order (comma-separated header names)' -r -f -a "session\t'the last 8 characters of the session\'s `thread_id`'
+started\t'the session\'s start (`started_at` of `stats`), to the minute'
+path\t''
 turn_index\t''
 line\t'call_line'
 status\t''
@@ -210,7 +214,9 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l color -d 
 always\t''
 never\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l width -d 'History and ui views: fit tables to N columns, cutting what must be cut (0: never cut)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'History and ui views: table columns to show, in this order (comma-separated header names)' -r -f -a "path\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l columns -d 'History and ui views: table columns to show, in this order (comma-separated header names)' -r -f -a "session\t'the last 8 characters of the session\'s `thread_id`'
+started\t'the session\'s start (`started_at` of `stats`), to the minute'
+path\t''
 index\t''
 time\t'the timestamp of the record on `line`'
 line\t''
