@@ -17,6 +17,7 @@
 //! subcommand and the flag or field, so a renamed flag or a new field is fixed in one pass.
 
 mod examples;
+mod setup;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

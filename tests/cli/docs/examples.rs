@@ -77,7 +77,7 @@ pub(crate) fn of(p: &Page) -> Vec<Example> {
     out
 }
 
-fn uses_jq(command: &str) -> bool {
+pub(crate) fn uses_jq(command: &str) -> bool {
     command
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
         .any(|w| w == "jq")
