@@ -562,7 +562,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --max-output-lines --redact-secrets --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,6 +577,10 @@ _rollscope() {
                     return 0
                     ;;
                 --before-turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-output-lines)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -621,7 +625,7 @@ _rollscope() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table ndjson json human concise github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table ndjson json markdown human concise github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

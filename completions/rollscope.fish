@@ -194,6 +194,7 @@ state\t''
 ui\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l through-turn -d 'Replay only through the end of this turn: its number as `turns` prints it, or its id' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l before-turn -d 'Replay only what comes before this turn: its number as `turns` prints it, or its id' -r
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l max-output-lines -d 'Lines of a tool\'s output (and of a command, a patch, instructions) shown before a note of how many more there are; `all` shows them all' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l codex -d 'Read each file as this Codex version resumes it: a version, `file` or `newest`' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l config -d 'Read the settings from this TOML file. Without it, the config file is rollscope.toml or .rollscope.toml in the current directory, else in the nearest parent directory that has one (both in one directory is an error). Options given on the command line win over the file\'s keys' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l codex-home -d 'Read Codex\'s state databases (state_5.sqlite, thread_history_1.sqlite) in DIR for every input [default: the Codex home each rollout lies in]' -r -F
@@ -206,6 +207,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l max-line-
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t'The history and ui views: a table. The state view: a line per finding and per file'
 ndjson\t'One JSON row per line'
 json\t'One JSON array of the rows'
+markdown\t'The history and ui views: a transcript to read and share, turn by turn'
 human\t'The state view: rustc-style diagnostics, each with the start of its line'
 concise\t'The state view: one line per finding'
 github\t'The state view: GitHub workflow annotations'
@@ -227,6 +229,7 @@ result\t'item'
 turn_index\t''
 kind\t''"
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l for-prompt -d 'Normalise the history as Codex does before sending it: synthetic "aborted" outputs for calls without one, orphan outputs dropped (history view)'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l redact-secrets -d 'Replace each credential `content.secret` finds by a marker naming its kind'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-config -d 'Read no config file'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l no-archived -d 'Leave $CODEX_HOME/archived_sessions out when no PATH is given'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l utc -d 'Use UTC instead of local time: for --since/--until dates and the times tables show'

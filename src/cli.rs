@@ -345,6 +345,8 @@ pub enum FindingFormatArg {
     Ndjson,
     /// One JSON array of the rows
     Json,
+    /// The history and ui views: a transcript to read and share, turn by turn
+    Markdown,
     /// The state view: rustc-style diagnostics, each with the start of its line
     Human,
     /// The state view: one line per finding
@@ -441,7 +443,9 @@ impl FindingFormatArg {
             FindingFormatArg::Concise => Style::Concise,
             FindingFormatArg::Github => Style::Github,
             FindingFormatArg::Sarif => Style::Sarif,
-            FindingFormatArg::Ndjson | FindingFormatArg::Json => return None,
+            FindingFormatArg::Ndjson | FindingFormatArg::Json | FindingFormatArg::Markdown => {
+                return None
+            }
         })
     }
 }
@@ -545,6 +549,9 @@ pub struct ReplayArgs {
     pub before_turn: Option<String>,
 
     #[command(flatten)]
+    pub transcript: TranscriptArgs,
+
+    #[command(flatten)]
     pub settings: SettingsArgs,
 
     #[command(flatten)]
@@ -558,6 +565,33 @@ pub struct ReplayArgs {
 
     #[command(flatten)]
     pub output: OutputArgs<FindingFormatArg>,
+}
+
+/// What `replay --format markdown` shows of long texts and secrets.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Transcript (--format markdown)")]
+pub struct TranscriptArgs {
+    /// Lines of a tool's output (and of a command, a patch, instructions) shown before a
+    /// note of how many more there are; `all` shows them all
+    #[arg(long, value_name = "N|all", default_value = "20", value_parser = line_limit)]
+    pub max_output_lines: LineLimit,
+
+    /// Replace each credential `content.secret` finds by a marker naming its kind
+    #[arg(long)]
+    pub redact_secrets: bool,
+}
+
+/// A number of lines, or no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineLimit(pub Option<usize>);
+
+fn line_limit(s: &str) -> Result<LineLimit, String> {
+    if s == "all" {
+        return Ok(LineLimit(None));
+    }
+    s.parse()
+        .map(|n| LineLimit(Some(n)))
+        .map_err(|_| format!("`{s}` is neither a number of lines nor `all`"))
 }
 
 #[derive(Debug, Args)]

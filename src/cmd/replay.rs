@@ -7,18 +7,20 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::analysis::calls::{command, parse_output_meta};
-use crate::cli::{FindingFormatArg, ReplayArgs, ViewArg};
+use crate::cli::{FindingFormatArg, LineLimit, ReplayArgs, ViewArg};
 use crate::cmd::Context;
 use crate::codex::Reading;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{ClientView, Effect, Finding, Outcome, Rule, Severity};
 use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
+use crate::output::markdown;
 use crate::output::root::Root;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
 use crate::replay::history::Base;
 use crate::replay::item::{At, Item, Origin};
+use crate::replay::transcript::Transcript;
 use crate::replay::ui::UiRow;
 use crate::replay::{Cut, Options, Replayed, TurnRef};
 use crate::rules::{Checked, Checker};
@@ -115,16 +117,8 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     }
     let format = args.output.format;
     let style = format.style(Style::Listed);
-    let rows_or_table = matches!(
-        format,
-        FindingFormatArg::Table | FindingFormatArg::Ndjson | FindingFormatArg::Json
-    );
-    if args.view != ViewArg::State && !rows_or_table {
-        return Err(Error::Usage(format!(
-            "--format {format}: only `--view state` reports findings (the history and ui \
-             views print tables and rows: table, ndjson, json)"
-        )));
-    }
+    let markdown = format == FindingFormatArg::Markdown;
+    check_format(args, format)?;
     let settings = super::settings(&args.settings)?;
     let mut cx = Context::new(&args.input, &args.output)?;
     // The state view says what a resume does with the file: one Codex cannot decompress
@@ -134,6 +128,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         for_prompt: args.for_prompt,
         cut,
         ui: args.view == ViewArg::Ui,
+        ui_outputs: markdown,
         codex: settings.codex,
     };
     // What a resume rebuilds is checked by every rule but those about a file's place and
@@ -149,6 +144,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         .with_state(std::sync::Arc::new(homes));
     let many = cx.sources.len() > 1;
     let mut out = match (args.view, style) {
+        _ if markdown => Report::Rows(Out::documents()),
         (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),
         (ViewArg::Ui, _) => Report::Rows(cx.out(ui_columns(many))?),
         (ViewArg::State, None) => Report::Rows(Out::lines(cx.format, cx.color)),
@@ -162,7 +158,13 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     };
     let view = args.view;
     let mut states = 0u64;
+    let md = markdown::Settings {
+        max_output_lines: args.transcript.max_output_lines.0,
+        redact: args.transcript.redact_secrets,
+        zone: cx.zone,
+    };
     cx.each_replay(&opts, &checker, &mut out, |cx, out, c| match (view, out) {
+        (_, Report::Rows(out)) if markdown => emit_markdown(cx, out, &c, view, &md),
         (ViewArg::History, Report::Rows(out)) => emit_history(cx, out, &c),
         (ViewArg::Ui, Report::Rows(out)) => emit_ui(cx, out, &c.replay),
         (_, out) => {
@@ -184,6 +186,74 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     };
     cx.say_if_empty(rows, "history items");
     Ok(cx.status)
+}
+
+/// The formats each view prints, and the transcript's flags with the format they serve.
+fn check_format(args: &ReplayArgs, format: FindingFormatArg) -> Result<(), Error> {
+    let views_own = matches!(
+        format,
+        FindingFormatArg::Table
+            | FindingFormatArg::Ndjson
+            | FindingFormatArg::Json
+            | FindingFormatArg::Markdown
+    );
+    if args.view != ViewArg::State && !views_own {
+        return Err(Error::Usage(format!(
+            "--format {format}: only `--view state` reports findings (the history and ui \
+             views print tables, rows and transcripts: table, ndjson, json, markdown)"
+        )));
+    }
+    if args.view == ViewArg::State && format == FindingFormatArg::Markdown {
+        return Err(Error::Usage(
+            "--format markdown: the state view has no transcript (the history and ui views \
+             have: `--view history` is the default)"
+                .into(),
+        ));
+    }
+    let t = &args.transcript;
+    if format != FindingFormatArg::Markdown
+        && (t.redact_secrets || t.max_output_lines != LineLimit(Some(20)))
+    {
+        let flag = if t.redact_secrets {
+            "--redact-secrets"
+        } else {
+            "--max-output-lines"
+        };
+        return Err(Error::Usage(format!(
+            "{flag} shapes the transcript of `--format markdown`, not --format {format} (rows \
+             stay exact)"
+        )));
+    }
+    Ok(())
+}
+
+/// One file's transcript ([`Transcript`]), written as Markdown.
+fn emit_markdown(
+    cx: &mut Context,
+    out: &mut Out,
+    c: &Checked,
+    view: ViewArg,
+    settings: &markdown::Settings,
+) -> std::io::Result<()> {
+    let r = &c.replay;
+    let t = match view {
+        ViewArg::Ui => Transcript::of_ui(r),
+        _ => Transcript::of_history(r, |item| match r.json(item) {
+            Ok(j) => Some(j),
+            Err(e) => {
+                cx.error(
+                    r.path_of(item),
+                    &format!("could not read an item back: {e}"),
+                );
+                None
+            }
+        }),
+    };
+    let rows = match view {
+        ViewArg::Ui => r.ui.len(),
+        _ => r.items.len(),
+    };
+    out.document(&markdown::render(&t, settings), rows as u64)
 }
 
 /// The history view's columns: the file's, then what [`transcript`] makes of an item. A

@@ -458,6 +458,36 @@ pub fn check(rec: &Record<'_>, seen: &Seen) -> Vec<Secret> {
     out
 }
 
+/// `text` with each credential [`check`] finds in a string replaced by a marker naming its
+/// kind (`[REDACTED: a GitHub token]`), for a transcript shared with others. Overlapping
+/// matches are one marker, named by the first.
+pub fn redact_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut found: Vec<(usize, usize, &'static str)> = Vec::new();
+    scan(compiled(), text, |p, m| {
+        // `m` is a slice of `text`.
+        let start = m.as_ptr() as usize - text.as_ptr() as usize;
+        found.push((start, start + m.len(), p.kind));
+    });
+    if found.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    found.sort_unstable_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, kind) in found {
+        if end <= at {
+            continue;
+        }
+        out.push_str(text.get(at..start.max(at)).unwrap_or_default());
+        if start >= at {
+            out.push_str(&format!("[REDACTED: {kind}]"));
+        }
+        at = end;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -686,6 +716,19 @@ mod tests {
         assert!(!is_candidate(br#"{"t":"see https://example.com/a?b=c:d"}"#));
         assert!(!is_candidate(
             br#"{"t":"-----BEGIN PRIVATE KEY: none here"}"#
+        ));
+    }
+
+    #[test]
+    fn redaction_names_each_kind_and_keeps_the_rest() {
+        let text = format!("key {AWS} and {GITHUB}.");
+        assert_eq!(
+            redact_text(&text),
+            "key [REDACTED: an AWS access key id] and [REDACTED: a GitHub token]."
+        );
+        assert!(matches!(
+            redact_text("nothing here"),
+            std::borrow::Cow::Borrowed(_)
         ));
     }
 }

@@ -18,6 +18,7 @@ pub mod fit;
 pub mod glyphs;
 pub mod json;
 pub mod lint;
+pub mod markdown;
 pub mod progress;
 pub mod prose;
 pub mod repair;
@@ -76,6 +77,9 @@ enum Sink {
     },
     /// Plain text lines instead of a table: each cell of a row is one line.
     Lines(anstream::AutoStream<Box<dyn Write + Send>>),
+    /// A document written as it is made (a Markdown transcript): made safe where it was
+    /// made, never colored.
+    Document(BufWriter<RowStdout>),
 }
 
 /// `1 file`, `3 files`: a count and its noun (plural with an `s`).
@@ -165,6 +169,32 @@ impl Out {
         }
     }
 
+    /// Documents instead of rows ([`Out::document`]): `replay --format markdown`.
+    pub fn documents() -> Out {
+        Out {
+            sink: Sink::Document(BufWriter::with_capacity(64 * 1024, row_stdout())),
+            rows: 0,
+            flush_each_row: progress::stdout_is_terminal(),
+        }
+    }
+
+    /// One document of [`Out::documents`], which shows `rows` rows' worth (the items of a
+    /// transcript, say); ignored by other sinks.
+    pub fn document(&mut self, text: &str, rows: u64) -> io::Result<()> {
+        let flush = self.flush_each_row;
+        let Sink::Document(w) = &mut self.sink else {
+            return Ok(());
+        };
+        self.rows += rows;
+        progress::rows(true, || {
+            w.write_all(text.as_bytes())?;
+            if flush {
+                w.flush()?;
+            }
+            Ok(())
+        })
+    }
+
     /// How many rows were written so far.
     pub fn rows(&self) -> u64 {
         self.rows
@@ -186,7 +216,9 @@ impl Out {
         match self.sink {
             Sink::Table { .. } => self.put_row(obj, cells),
             Sink::Json { .. } => progress::rows(false, || self.put_row(obj, cells)),
-            Sink::Ndjson(_) | Sink::Lines(_) => progress::rows(true, || self.put_row(obj, cells)),
+            Sink::Ndjson(_) | Sink::Lines(_) | Sink::Document(_) => {
+                progress::rows(true, || self.put_row(obj, cells))
+            }
         }
     }
 
@@ -215,6 +247,8 @@ impl Out {
                 t.push(cells());
                 Ok(())
             }
+            // A document's rows are its text ([`Out::document`]).
+            Sink::Document(_) => Ok(()),
             Sink::Lines(w) => {
                 for cell in cells() {
                     writeln!(w, "{}", cell.render())?;
@@ -266,6 +300,7 @@ impl Out {
                 w.flush()
             }
             Sink::Lines(mut w) => w.flush(),
+            Sink::Document(mut w) => w.flush(),
         }
     }
 }
@@ -276,6 +311,7 @@ impl FileRows for Out {
         match &mut self.sink {
             Sink::Ndjson(w) | Sink::Json { w, .. } => w.flush(),
             Sink::Lines(w) => w.flush(),
+            Sink::Document(w) => w.flush(),
             Sink::Table { .. } => Ok(()),
         }
     }

@@ -37,6 +37,29 @@ pub fn clean(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Strip control and escape sequences as [`clean`] does, but keep line breaks and tabs (a
+/// `\r` is dropped: at a terminal it moves back over the line): for text shown on lines of
+/// its own (a Markdown transcript's quotes and code blocks).
+pub fn clean_keeping_lines(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| is_unsafe(c) && c != '\n' && c != '\t') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '\u{1b}' => skip_escape(&mut it),
+            '\u{9b}' => skip_csi(&mut it),
+            '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut it),
+            '\n' | '\t' => out.push(c),
+            '\u{0b}' | '\u{0c}' => out.push(' '),
+            c if is_unsafe(c) => {}
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn skip_escape(it: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     match it.peek() {
         Some('[') => {
@@ -131,5 +154,14 @@ mod tests {
         assert_eq!(cut("abcdef", 4), "abc…");
         assert_eq!(cut("abc", 4), "abc");
         assert_eq!(cut_left("/a/b/c/d", 5), "…/c/d");
+    }
+
+    #[test]
+    fn lines_can_be_kept() {
+        assert_eq!(
+            clean_keeping_lines("a\x1b[2Jb\r\nc\td\u{202E}e"),
+            "ab\nc\tde"
+        );
+        assert!(matches!(clean_keeping_lines("x\ny\tz"), Cow::Borrowed(_)));
     }
 }

@@ -22,6 +22,7 @@ pub mod item;
 pub mod prompt;
 mod run;
 pub mod state;
+pub mod transcript;
 pub mod ui;
 
 use std::sync::Mutex;
@@ -59,6 +60,8 @@ pub struct Options {
     pub cut: Option<Cut>,
     /// Collect what a client is shown.
     pub ui: bool,
+    /// Keep the commands' outputs a client is shown (for a transcript).
+    pub ui_outputs: bool,
     /// The Codex version the file is read as.
     pub codex: Spec,
 }
@@ -322,6 +325,7 @@ fn read_pass<'r>(
     let mut read_cut = read.clone();
     read_cut.until_line = input.cut.map(|c| c.last_line);
     let mut run = Run::new(source);
+    run.ui = ui::UiLog::new(opts.ui_outputs);
     if opts.for_prompt {
         run.history.look_for_images();
     }

@@ -26,6 +26,9 @@ pub struct UiItem {
     pub text: Option<String>,
     /// The kind's other fields worth showing (exit code, status, paths...).
     pub fields: Map<String, Value>,
+    /// A command's output, when the log was asked to keep outputs (a transcript shows
+    /// them; the rows do not).
+    pub output: Option<String>,
     /// The turn id an `item_completed` names.
     turn_id: Option<String>,
 }
@@ -45,17 +48,27 @@ pub struct UiLog {
     items: Vec<UiItem>,
     /// The last item shown is a legacy reasoning item still open to more summary parts.
     reasoning_open: bool,
+    /// Keep commands' outputs ([`UiItem::output`]).
+    outputs: bool,
 }
 
 impl UiLog {
+    /// A log that keeps commands' outputs (`outputs`), or not.
+    pub fn new(outputs: bool) -> UiLog {
+        UiLog {
+            outputs,
+            ..UiLog::default()
+        }
+    }
+
     /// One record of the file. `paginated` and `cli_version` are the session's.
     pub fn record(&mut self, rec: &Record<'_>, paginated: bool, cli_version: Option<&str>) {
         let v = super::cli_version(cli_version);
         let item = match (rec.kind, paginated) {
             (Kind::EventMsg, true) if rec.payload_type() == Some("item_completed") => {
-                completed(rec)
+                completed(rec, self.outputs)
             }
-            (Kind::EventMsg, false) => legacy_event(rec, v),
+            (Kind::EventMsg, false) => legacy_event(rec, v, self.outputs),
             // A compaction shows from 0.110 on (0.80 shows none); paginated files have
             // their own `ContextCompaction` item.
             (Kind::Compacted, false) if v.is_some_and(|v| v >= (0, 110)) => Some(UiItem {
@@ -63,6 +76,7 @@ impl UiLog {
                 kind: "contextCompaction".into(),
                 text: None,
                 fields: Map::new(),
+                output: None,
                 turn_id: None,
             }),
             _ => None,
@@ -198,13 +212,15 @@ fn ui(kind: &str, text: Option<String>, fields: Map<String, Value>) -> UiItem {
         kind: kind.into(),
         text,
         fields,
+        output: None,
         turn_id: None,
     }
 }
 
 /// The members of an `item_completed` item a client's row is made of. Only these are
-/// parsed: a command's whole output (`aggregated_output`) is skipped, never built.
-const ITEM_KEYS: [&str; 11] = [
+/// parsed: a command's whole output (`aggregated_output`) is built only for a log that
+/// keeps outputs.
+const ITEM_KEYS: [&str; 12] = [
     "type",
     "content",
     "summary_text",
@@ -216,10 +232,11 @@ const ITEM_KEYS: [&str; 11] = [
     "query",
     "server",
     "tool",
+    "aggregated_output",
 ];
 
 /// An `item_completed` event's item.
-fn completed(rec: &Record<'_>) -> Option<UiItem> {
+fn completed(rec: &Record<'_>, outputs: bool) -> Option<UiItem> {
     let raw = rec.payload_field("item")?;
     let f = select::fields(raw, ITEM_KEYS)?;
     // `k` is a literal index of `ITEM_KEYS`.
@@ -280,6 +297,9 @@ fn completed(rec: &Record<'_>) -> Option<UiItem> {
     };
     let mut it = ui(kind, text, fields);
     it.turn_id = turn_id(rec);
+    if outputs && kind == "commandExecution" {
+        it.output = string(11);
+    }
     Some(it)
 }
 
@@ -307,7 +327,7 @@ fn turn_id(rec: &Record<'_>) -> Option<String> {
 }
 
 /// A legacy event that a client shows as an item.
-fn legacy_event(rec: &Record<'_>, v: Option<(u64, u64)>) -> Option<UiItem> {
+fn legacy_event(rec: &Record<'_>, v: Option<(u64, u64)>, outputs: bool) -> Option<UiItem> {
     let t = rec.payload_type()?;
     if !matches!(
         t,
@@ -338,7 +358,11 @@ fn legacy_event(rec: &Record<'_>, v: Option<(u64, u64)>) -> Option<UiItem> {
         }
         "exec_command_end" => {
             outcome_fields(rec, &mut fields);
-            ui("commandExecution", command_text(p.get("command")), fields)
+            let mut it = ui("commandExecution", command_text(p.get("command")), fields);
+            if outputs {
+                it.output = exec_output(&p);
+            }
+            it
         }
         "web_search_end" => ui("webSearch", str_of(&p, "query"), fields),
         "mcp_tool_call_end" => {
@@ -349,6 +373,22 @@ fn legacy_event(rec: &Record<'_>, v: Option<(u64, u64)>) -> Option<UiItem> {
         }
         _ => return None,
     })
+}
+
+/// What a legacy `exec_command_end` says the command printed: its aggregated output, else
+/// its formatted output, else its stdout and stderr.
+fn exec_output(p: &Value) -> Option<String> {
+    for key in ["aggregated_output", "formatted_output"] {
+        if let Some(s) = str_of(p, key) {
+            return Some(s);
+        }
+    }
+    let parts: Vec<String> = ["stdout", "stderr"]
+        .iter()
+        .filter_map(|k| str_of(p, k))
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n"))
 }
 
 #[cfg(test)]

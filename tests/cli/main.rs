@@ -29,6 +29,7 @@ mod shell;
 mod state;
 mod stats;
 mod terminal;
+mod transcript;
 mod turns;
 mod typed;
 mod versions;

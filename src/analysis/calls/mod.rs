@@ -40,7 +40,7 @@ mod pairing;
 
 pub use collect::CallCollector;
 pub use command::command;
-pub use outcome::{parse_output_meta, OutputMeta};
+pub use outcome::{output_body, parse_output_meta, OutputMeta};
 
 use serde::Serialize;
 

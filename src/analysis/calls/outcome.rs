@@ -104,6 +104,36 @@ pub fn parse_output_meta(text: &str) -> OutputMeta {
     header_meta(t.lines().take(12))
 }
 
+/// The text of an output without what Codex wrote around the command's own output: the
+/// `output` of a JSON output (`{"output", "metadata"}`), or what follows the header's
+/// `Output:` line (the header ends there, within its first twelve lines: `Exit code`,
+/// `Wall time`, `Chunk ID`, `Original token count`...). A text of neither form is all
+/// output.
+pub fn output_body(text: &str) -> std::borrow::Cow<'_, str> {
+    let t = text.trim_start();
+    if t.starts_with('{') {
+        if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(t) {
+            if let (Some(Value::String(out)), true) = (o.get("output"), o.contains_key("metadata"))
+            {
+                return std::borrow::Cow::Owned(out.clone());
+            }
+        }
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut at = 0;
+    for line in text.split_inclusive('\n').take(12) {
+        at += line.len();
+        if line.trim_end() == "Output:" {
+            let head = text.get(..at - line.len()).unwrap_or_default();
+            if header_meta(head.lines()) != OutputMeta::default() || head.contains("Chunk ID:") {
+                return std::borrow::Cow::Borrowed(text.get(at..).unwrap_or_default());
+            }
+            break;
+        }
+    }
+    std::borrow::Cow::Borrowed(text)
+}
+
 /// What the header lines of an output say (the first twelve lines, or fewer: only the
 /// header counts, up to `Output:`, so that the command's own output never does).
 fn header_meta<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputMeta {
@@ -395,5 +425,19 @@ mod tests {
             (Some(1), Some(12))
         );
         assert_eq!(parse_output_text("just text"), (None, None));
+    }
+
+    #[test]
+    fn an_output_body_is_what_follows_the_header() {
+        let exec = "Exit code: 0\nWall time: 0.2 seconds\nOutput:\nhello\nOutput:\n";
+        assert_eq!(output_body(exec), "hello\nOutput:\n");
+        let unified = "Chunk ID: 1a\nWall time: 0.0 seconds\nProcess exited with code 0\n\
+                       Original token count: 2\nOutput:\nx\n";
+        assert_eq!(output_body(unified), "x\n");
+        let json = r#"{"output":"a\nb","metadata":{"exit_code":0,"duration_seconds":0.1}}"#;
+        assert_eq!(output_body(json), "a\nb");
+        // No header: all of it is output, even a line `Output:`.
+        assert_eq!(output_body("Output:\nx"), "Output:\nx");
+        assert_eq!(output_body("plain"), "plain");
     }
 }
