@@ -78,8 +78,9 @@ pub enum Fault {
     },
     /// The lineage leads back to a file already read: a cycle.
     Cycle { source: String },
-    /// The lineage is deeper than rollscope follows.
-    TooDeep { depth: usize },
+    /// The lineage holds more sources than Codex can list the history of
+    /// ([`super::CODEX_MAX_SOURCES`]): `sources` rollouts before the file.
+    TooManySources { sources: usize },
 }
 
 /// A lineage fault and where it shows.

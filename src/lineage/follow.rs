@@ -5,8 +5,12 @@
 //! From a child's `session_meta`, the source is found ([`Resolver`]), opened and read to its
 //! end: its own lineage first (when its `session_meta` names one), its records below the
 //! cutoff handed to a [`Visitor`], its cutoff probed ([`BoundaryProbe`]) and judged
-//! ([`check::judge`]). A cycle, a lineage deeper than [`MAX_DEPTH`], a source not found or
-//! not readable are problems too. Problems of the child's own `history_base` point at its
+//! ([`check::judge`]). A cycle, a source not found or not readable are problems too. There
+//! is no depth limit of rollscope's own: the real Codex 0.171 follows a chain to its root
+//! (`testdata/replay/deep-chain/`; it refuses the resume past
+//! [`super::CODEX_MAX_SOURCES`] sources, for a reason of its thread store: a problem too),
+//! and the reader holds one small record a level, never a frame of the stack or an open
+//! file. Problems of the child's own `history_base` point at its
 //! `session_meta`; those of a source's own lineage point nowhere in the child.
 //!
 //! A missing source is judged one way for every command: Codex looks for it in the Codex
@@ -15,7 +19,7 @@
 //! checked (a warning). A source found but not readable is refused: what Codex cannot read,
 //! it cannot resume from.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -26,11 +30,8 @@ use crate::decode::{Decoder, Entry, Kind, Line, Record};
 use crate::input::{self, Source, SourceFile};
 use crate::model::HistoryBase;
 
-use super::check::{self, Fault, Problem};
+use super::check::{self, BaseTarget, Fault, Problem};
 use super::resolve::{Place, Resolver};
-
-/// How deep a lineage is followed (each fork or revert of a fork is one level).
-pub const MAX_DEPTH: usize = 64;
 
 /// What a lineage reader hands a source's records to.
 pub trait Visitor {
@@ -39,15 +40,20 @@ pub trait Visitor {
     fn takes_records(&self) -> bool {
         true
     }
-    /// A source is opened: its path as shown, the cutoff's end ordinal, and a second reader
-    /// of it where it can be read again. Returns the number records of it carry.
-    fn open(&mut self, shown: &str, end: u64, reread: Option<SourceFile>) -> usize;
+    /// A source is opened: its path as shown and the cutoff's end ordinal. Sources are
+    /// opened child first (the child's source, then that source's source...), before any
+    /// is read. Returns the number records of it carry.
+    fn open(&mut self, shown: &str, end: u64) -> usize;
+    /// Source `file` is about to be read: a second reader of it, where it can be read
+    /// again. Sources are read deepest first.
+    fn reading(&mut self, _file: usize, _reread: Option<SourceFile>) {}
     /// The source's own lineage was followed, before its first record.
     fn nested(&mut self) {}
     /// One record of source `file`, below its cutoff.
     fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool);
     /// Source `file` was read: its length as read, and whether it was read to its end (when
-    /// not, what it fed is to be taken back: Codex cannot rebuild from it).
+    /// not, what it fed is to be taken back: Codex cannot rebuild from it). Sources are
+    /// closed deepest first, each before the next is read.
     fn close(&mut self, file: usize, size: u64, whole: bool);
 }
 
@@ -59,7 +65,7 @@ impl Visitor for JudgeOnly {
     fn takes_records(&self) -> bool {
         false
     }
-    fn open(&mut self, _: &str, _: u64, _: Option<SourceFile>) -> usize {
+    fn open(&mut self, _: &str, _: u64) -> usize {
         0
     }
     fn record(&mut self, _: &Record<'_>, _: usize, _: bool) {}
@@ -74,61 +80,19 @@ struct Read {
     /// The problems of the source's own lineage, each with the level below the source of
     /// the lineage step that found it (1: the source's own `history_base`).
     nested: Vec<(usize, Problem)>,
-    /// The deepest level below the source its lineage was followed to (0: it has none).
+    /// The sources its own lineage reads before it.
     height: usize,
-    /// The depth it was read at.
-    depth: usize,
 }
 
 impl Read {
-    /// What following its lineage from `depth` finds, where that is known from this reading
-    /// without reading again: its lineage is followed to the same files, and only the depth
-    /// limit moves. From as deep or deeper, the limit comes as soon or sooner: the steps past
-    /// it are left out, and the first of them says it is too deep (unless its
-    /// `history_base` is malformed, which is judged first). From less deep, only a lineage
-    /// that ended before the limit is the same. A cycle depends on the files visited
-    /// before: never reused.
-    fn at(&self, depth: usize) -> Option<(Vec<(usize, Problem)>, usize)> {
-        if self
+    /// Whether following the source's lineage again finds what this reading found: always,
+    /// but for a cycle, which depends on the files visited before it.
+    fn reusable(&self) -> bool {
+        !self
             .nested
             .iter()
             .any(|(_, p)| matches!(p.fault, Fault::Cycle { .. }))
-        {
-            return None;
-        }
-        let limited = self.depth + self.height > MAX_DEPTH;
-        if depth < self.depth && limited {
-            return None;
-        }
-        // The first level below this source that is past the limit from `depth`.
-        let cut = (MAX_DEPTH + 1).saturating_sub(depth);
-        if self.height < cut {
-            return Some((self.nested.clone(), self.height));
-        }
-        let shape_at_cut = self
-            .nested
-            .iter()
-            .any(|(level, p)| *level == cut && is_shape(&p.fault));
-        let mut out: Vec<(usize, Problem)> = Vec::new();
-        if !shape_at_cut {
-            out.push((cut, Problem::new(None, Fault::TooDeep { depth: MAX_DEPTH })));
-        }
-        out.extend(
-            self.nested
-                .iter()
-                .filter(|(level, p)| *level < cut || (*level == cut && is_shape(&p.fault)))
-                .cloned(),
-        );
-        Some((out, cut))
     }
-}
-
-/// A fault of a `history_base`'s shape, judged before anything is looked up.
-fn is_shape(f: &Fault) -> bool {
-    matches!(
-        f,
-        Fault::NoThreadId | Fault::ZeroEnd | Fault::NoEnd | Fault::NoOffset
-    )
 }
 
 /// What following a lineage found.
@@ -141,21 +105,34 @@ pub struct Followed {
     pub unreadable: Vec<(String, String)>,
 }
 
-/// The lineage reader.
+/// One source of the lineage being followed.
+struct Level {
+    path: PathBuf,
+    /// Its canonical path (a cycle is one of them again).
+    key: PathBuf,
+    target: BaseTarget,
+    /// The `session_meta` naming it: the child's at the first level, `None` below.
+    at: Option<Line>,
+    /// Its own `session_meta` names a lineage of its own (followed or not).
+    has_base: bool,
+    /// What is known of it before it is read: a cached reading, or why it cannot be read.
+    known: Option<Result<Probe, String>>,
+}
+
+/// The lineage reader. A lineage is followed without recursion, however deep: first up,
+/// from the child to each source named by the one before (reading only up to each
+/// source's `session_meta`), then down, each source read whole from the deepest, as Codex
+/// rebuilds it. A cycle is refused.
 #[derive(Debug)]
 pub struct Follower<'r> {
     resolver: &'r Mutex<Resolver>,
     read: &'r ReadOptions,
-    /// The files of the lineage read so far (a cycle is one of them again).
-    visited: Vec<PathBuf>,
     /// Sources read whole, by path and cutoff (with a visitor that takes no records).
     cache: HashMap<(PathBuf, Cutoff), Read>,
-    /// The deepest level reached while the current source is read.
-    reached: usize,
     found: Followed,
     /// The level each of `found.problems` was found at.
     levels: Vec<usize>,
-    /// Sources read so far (each open and read of one, not the reuses).
+    /// Sources read so far (each read of one whole, not the reuses).
     reads: usize,
 }
 
@@ -164,9 +141,7 @@ impl<'r> Follower<'r> {
         Follower {
             resolver,
             read,
-            visited: Vec::new(),
             cache: HashMap::new(),
-            reached: 0,
             found: Followed::default(),
             levels: Vec::new(),
             reads: 0,
@@ -183,12 +158,12 @@ impl<'r> Follower<'r> {
         at: Line,
         visitor: &mut dyn Visitor,
     ) -> Followed {
-        self.visited.clear();
-        if let Some(p) = child.path() {
-            self.visited
-                .push(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
+        let (levels, beyond) = self.up(child, base, at, visitor.takes_records());
+        self.down(&levels, beyond, visitor);
+        let sources = levels.len() + beyond;
+        if sources > super::CODEX_MAX_SOURCES {
+            self.push(1, Problem::new(Some(at), Fault::TooManySources { sources }));
         }
-        self.source(child, base, Some(at), 1, visitor);
         self.levels.clear();
         std::mem::take(&mut self.found)
     }
@@ -199,83 +174,154 @@ impl<'r> Follower<'r> {
         self.levels.push(depth);
     }
 
-    /// The source named by `base` in `child` (its `session_meta` at `at`, `None` below the
-    /// first level), `depth` levels down.
-    fn source(
+    /// The sources of the lineage, from the child's up, as far as they can be found: each
+    /// named by the one before. Stops at a source with no lineage of its own, at one that
+    /// is not found, not readable or already visited (a cycle), at a `history_base` of the
+    /// wrong shape, and (with `reuse`) at a source read before with the same cutoff, whose
+    /// own lineage's problems are then the cached ones.
+    /// Also the number of sources beyond the last level that a cached reading of it says
+    /// its lineage holds.
+    fn up(
         &mut self,
         child: &Source,
         base: &HistoryBase,
-        at: Option<Line>,
-        depth: usize,
-        visitor: &mut dyn Visitor,
-    ) {
-        self.reached = self.reached.max(depth);
-        let target = match check::target(base, at) {
-            Ok(t) => t,
-            Err(p) => return self.push(depth, *p),
-        };
-        if depth > MAX_DEPTH {
-            let fault = Fault::TooDeep { depth: MAX_DEPTH };
-            return self.push(depth, Problem::new(at, fault));
-        }
-        let path = match self.find(child, &target.rollout_id) {
-            Ok(p) => p,
-            Err(searched) => {
-                let refused = searched.iter().any(Place::is_codex_home);
-                let fault = Fault::SourceNotFound {
-                    rollout_id: target.rollout_id.clone(),
-                    searched,
-                    refused,
-                };
-                return self.push(depth, Problem::new(at, fault));
-            }
-        };
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if self.visited.contains(&key) {
-            let fault = Fault::Cycle {
-                source: path.display().to_string(),
+        at: Line,
+        records: bool,
+    ) -> (Vec<Level>, usize) {
+        let mut visited: HashSet<PathBuf> = child
+            .path()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
+            .into_iter()
+            .collect();
+        let mut levels: Vec<Level> = Vec::new();
+        let mut next = Some((base.clone(), Some(at), child.clone()));
+        while let Some((base, at, namer)) = next.take() {
+            let depth = levels.len() + 1;
+            let target = match check::target(&base, at) {
+                Ok(t) => t,
+                Err(p) => {
+                    self.push(depth, *p);
+                    break;
+                }
             };
-            let p = Problem::new(at, fault).in_source(&path);
-            return self.push(depth, p);
+            let path = match self.find(&namer, &target.rollout_id) {
+                Ok(p) => p,
+                Err(searched) => {
+                    let refused = searched.iter().any(Place::is_codex_home);
+                    let fault = Fault::SourceNotFound {
+                        rollout_id: target.rollout_id.clone(),
+                        searched,
+                        refused,
+                    };
+                    self.push(depth, Problem::new(at, fault));
+                    break;
+                }
+            };
+            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if visited.contains(&key) {
+                let fault = Fault::Cycle {
+                    source: path.display().to_string(),
+                };
+                let p = Problem::new(at, fault).in_source(&path);
+                self.push(depth, p);
+                break;
+            }
+            let mut level = Level {
+                path,
+                key: key.clone(),
+                target,
+                at,
+                has_base: false,
+                known: None,
+            };
+            let cached = (!records)
+                .then(|| self.cache.get(&(key.clone(), level.target.cutoff)))
+                .flatten()
+                .filter(|read| read.reusable())
+                .cloned();
+            if let Some(read) = cached {
+                for (l, p) in read.nested {
+                    self.push(depth + l, p);
+                }
+                level.known = Some(read.probe);
+                levels.push(level);
+                return (levels, read.height);
+            }
+            visited.insert(key);
+            match own_base(&level.path, self.read) {
+                Ok(Some(b)) => {
+                    level.has_base = true;
+                    next = Some((b, None, Source::File(level.path.clone())));
+                }
+                Ok(None) => {}
+                Err(cause) => level.known = Some(Err(cause)),
+            }
+            levels.push(level);
         }
-        let cached = (!visitor.takes_records())
-            .then(|| self.cache.get(&(key.clone(), target.cutoff)))
-            .flatten()
-            .and_then(|read| Some((read.probe.clone(), read.at(depth)?)));
-        let probe = match cached {
-            Some((probe, (nested, height))) => {
-                for (level, p) in nested {
-                    self.push(depth + level, p);
+        (levels, 0)
+    }
+
+    /// Read the sources found by [`Follower::up`], the deepest first, each handed to the
+    /// visitor and judged.
+    fn down(&mut self, levels: &[Level], beyond: usize, visitor: &mut dyn Visitor) {
+        // Opened child first: the order the replay lists its files in.
+        let files: Vec<Option<usize>> = levels
+            .iter()
+            .map(|l| {
+                l.known.is_none().then(|| {
+                    visitor.open(&l.path.display().to_string(), l.target.cutoff.end_ordinal)
+                })
+            })
+            .collect();
+        for (k, level) in levels.iter().enumerate().rev() {
+            let depth = k + 1;
+            let probe = match (&level.known, files.get(k).copied().flatten()) {
+                (Some(known), _) => known.clone(),
+                (None, file) => {
+                    if level.has_base {
+                        visitor.nested();
+                    }
+                    let probe = self.read_source(level, file.unwrap_or(0), visitor);
+                    if !visitor.takes_records() {
+                        let nested = self
+                            .levels
+                            .iter()
+                            .zip(&self.found.problems)
+                            .filter(|(l, _)| **l > depth)
+                            .map(|(l, p)| (l - depth, p.clone()))
+                            .collect();
+                        let read = Read {
+                            probe: probe.clone(),
+                            nested,
+                            height: levels.len() - depth + beyond,
+                        };
+                        self.cache
+                            .insert((level.key.clone(), level.target.cutoff), read);
+                    }
+                    probe
                 }
-                self.reached = self.reached.max(depth + height);
-                probe
-            }
-            None => {
-                self.visited.push(key.clone());
-                let read = self.read_source(&path, target.cutoff, depth, visitor);
-                self.visited.pop();
-                let probe = read.probe.clone();
-                if !visitor.takes_records() {
-                    self.cache.insert((key, target.cutoff), read);
-                }
-                probe
-            }
-        };
+            };
+            self.judge(depth, level, probe);
+        }
+    }
+
+    /// The verdict on one source's cutoff, or why it could not be read.
+    fn judge(&mut self, depth: usize, level: &Level, probe: Result<Probe, String>) {
         match probe {
             Ok(probe) => {
-                if let Some(p) = check::judge(&target, &path, &probe, at) {
+                if let Some(p) = check::judge(&level.target, &level.path, &probe, level.at) {
                     self.push(depth, p);
                 }
             }
             Err(cause) => {
-                let shown = path.display().to_string();
+                let shown = level.path.display().to_string();
                 let fault = Fault::SourceUnreadable {
                     source: shown.clone(),
-                    rollout_id: target.rollout_id.clone(),
+                    rollout_id: level.target.rollout_id.clone(),
                     cause: cause.clone(),
                     refused: true,
                 };
-                self.push(depth, Problem::new(at, fault).in_source(&path));
+                self.push(depth, Problem::new(level.at, fault).in_source(&level.path));
                 self.found.unreadable.push((shown, cause));
             }
         }
@@ -288,19 +334,17 @@ impl<'r> Follower<'r> {
         }
     }
 
-    /// Read the source at `path` to its end: its own lineage when its `session_meta` names
-    /// one, its records below the cutoff to `visitor`, its cutoff probed.
+    /// Read one source to its end: its records below the cutoff to `visitor` (as its
+    /// `file`), its cutoff probed.
     fn read_source(
         &mut self,
-        path: &Path,
-        cutoff: Cutoff,
-        depth: usize,
+        level: &Level,
+        file: usize,
         visitor: &mut dyn Visitor,
-    ) -> Read {
+    ) -> Result<Probe, String> {
         self.reads += 1;
-        let problems_before = self.found.problems.len();
-        let reached_before = std::mem::replace(&mut self.reached, depth);
-        let source = Source::File(path.to_path_buf());
+        let cutoff = level.target.cutoff;
+        let source = Source::File(level.path.clone());
         // A second handle to read texts back only for a visitor that keeps records.
         let opened = if visitor.takes_records() {
             input::open_rereadable(&source)
@@ -310,18 +354,12 @@ impl<'r> Follower<'r> {
         let (stream, reopen) = match opened {
             Ok(s) => s,
             Err(e) => {
-                self.reached = reached_before.max(depth);
-                return Read {
-                    probe: Err(input::io_cause(&e)),
-                    nested: Vec::new(),
-                    height: 0,
-                    depth,
-                };
+                visitor.close(file, 0, false);
+                return Err(input::io_cause(&e));
             }
         };
         let rereadable = reopen.is_some();
-        let reread = reopen.map(|r| SourceFile::new(r, &self.read.handles));
-        let file = visitor.open(&path.display().to_string(), cutoff.end_ordinal, reread);
+        visitor.reading(file, reopen.map(|r| SourceFile::new(r, &self.read.handles)));
         let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
         let mut session = SessionTracker::new();
         let mut probe = BoundaryProbe::new(cutoff);
@@ -333,16 +371,6 @@ impl<'r> Follower<'r> {
                 Ok(Entry::Record(rec)) => {
                     session.observe(&rec);
                     probe.record(&rec, &session);
-                    let info = session.info();
-                    if rec.kind == Kind::SessionMeta
-                        && info.meta_line == Some(rec.pos.line)
-                        && info.mode() == "paginated"
-                    {
-                        if let Some(b) = info.history_base.clone() {
-                            self.source(&source, &b, None, depth + 1, visitor);
-                            visitor.nested();
-                        }
-                    }
                     if rec.ordinal.is_some_and(|o| o < cutoff.end_ordinal) {
                         visitor.record(&rec, file, rereadable);
                     }
@@ -354,25 +382,35 @@ impl<'r> Follower<'r> {
             }
         }
         visitor.close(file, dec.info().bytes, error.is_none());
-        let nested: Vec<(usize, Problem)> = self
-            .levels
-            .iter()
-            .zip(&self.found.problems)
-            .skip(problems_before)
-            .map(|(level, p)| (level - depth, p.clone()))
-            .collect();
-        let height = self.reached - depth;
-        self.reached = reached_before.max(self.reached);
-        Read {
-            probe: match error {
-                Some(cause) => Err(cause),
-                None => Ok(probe.finish(&session, dec.info())),
-            },
-            nested,
-            height,
-            depth,
+        match error {
+            Some(cause) => Err(cause),
+            None => Ok(probe.finish(&session, dec.info())),
         }
     }
+}
+
+/// The `history_base` a source's own first `session_meta` names when it is paginated (its
+/// own lineage), read from its head; an error when it cannot be opened or read up to there.
+fn own_base(path: &Path, read: &ReadOptions) -> Result<Option<HistoryBase>, String> {
+    let stream = input::open(&Source::File(path.to_path_buf())).map_err(|e| input::io_cause(&e))?;
+    let mut dec = Decoder::new(stream).max_line_bytes(read.max_line_bytes);
+    let mut session = SessionTracker::new();
+    while let Some(next) = dec.next() {
+        match next {
+            Ok(Entry::Record(rec)) => {
+                session.observe(&rec);
+                let info = session.info();
+                if rec.kind == Kind::SessionMeta && info.meta_line == Some(rec.pos.line) {
+                    return Ok((info.mode() == "paginated")
+                        .then(|| info.history_base.clone())
+                        .flatten());
+                }
+            }
+            Ok(_) => {}
+            Err(e) => return Err(format!("read error: {}", input::io_cause(&e))),
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -421,10 +459,6 @@ mod tests {
         }
     }
 
-    fn too_deep(p: &[Problem]) -> bool {
-        p.iter().any(|p| matches!(p.fault, Fault::TooDeep { .. }))
-    }
-
     fn base_of(paths: &[PathBuf], k: usize, off_by: u64) -> HistoryBase {
         HistoryBase {
             thread_id: Some(id(k - 1)),
@@ -435,15 +469,14 @@ mod tests {
 
     /// Each child of a chain checked in turn by one reader (as `check-ordinal` checks a
     /// folder), against a fresh reader for each: a source read for one child is reused for
-    /// the next exactly where it holds, so both find the same problems in the same order,
-    /// the child one level past the limit is told it is too deep, and the one at the limit
-    /// is not. In the second chain every fifth fork's byte offset is off by one, so a
-    /// lineage carries problems at many levels, some past the limit.
+    /// the next exactly where it holds, so both find the same problems in the same order.
+    /// In the second chain every fifth fork's byte offset is off by one, so a lineage carries
+    /// problems at many levels.
     #[test]
     fn a_source_read_for_one_child_is_reused_only_where_it_holds() {
         for off_every in [0, 5] {
             let dir = tempfile::tempdir().unwrap();
-            let n = MAX_DEPTH + 8;
+            let n = 72;
             let paths = chain(dir.path(), n);
             let off = |k: usize| u64::from(off_every > 0 && k % off_every == 0);
             // Rewrite the forks whose offset is to be off (their own length is unchanged).
@@ -470,14 +503,112 @@ mod tests {
                 let mut fresh = Follower::new(&resolver, &read);
                 let alone = fresh.follow(&child, &base, meta_line(), &mut JudgeOnly);
                 assert_eq!(reused.problems, alone.problems, "child {k}");
-                // Child k has k sources: past the limit only beyond 64.
-                assert_eq!(too_deep(&reused.problems), k > MAX_DEPTH, "child {k}");
-                if off_every > 0 && k > 10 {
-                    assert!(!reused.problems.is_empty(), "child {k}");
-                }
+                // One problem a fork whose offset is off, at any depth.
+                let off_forks = (1..=k).filter(|&j| off(j) == 1).count();
+                assert_eq!(reused.problems.len(), off_forks, "child {k}");
             }
             // Each source read once for the chain, not once per child that follows it.
             assert!(shared.reads < 2 * n, "{} reads for {n} files", shared.reads);
+        }
+    }
+
+    /// Counts the records each source hands over, and checks the order of the calls.
+    #[derive(Default)]
+    struct Count {
+        opened: Vec<u64>,
+        records: Vec<usize>,
+        closed: Vec<usize>,
+    }
+
+    impl Visitor for Count {
+        fn open(&mut self, _: &str, end: u64) -> usize {
+            self.opened.push(end);
+            self.records.push(0);
+            self.opened.len() - 1
+        }
+        fn record(&mut self, _: &Record<'_>, file: usize, _: bool) {
+            self.records[file] += 1;
+        }
+        fn close(&mut self, file: usize, _: u64, whole: bool) {
+            assert!(whole);
+            self.closed.push(file);
+        }
+    }
+
+    /// A chain thousands of forks deep is followed to its root, in a thread with a small
+    /// stack (no recursion a level): every source opened child first, read and closed
+    /// deepest first, each handing over its own records (and the chain is longer than
+    /// Codex resumes).
+    #[test]
+    fn a_chain_thousands_deep_is_followed_to_its_root_without_recursion() {
+        let n = 3000;
+        let dir = tempfile::tempdir().unwrap();
+        let paths = chain(dir.path(), n);
+        let found = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
+                let resolver = Mutex::new(Resolver::new(&sources, None));
+                let read = ReadOptions::default();
+                let mut f = Follower::new(&resolver, &read);
+                let leaf = n - 1;
+                let mut count = Count::default();
+                let child = Source::File(paths[leaf].clone());
+                let followed = f.follow(&child, &base_of(&paths, leaf, 0), meta_line(), &mut count);
+                (followed.problems, count)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        let (problems, count) = found;
+        // The one problem: more sources than Codex lists (each cutoff is right).
+        let faults: Vec<&Fault> = problems.iter().map(|p| &p.fault).collect();
+        assert_eq!(faults, [&Fault::TooManySources { sources: n - 1 }]);
+        assert_eq!(count.opened.len(), n - 1);
+        // The child's source first: its cutoff is the highest.
+        assert_eq!(count.opened[0], 3 * (n as u64 - 1));
+        assert!(
+            count.records.iter().all(|&r| r == 3),
+            "{:?}",
+            &count.records[..5]
+        );
+        let deepest_first: Vec<usize> = (0..n - 1).rev().collect();
+        assert_eq!(count.closed, deepest_first);
+    }
+
+    /// Codex resumes a file whose lineage reads 987 rollouts and refuses one that reads 988
+    /// (`testdata/replay/deep-chain/`): a problem at the child's `session_meta`, found alike
+    /// by a fresh reader and by one whose cache holds the sources of the chain already.
+    #[test]
+    fn a_lineage_past_what_codex_lists_is_a_problem() {
+        let n = crate::lineage::CODEX_MAX_SOURCES + 2;
+        let dir = tempfile::tempdir().unwrap();
+        let paths = chain(dir.path(), n);
+        let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
+        let resolver = Mutex::new(Resolver::new(&sources, None));
+        let read = ReadOptions::default();
+        let too_many = |p: &[Problem]| {
+            p.iter()
+                .filter_map(|p| match p.fault {
+                    Fault::TooManySources { sources } => Some((sources, p.at.is_some())),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut shared = Follower::new(&resolver, &read);
+        for k in [n - 2, n - 1] {
+            let child = Source::File(paths[k].clone());
+            let base = base_of(&paths, k, 0);
+            let alone =
+                Follower::new(&resolver, &read).follow(&child, &base, meta_line(), &mut JudgeOnly);
+            let reused = shared.follow(&child, &base, meta_line(), &mut JudgeOnly);
+            let want = if k > crate::lineage::CODEX_MAX_SOURCES {
+                vec![(k, true)]
+            } else {
+                vec![]
+            };
+            assert_eq!(too_many(&alone.problems), want, "child {k}");
+            assert_eq!(reused.problems, alone.problems, "child {k}");
         }
     }
 }

@@ -15,7 +15,14 @@ pub mod follow;
 pub mod resolve;
 
 pub use check::{Boundary, Fault, Problem};
-pub use follow::{Followed, Follower, JudgeOnly, Visitor, MAX_DEPTH};
+
+/// The most lineage sources (the rollouts a file's `history_base` chain reads before it)
+/// that Codex resumes a file with. The real Codex 0.171 resumed the last fork of a chain of
+/// 987 and refused 988 and more ("failed to list thread history: … Expression tree is too
+/// large (maximum depth 1000)": its thread store pages the history with one SQL clause per
+/// newer segment); it has no lineage limit of its own (`testdata/replay/deep-chain/`).
+pub const CODEX_MAX_SOURCES: usize = 987;
+pub use follow::{Followed, Follower, JudgeOnly, Visitor};
 pub use resolve::{Place, Resolver};
 
 /// The ids a rollout's file name declares (kept beside discovery's name rules).

@@ -12,7 +12,6 @@ use super::{repair, verify, Repair, Rewrite, Settings};
 use crate::analysis::{self, boundary::Cutoff, Needs, ReadOptions};
 use crate::input::Source;
 use crate::lineage::check::{self, BaseTarget};
-use crate::lineage::MAX_DEPTH;
 
 /// What a round of [`carry`] starts from: the cutoffs to rewrite, and each file's repaired
 /// text. A round that starts where the one before did ends the carrying.
@@ -20,14 +19,16 @@ type State = (HashMap<PathBuf, Rewrite>, Vec<Option<Vec<u8>>>);
 
 /// Rewrite the cutoffs of the forks among `results` that their sources' repairs moved, and
 /// repair every fork of a repaired source again against its source's repaired copy, until
-/// nothing changes (as deep as a lineage is followed). A source whose fork then cannot be
+/// nothing changes (at most as many rounds as there are inputs). A source whose fork then cannot be
 /// written is not written either.
 pub fn carry(results: &mut [(Source, io::Result<Repair>)], s: &Settings<'_>) -> io::Result<()> {
     let scratch = tempfile::Builder::new()
         .prefix("rollscope-repair-forks-")
         .tempdir()?;
     let mut seen: Option<State> = None;
-    for round in 0..MAX_DEPTH {
+    // Each round carries the repairs one fork further down: no lineage among the inputs
+    // is deeper than they are many.
+    for round in 0..=results.len() {
         let wanted = moved_cutoffs(results, s);
         let texts: Vec<Option<Vec<u8>>> = results
             .iter()

@@ -49,9 +49,6 @@ pub(crate) fn cli_version(v: Option<&str>) -> Option<(u64, u64)> {
     Some((parts.next()??, parts.next()??))
 }
 
-/// How deep a lineage is followed (each fork or revert of a fork is one level).
-pub const MAX_LINEAGE_DEPTH: usize = lineage::MAX_DEPTH;
-
 /// What a replay computes.
 #[derive(Debug, Clone, Default)]
 pub struct Options {

@@ -90,12 +90,18 @@ impl<'r> Run<'r> {
 /// history is still empty when it is opened, as the lineage is followed at the first
 /// record, so the copy costs nothing).
 impl lineage::Visitor for Run<'_> {
-    fn open(&mut self, shown: &str, end: u64, reread: Option<SourceFile>) -> usize {
+    fn open(&mut self, shown: &str, end: u64) -> usize {
         self.files
-            .push(ReadFile::new(shown.to_string(), Some(end), reread));
+            .push(ReadFile::new(shown.to_string(), Some(end), None));
         self.saved.push((self.history.clone(), self.state.clone()));
         self.state.new_file();
         self.files.len() - 1
+    }
+
+    fn reading(&mut self, file: usize, reread: Option<SourceFile>) {
+        if let Some(f) = self.files.get_mut(file) {
+            f.reread = reread;
+        }
     }
 
     fn nested(&mut self) {
@@ -141,7 +147,7 @@ mod tests {
         let source = Source::Stdin;
         let mut run = Run::new(&source);
         for (whole, kept) in [(true, 1), (false, 1)] {
-            let file = run.open("source.jsonl", 2, None);
+            let file = run.open("source.jsonl", 2);
             testkit::each_record(&user("s"), |rec| run.record(rec, file, false));
             assert_eq!(
                 run.history.clone().finish().items.len(),

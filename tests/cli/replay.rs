@@ -934,3 +934,45 @@ fn the_record_types_are_the_ones_real_codex_names() {
         "{fired:?}"
     );
 }
+
+/// A fork chain 101 `history_base` links deep (`testdata/replay/deep-chain/`): the real
+/// Codex 0.171 resumed its last fork without a warning and sent the history of all of them,
+/// source first (`verdict.json`: the first request's input after the base instructions
+/// Codex makes, up to the new turn). `--for-prompt` gives exactly those items, and neither
+/// the state view nor `lint` finds a lineage problem.
+#[test]
+fn a_101_deep_chain_replays_as_the_real_codex_resumed_it() {
+    let dir = testdata("replay/deep-chain");
+    let verdict: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("verdict.json")).unwrap()).unwrap();
+    assert_eq!(verdict["verdict"], "resumed");
+    let end = verdict["history_end"].as_u64().unwrap() as usize;
+    let sent: Vec<Value> = verdict["first_request_input"].as_array().unwrap()[1..end].to_vec();
+    assert_eq!(sent.len(), 206, "101 forks and the root, as sent");
+    let leaf = dir.join(
+        "sessions/2026/11/29/rollout-2026-11-29T12-02-40-01a2272f-9822-792b-b360-3dc051755b43.jsonl",
+    );
+    let run = |args: &[&str]| {
+        let out = rollscope()
+            .args(args)
+            .arg(&leaf)
+            .env("CODEX_HOME", &dir)
+            .output()
+            .unwrap();
+        (out.status.code(), ndjson(&out.stdout))
+    };
+    let (code, rows) = run(&["replay", "--for-prompt", "--format", "ndjson"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(items(&rows), sent);
+    let (_, st) = run(&["replay", "--view", "state", "--format", "ndjson"]);
+    assert_eq!(st[0]["outcome"], "resumes", "{:#}", st[0]);
+    assert_eq!(st[0]["files"].as_array().unwrap().len(), 102);
+    let (code, findings) = run(&["lint", "--format", "ndjson"]);
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f["rule"].as_str().unwrap().starts_with("history_base")),
+        "{findings:#?}"
+    );
+    assert_eq!(code, Some(0));
+}

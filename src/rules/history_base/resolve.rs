@@ -8,8 +8,9 @@ use crate::rules::{Facts, Found, Hook, Stage, Unit};
 rule! {
     /// **Checks.** The `history_base` source rollout can be found (the inputs, the file's
     /// folder, its Codex home, `$CODEX_HOME`), read, is paginated and reaches the cutoff; the
-    /// lineage does not loop, and is at most 64 rollouts deep (rollscope follows it no
-    /// further).
+    /// lineage does not loop (it is followed to its root however deep, as Codex follows it),
+    /// and reads no more than 987 rollouts before the file (Codex 0.171 refuses the resume
+    /// of a longer one: its thread store cannot list that history).
     ///
     /// **Why it matters.** Codex cannot rebuild the inherited prefix ("missing source
     /// rollout", "cutoff is outside resolved source rollout") and refuses the resume. A
@@ -80,10 +81,12 @@ fn check(facts: &Facts<'_>, out: &mut Found<'_>) {
                 ),
                 false,
             ),
-            Fault::TooDeep { depth } => (
+            Fault::TooManySources { sources } => (
                 format!(
-                    "the lineage (history_base) is more than {depth} rollouts deep: not followed \
-                     further"
+                    "the lineage (history_base) reads {sources} rollouts before this one: \
+                     Codex refuses to resume past {} (it cannot list the history of more: \
+                     \"Expression tree is too large\")",
+                    crate::lineage::CODEX_MAX_SOURCES
                 ),
                 false,
             ),

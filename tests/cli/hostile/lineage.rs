@@ -136,20 +136,14 @@ fn a_history_base_cycle_is_refused_with_a_finding() {
 }
 
 /// 10 000 forks, each the `history_base` of the next, in one Codex home: the last one's
-/// lineage is followed `MAX_LINEAGE_DEPTH` (64) deep, then refused with a
-/// `history_base.resolve` error; the replay reads the file and 64 sources, never 10 000
-/// (the follow recurses once per level: 65 frames, on a worker thread's stack too). Each
-/// cutoff is right, but `check-ordinal` follows the lineage with the same reader (issue #25)
-/// and says what `lint` says: too deep to follow, an error.
+/// lineage is followed to its root, as the real Codex follows one (no limit of rollscope's
+/// own): the history holds every fork's message, source first. Every cutoff is right, and
+/// the one problem each lineage reader finds is Codex's: it refuses to resume a file that
+/// reads more than 987 rollouts before it (`testdata/replay/deep-chain/README.md`). No
+/// recursion a level: the follow runs on a worker thread's small stack too.
 #[test]
-fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
+fn a_history_base_chain_10_000_deep_is_followed_to_its_root() {
     const FORKS: usize = 10_000;
-    const DEPTH: usize = rollscope::replay::MAX_LINEAGE_DEPTH;
-    // The depth is the documented one.
-    let replay_md = std::fs::read_to_string(root().join("docs/replay.md")).unwrap();
-    assert!(replay_md.contains(&format!("followed up to {DEPTH} deep")));
-    let rules_md = std::fs::read_to_string(root().join("docs/rules.md")).unwrap();
-    assert!(rules_md.contains(&format!("at most {DEPTH} rollouts deep")));
     let home = tempfile::tempdir().unwrap();
     let day = home.path().join("sessions/2026/11/29");
     std::fs::create_dir_all(&day).unwrap();
@@ -170,6 +164,12 @@ fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
     of(&runs, "stats").said(0, &[]);
     of(&runs, "turns").said(0, &[]);
     of(&runs, "calls").said(0, &["rollscope: no tool calls in 1 file".into()]);
+    let too_many = format!(
+        "the lineage (history_base) reads {} rollouts before this one: Codex refuses to \
+         resume past 987 (it cannot list the history of more: \"Expression tree is too \
+         large\")",
+        FORKS - 1
+    );
     let co = of(&runs, "check-ordinal").said(1, &[]);
     assert_fields(
         &co.rows[0],
@@ -179,32 +179,20 @@ fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert_fields(
         &problems[0],
-        json!({"kind": "base", "severity": "error", "line": 0, "message": format!(
-            "the lineage (history_base) is more than {DEPTH} rollouts deep: not followed further"
-        )}),
+        json!({"kind": "base", "severity": "error", "line": 1, "message": too_many}),
     );
-    // Its own message and one from each of the 64 sources, source first.
+    // Every fork's message, the root's first.
     let replay = of(&runs, "replay").said(0, &[]);
     let texts: Vec<&str> = replay
         .rows
         .iter()
         .map(|r| r["item"]["content"][0]["text"].as_str().unwrap())
         .collect();
-    let want: Vec<String> = (FORKS - 1 - DEPTH..FORKS)
-        .map(|i| format!("m{i}"))
-        .collect();
+    let want: Vec<String> = (0..FORKS).map(|i| format!("m{i}")).collect();
     assert_eq!(texts, want);
-    let too_deep = json!([
-        "history_base.resolve",
-        "error",
-        null,
-        format!(
-            "the lineage (history_base) is more than {DEPTH} rollouts deep: not followed further"
-        )
-    ]);
     let lint = of(&runs, "lint").said(1, &[]);
-    let mut want = vec![too_deep];
-    want.extend(infos());
+    let mut want = infos();
+    want.push(json!(["history_base.resolve", "error", 1, too_many]));
     want.push(no_context());
     assert_eq!(findings(lint), want);
     // Four leaves on two workers: the deep follow runs on a spawned thread's stack too.
@@ -220,13 +208,14 @@ fn a_history_base_chain_10_000_deep_stops_at_64_without_deep_recursion() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for st in ndjson(&out.stdout) {
+    for (k, st) in ndjson(&out.stdout).iter().enumerate() {
         assert_eq!(
             st["files"].as_array().unwrap().len(),
-            1 + DEPTH,
+            FORKS - 3 + k,
             "{}",
             st["path"]
         );
+        assert_eq!(st["outcome"], "refused", "{}", st["path"]);
     }
 }
 
