@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::{ArgPredicate, PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::calls::CallStatus;
@@ -263,18 +263,18 @@ pub struct InputArgs {
 
 /// A `--format` value set: [`FormatArg`] for the commands that print tables and rows,
 /// [`FindingFormatArg`] for those that report findings.
-pub trait FormatValue:
-    ValueEnum + Clone + Copy + Send + Sync + Default + std::fmt::Display + Into<Format> + 'static
-{
-}
+pub trait FormatValue: JsonFormats + Send + Sync + Default + Into<Format> + 'static {}
 
 /// How results are printed (shared by every subcommand; `F` its `--format` values).
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs<F: FormatValue = FormatArg> {
-    /// Output format; the default is a table whatever stdout is
-    #[arg(long, value_enum, default_value_t = F::default())]
+    /// Output format; the default is a table whatever stdout is (ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = F::default(), default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: F,
+
+    #[command(flatten)]
+    pub jq: JqArgs,
 
     /// When to color tables and diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -313,6 +313,47 @@ impl<F: FormatValue> OutputArgs<F> {
     }
 }
 
+/// `--jq`: the JSON a command prints, filtered in the process (shared by every command
+/// that prints JSON; its `--format` turns to `ndjson` when `--jq` is given alone).
+#[derive(Debug, Args, Clone, Default)]
+pub struct JqArgs {
+    /// Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq
+    /// needed)
+    ///
+    /// With ndjson (what --jq alone implies) each row is one input, filtered as it comes;
+    /// with json the whole array is one input, and with sarif the whole log: held in memory,
+    /// as `jq -s` holds it. A string is printed raw, anything else as compact JSON, one a
+    /// line. A filter that does not compile is a usage error (exit 2), as is a --format that
+    /// prints no JSON; an error on an input is said on stderr and the run goes on, to end
+    /// with exit 2. The filter runs in jaq, which differs from jq in a few places
+    /// (docs/recipes.md, "--jq and jq")
+    #[arg(long, value_name = "FILTER")]
+    pub jq: Option<String>,
+}
+
+/// A `--format` value set, as `--jq` sees it: which values print JSON to filter.
+pub trait JsonFormats: ValueEnum + Copy + std::fmt::Display {
+    /// Does this format print JSON (rows, one array, a SARIF log)? Told by its name, the
+    /// same for every command.
+    fn is_json(self) -> bool {
+        matches!(self.to_string().as_str(), "ndjson" | "json" | "sarif")
+    }
+
+    /// The values that do, as `--format` takes them: `ndjson, json or sarif`.
+    fn json_values() -> String {
+        let names: Vec<String> = Self::value_variants()
+            .iter()
+            .filter(|v| v.is_json())
+            .map(ToString::to_string)
+            .collect();
+        match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum FormatArg {
     #[default]
@@ -322,6 +363,8 @@ pub enum FormatArg {
 }
 
 impl FormatValue for FormatArg {}
+
+impl JsonFormats for FormatArg {}
 
 impl From<FormatArg> for Format {
     fn from(f: FormatArg) -> Format {
@@ -379,6 +422,8 @@ pub enum CheckFormatArg {
 
 impl FormatValue for CheckFormatArg {}
 
+impl JsonFormats for CheckFormatArg {}
+
 impl From<CheckFormatArg> for Format {
     /// Rows for `ndjson` and `json`; lines of text otherwise.
     fn from(f: CheckFormatArg) -> Format {
@@ -409,9 +454,12 @@ impl CheckFormatArg {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Output")]
 pub struct LinesOutputArgs<F: FormatValue> {
-    /// Output format
-    #[arg(long, value_enum, default_value_t = F::default())]
+    /// Output format (ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = F::default(), default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: F,
+
+    #[command(flatten)]
+    pub jq: JqArgs,
 
     /// When to color lines and diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -419,6 +467,8 @@ pub struct LinesOutputArgs<F: FormatValue> {
 }
 
 impl FormatValue for FindingFormatArg {}
+
+impl JsonFormats for FindingFormatArg {}
 
 impl From<FindingFormatArg> for Format {
     /// Rows for `ndjson` and `json`; lines of text otherwise.
@@ -458,7 +508,13 @@ macro_rules! display_as_value {
     )+};
 }
 
-display_as_value!(FormatArg, FindingFormatArg, CheckFormatArg);
+display_as_value!(
+    FormatArg,
+    FindingFormatArg,
+    CheckFormatArg,
+    LintFormatArg,
+    RepairFormatArg
+);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorArg {
@@ -564,8 +620,12 @@ pub struct ReplayArgs {
 pub struct LintArgs {
     /// Output format: rustc-style diagnostics for people, one line per finding, rows for
     /// pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning
-    #[arg(long, value_enum, default_value_t = LintFormatArg::Human)]
+    /// (ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = LintFormatArg::Human, default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: LintFormatArg,
+
+    #[command(flatten)]
+    pub jq: JqArgs,
 
     /// Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
@@ -583,7 +643,7 @@ pub struct LintArgs {
     pub settings: SettingsArgs,
 
     /// Print a rule's documentation and exit
-    #[arg(long, value_name = "SLUG", conflicts_with = "list_rules")]
+    #[arg(long, value_name = "SLUG", conflicts_with_all = ["list_rules", "jq"])]
     pub explain: Option<String>,
 
     /// List every rule (a table; {slug, group, severity, summary} objects, as one array
@@ -623,12 +683,15 @@ pub struct StateArgs {
 #[derive(Debug, Args)]
 pub struct RepairArgs {
     /// Output format: a line per fix for people, or one row per fix for pipelines (one a
-    /// line with ndjson, one array with json)
-    #[arg(long, value_enum, default_value_t = RepairFormatArg::Human)]
+    /// line with ndjson, one array with json; ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = RepairFormatArg::Human, default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: RepairFormatArg,
 
-    /// Show each file's repair as a unified diff
-    #[arg(long)]
+    #[command(flatten)]
+    pub jq: JqArgs,
+
+    /// Show each file's repair as a unified diff (not with --jq: a diff is no JSON)
+    #[arg(long, conflicts_with = "jq")]
     pub diff: bool,
 
     /// Write the repaired copy of the one input to FILE (- for standard output); a clean
@@ -678,6 +741,8 @@ pub enum RepairFormatArg {
     Json,
 }
 
+impl JsonFormats for RepairFormatArg {}
+
 /// `lint --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LintFormatArg {
@@ -688,6 +753,8 @@ pub enum LintFormatArg {
     Github,
     Sarif,
 }
+
+impl JsonFormats for LintFormatArg {}
 
 impl LintFormatArg {
     /// How its findings are written.

@@ -151,14 +151,17 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
     let mut out = match (args.view, style) {
         (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),
         (ViewArg::Ui, _) => Report::Rows(cx.out(ui_columns(many))?),
-        (ViewArg::State, None) => Report::Rows(Out::lines(cx.format, cx.color)),
-        (ViewArg::State, Some(s)) => Report::Findings(Box::new(Diagnostics::new(
-            s,
-            cx.color,
-            checker.rules(),
-            settings.codex.run_reading(),
-            Root::new(args.root.root.as_deref()),
-        ))),
+        (ViewArg::State, None) => Report::Rows(cx.lines()),
+        (ViewArg::State, Some(s)) => Report::Findings(Box::new(
+            Diagnostics::new(
+                s,
+                cx.color,
+                checker.rules(),
+                settings.codex.run_reading(),
+                Root::new(args.root.root.as_deref()),
+            )
+            .filtered(cx.jq.as_ref()),
+        )),
     };
     let view = args.view;
     let mut states = 0u64;
