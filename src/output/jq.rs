@@ -55,7 +55,8 @@ impl Jq {
         let arena = Arena::default();
         let defs = jaq_core::defs()
             .chain(jaq_std::defs())
-            .chain(jaq_json::defs());
+            .chain(jaq_json::defs())
+            .chain(load::parse(JQ_DEFS, |p| p.defs()).unwrap_or_default());
         let modules = Loader::new(defs)
             .load(&arena, File { code, path: () })
             .map_err(|errs| load_error(code, errs))?;
@@ -78,6 +79,16 @@ impl Jq {
         })))
     }
 }
+
+/// Filters of jq's library that jaq's lacks and that recipes reach for, defined as jq
+/// defines them (its `builtin.jq`).
+const JQ_DEFS: &str = "
+def leaf_paths: paths(scalars);
+def IN(s): any(s == .; .);
+def IN(src; s): any(src == s; .);
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
+def INDEX(idx_expr): INDEX(.[]; idx_expr);
+";
 
 /// `@csv` and `@tsv`: an array of scalars as one line of a table, as jaq writes it.
 fn tabular() -> impl Iterator<Item = Fun<Data>> {
@@ -581,6 +592,18 @@ mod tests {
         assert_eq!(jq("[1, 2] | @tsv", "null"), "1\t2\n");
         assert_eq!(jq("[\"a,b\", 1] | @csv", "null"), "\"a,b\",1\n");
         assert_eq!(jq("$ENV | type", "null"), "object\n");
+        // jq's own definitions, as jq 1.6 prints them.
+        let rows = r#"[{"k":"a","v":[1]},{"k":"b","v":null}]"#;
+        assert_eq!(
+            jq("[leaf_paths]", rows),
+            "[[0,\"k\"],[0,\"v\",0],[1,\"k\"]]\n"
+        );
+        assert_eq!(jq("[.[].k | IN(\"b\", \"c\")]", rows), "[false,true]\n");
+        assert_eq!(jq("IN(.[].k; \"a\")", rows), "true\n");
+        assert_eq!(
+            jq("INDEX(.k) | map_values(.v)", rows),
+            "{\"a\":[1],\"b\":null}\n"
+        );
         assert_eq!(jq("empty", "null"), "");
     }
 
