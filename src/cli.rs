@@ -327,7 +327,7 @@ pub struct JqArgs {
     /// prints no JSON; an error on an input is said on stderr and the run goes on, to end
     /// with exit 2. The filter runs in jaq, which differs from jq in a few places
     /// (docs/recipes.md, "--jq and jq")
-    #[arg(long, value_name = "FILTER")]
+    #[arg(long, value_name = "FILTER", allow_hyphen_values = true)]
     pub jq: Option<String>,
 }
 
