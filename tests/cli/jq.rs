@@ -599,3 +599,115 @@ fn halt_ends_the_run_and_debug_writes_to_stderr() {
     );
     assert!(stderr(&out).starts_with(&format!("[\"DEBUG:\",{first}]\n")));
 }
+
+#[test]
+fn a_filter_may_begin_with_a_hyphen() {
+    let file = real_file("0.171.0", "shell", "");
+    let out = run(&["stats", "--jq", "-.lines", file.to_str().unwrap()], 0);
+    assert_eq!(stdout(&out), "-45\n");
+}
+
+/// The differences docs/recipes.md lists between jaq and jq: each filter, what jq 1.6
+/// prints for it and what `--jq` prints (`None`: an error).
+const DIFFERENCES: &[(&str, Option<&str>, Option<&str>)] = &[
+    ("[6 / 2] | @tsv", Some("3"), Some("3.0")),
+    ("[6 / 2 | floor] | @tsv", Some("3"), Some("3")),
+    ("1.5 % 1", Some("0"), Some("0.5")),
+    (
+        "\"2026-11-29T12:00:30.602Z\" | fromdateiso8601",
+        None,
+        Some("1795953630.602"),
+    ),
+    (
+        "1795953630.602 | todate",
+        Some("2026-11-29T12:00:30Z"),
+        Some("2026-11-29T12:00:30.602Z"),
+    ),
+    ("\"abc\" | test(\"(?<=a)b\")", Some("true"), None),
+    ("\"١\" | test(\"\\\\d\")", Some("true"), Some("false")),
+    ("null | .[1:]", Some("null"), None),
+    ("[0, 1] | .[3] = 3", Some("[0,1,null,3]"), None),
+    ("null | .a = 1", Some("{\"a\":1}"), None),
+    ("[1, 2] | .[1.0]", Some("2"), None),
+    ("1 / 0", None, Some("1.7976931348623157e+308")),
+    ("[limit(0; 1, 2)]", Some("[1]"), Some("[]")),
+    ("[limit(-1; 1, 2)]", Some("[1,2]"), Some("[]")),
+    (". |= empty", Some("null"), Some("")),
+    ("[null, \"a\"] | join(\"-\")", Some("-a"), Some("null-a")),
+    ("[[1]] | join(\"-\")", None, Some("[1]")),
+    ("\"[1] [2]\" | fromjson", None, Some("[1]\n[2]")),
+    ("\"dGVzdA\" | @base64d", Some("test"), None),
+    ("[1, 2, 3] | has(-1)", Some("false"), Some("true")),
+    (
+        "[1, 2, 3] | delpaths([[0], [0]])",
+        Some("[2,3]"),
+        Some("[3]"),
+    ),
+    (
+        "12345678901234567890 | . + 0",
+        Some("12345678901234567000"),
+        Some("12345678901234567890"),
+    ),
+    ("[.5]", Some("[0.5]"), None),
+    ("tostream", Some("[[],[]]"), None),
+];
+
+/// What `filter` prints on the input `[]` (a run that found nothing, `--format json`),
+/// with `--jq` or through jq; `None` on an error.
+fn printed(filter: &str, jq: Option<&Path>) -> Option<String> {
+    let empty = tempfile::tempdir().unwrap();
+    let out = match jq {
+        None => rollscope()
+            .args([
+                "stats",
+                "-q",
+                "--allow-empty",
+                "--format",
+                "json",
+                "--jq",
+                filter,
+            ])
+            .arg(empty.path())
+            .output()
+            .unwrap(),
+        Some(jq) => Command::new(jq)
+            .args(["-rc", filter])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(b"[]")?;
+                c.wait_with_output()
+            })
+            .unwrap(),
+    };
+    let text = stdout(&out);
+    (out.status.success() && stderr(&out).is_empty()).then(|| text.trim_end().to_string())
+}
+
+#[test]
+fn the_documented_differences_from_jq_hold() {
+    let doc = std::fs::read_to_string(root().join("docs/recipes.md")).unwrap();
+    // jq 1.6 prints what the page says (CI's); another jq may print otherwise.
+    let jq16 = tool("jq", "the differences were not held against jq").filter(|jq| {
+        let v = Command::new(jq).arg("--version").output().unwrap();
+        String::from_utf8_lossy(&v.stdout).trim() == "jq-1.6"
+    });
+    for (filter, theirs, ours) in DIFFERENCES {
+        let shown = filter.replace('|', "\\|");
+        assert!(
+            doc.contains(&format!("`{shown}")),
+            "recipes.md does not show `{filter}`"
+        );
+        assert_eq!(printed(filter, None).as_deref(), *ours, "--jq '{filter}'");
+        if let Some(jq) = &jq16 {
+            assert_eq!(
+                printed(filter, Some(jq)).as_deref(),
+                *theirs,
+                "jq '{filter}'"
+            );
+        }
+    }
+}
