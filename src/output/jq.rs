@@ -12,7 +12,9 @@
 //! - An error on an input is said on stderr (`rollscope: --jq: error (at row N): …`, as
 //!   jq's `jq: error (at <stdin>:N): …`), and the next input is filtered: the run ends
 //!   with exit 2 ([`super::diag::errored`]). `halt` ends the run as a closed pipe does.
-//! - jq's `$ENV` is the environment; `debug` and `stderr` write to stderr as jq does.
+//! - jq's `$ENV` is the environment; `debug` and `stderr` write to stderr as jq does;
+//!   `leaf_paths`, `IN` and `INDEX`, which jaq's library lacks, are jq's own definitions.
+//!   Where jaq and jq still differ: docs/recipes.md, "`--jq` and jq".
 
 use std::io::{self, Write};
 use std::sync::{Arc, Once};
