@@ -93,15 +93,19 @@ pub fn jq<F: JsonFormats>(args: &JqArgs, format: F) -> Result<Option<Jq>, Error>
         return Ok(None);
     };
     if !format.is_json() {
-        return Err(Error::Usage(format!(
-            "--jq filters JSON, and --format {format} prints none: give --format {} (or no \
-             --format: --jq alone filters ndjson rows)",
-            F::json_values()
-        )));
+        return Err(no_json(format, &F::json_values()));
     }
     Jq::compile(code)
         .map(Some)
         .map_err(|e| Error::Usage(format!("--jq: {e}")))
+}
+
+/// `--jq` with a `format` that prints no JSON: the formats that do (`values`) are named.
+pub fn no_json(format: impl std::fmt::Display, values: &str) -> Error {
+    Error::Usage(format!(
+        "--jq filters JSON, and --format {format} prints none: give --format {values} (or no \
+         --format: --jq alone filters ndjson rows)"
+    ))
 }
 
 /// Where the rules are listed, for an unknown one.

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::analysis::calls::{command, parse_output_meta};
-use crate::cli::{FindingFormatArg, ReplayArgs, ViewArg};
+use crate::cli::{FindingFormatArg, JsonFormats, ReplayArgs, ViewArg};
 use crate::cmd::Context;
 use crate::codex::Reading;
 use crate::error::Error;
@@ -119,6 +119,10 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         format,
         FindingFormatArg::Table | FindingFormatArg::Ndjson | FindingFormatArg::Json
     );
+    // The history and ui views have no SARIF log to filter either.
+    if args.view != ViewArg::State && args.output.jq.jq.is_some() && !format.is_json() {
+        return Err(super::no_json(format, "ndjson or json"));
+    }
     if args.view != ViewArg::State && !rows_or_table {
         return Err(Error::Usage(format!(
             "--format {format}: only `--view state` reports findings (the history and ui \

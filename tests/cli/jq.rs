@@ -362,7 +362,11 @@ fn a_format_that_prints_no_json_with_jq_is_a_usage_error() {
             &["check-ordinal", "--format", "github"],
             "ndjson, json or sarif",
         ),
-        (&["replay", "--format", "table"], "ndjson, json or sarif"),
+        (&["replay", "--format", "table"], "ndjson or json"),
+        (
+            &["replay", "--view", "ui", "--format", "table"],
+            "ndjson or json",
+        ),
         (
             &["replay", "--view", "state", "--format", "human"],
             "ndjson, json or sarif",
