@@ -97,7 +97,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__calls)
-            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
+            opts="-j -q -h -V --name --status --kind --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --jq --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -139,6 +139,10 @@ _rollscope() {
                     COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
                     return 0
                     ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -159,7 +163,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__check__subcmd__ordinal)
-            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --color --utc --help --version"
+            opts="-j -q -h -V --deny --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --jq --color --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -211,6 +215,10 @@ _rollscope() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text ndjson json human concise github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -393,7 +401,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__lint)
-            opts="-j -q -h -V --format --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --root --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
+            opts="-j -q -h -V --format --jq --select --ignore --fail-on --codex --config --no-config --explain --list-rules --color --root --codex-home --codex-home-as --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,6 +409,10 @@ _rollscope() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "human concise ndjson json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --select)
@@ -492,7 +504,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__repair)
-            opts="-o -j -q -h -V --format --diff --output --out-dir --in-place --unsafe-fixes --select --ignore --codex --config --no-config --color --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
+            opts="-o -j -q -h -V --format --jq --diff --output --out-dir --in-place --unsafe-fixes --select --ignore --codex --config --no-config --color --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -500,6 +512,10 @@ _rollscope() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "human ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -562,7 +578,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__replay)
-            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --max-output-lines --redact-secrets --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
+            opts="-j -q -h -V --view --for-prompt --through-turn --before-turn --max-output-lines --redact-secrets --codex --config --no-config --codex-home --codex-home-as --root --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --jq --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -628,6 +644,10 @@ _rollscope() {
                     COMPREPLY=($(compgen -W "table ndjson json markdown human concise github sarif" -- "${cur}"))
                     return 0
                     ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -648,7 +668,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__stats)
-            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --utc --help --version"
+            opts="-j -q -h -V --by --no-archived --since --until --jobs --max-line-bytes --quiet --allow-empty --format --jq --color --width --columns --utc --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,6 +702,10 @@ _rollscope() {
                     COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
                     return 0
                     ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -702,7 +726,7 @@ _rollscope() {
             return 0
             ;;
         rollscope__subcmd__turns)
-            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --color --width --columns --help --version"
+            opts="-j -q -h -V --status --no-archived --since --until --utc --jobs --max-line-bytes --quiet --allow-empty --format --jq --color --width --columns --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,6 +758,10 @@ _rollscope() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "table ndjson json" -- "${cur}"))
+                    return 0
+                    ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -46,9 +46,10 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l since -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l format -d 'Output format; the default is a table whatever stdout is (ndjson with --jq)' -r -f -a "table\t''
 ndjson\t''
 json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand stats" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -89,9 +90,10 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l since -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l format -d 'Output format; the default is a table whatever stdout is (ndjson with --jq)' -r -f -a "table\t''
 ndjson\t''
 json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand turns" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -134,9 +136,10 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l since -d '
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l format -d 'Output format; the default is a table whatever stdout is (ndjson with --jq)' -r -f -a "table\t''
 ndjson\t''
 json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand calls" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -172,13 +175,14 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l si
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l format -d 'Output format' -r -f -a "text\t'A line per problem and per file, then the run\'s total'
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l format -d 'Output format (ndjson with --jq)' -r -f -a "text\t'A line per problem and per file, then the run\'s total'
 ndjson\t'One JSON row per file'
 json\t'One JSON array of the rows'
 human\t'rustc-style diagnostics, each with the start of its line'
 concise\t'One line per finding'
 github\t'GitHub workflow annotations'
 sarif\t'One SARIF 2.1.0 log, for code scanning'"
+complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand check-ordinal" -l color -d 'When to color lines and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -204,7 +208,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l since -d 
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is' -r -f -a "table\t'The history and ui views: a table. The state view: a line per finding and per file'
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l format -d 'Output format; the default is a table whatever stdout is (ndjson with --jq)' -r -f -a "table\t'The history and ui views: a table. The state view: a line per finding and per file'
 ndjson\t'One JSON row per line'
 json\t'One JSON array of the rows'
 markdown\t'The history and ui views: a transcript to read and share, turn by turn'
@@ -212,6 +216,7 @@ human\t'The state view: rustc-style diagnostics, each with the start of its line
 concise\t'The state view: one line per finding'
 github\t'The state view: GitHub workflow annotations'
 sarif\t'The state view: one SARIF 2.1.0 log, for code scanning'"
+complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l color -d 'When to color tables and diagnostics (auto honours NO_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -237,12 +242,13 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s q -l quie
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -l allow-empty -d 'Let a PATH that holds no rollout be an empty result (exit 0), not an error'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning' -r -f -a "human\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l format -d 'Output format: rustc-style diagnostics for people, one line per finding, rows for pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning (ndjson with --jq)' -r -f -a "human\t''
 concise\t''
 ndjson\t''
 json\t''
 github\t''
 sarif\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l select -d 'Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated' -r -f -a "file\t'every file.* rule'
 file.bom\t'the file starts with a UTF-8 byte order mark'
 file.empty\t'the file is empty'
@@ -512,9 +518,10 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l allow-empty
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -l utc -d 'Read --since/--until dates as UTC days instead of local ones'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rollscope -n "__fish_rollscope_using_subcommand lint" -s V -l version -d 'Print version'
-complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l format -d 'Output format: a line per fix for people, or one row per fix for pipelines (one a line with ndjson, one array with json)' -r -f -a "human\t''
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l format -d 'Output format: a line per fix for people, or one row per fix for pipelines (one a line with ndjson, one array with json; ndjson with --jq)' -r -f -a "human\t''
 ndjson\t''
 json\t''"
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l jq -d 'Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq needed)' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s o -l output -d 'Write the repaired copy of the one input to FILE (- for standard output); a clean file is copied as it is' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l out-dir -d 'Write a copy of each input under DIR, at its path relative to its Codex home or to the folder it was found in (a file given alone: DIR/<its name>)' -r -F
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l select -d 'Only these rules\' fixes: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated' -r -f -a "file\t'every file.* rule'
@@ -702,7 +709,7 @@ complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l since -d 
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l until -d 'Only sessions started on or before this date (YYYY-MM-DD, inclusive) or RFC 3339 time' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -s j -l jobs -d 'Files read in parallel [default: the number of CPUs]' -r
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l max-line-bytes -d 'Skip and report lines longer than this (bytes; K, M, G, KiB, MiB, GiB suffixes)' -r
-complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l diff -d 'Show each file\'s repair as a unified diff'
+complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l diff -d 'Show each file\'s repair as a unified diff (not with --jq: a diff is no JSON)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l in-place -d 'Replace each repaired file, keeping the original as <name>.bak; refused when the file changed since it was read, another process has it open for writing, or the backup exists'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l unsafe-fixes -d 'Also apply the fixes that drop data or renumber (each is listed)'
 complete -c rollscope -n "__fish_rollscope_using_subcommand repair" -l no-config -d 'Read no config file'

@@ -100,7 +100,15 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     if let Some(passes) = input::tally::passes() {
         output::diag::passes(&passes);
     }
-    status
+    // An error said on stderr ends the run with 2, one that no input caused among them:
+    // a `--jq` filter that failed on a row (the next rows were filtered still).
+    status.map(|s| {
+        if output::diag::errored() {
+            s.merge(ExitStatus::Error)
+        } else {
+            s
+        }
+    })
 }
 
 fn run_command(cli: Cli) -> Result<ExitStatus, Error> {

@@ -22,7 +22,7 @@ use crate::lineage::{Follower, JudgeOnly, Resolver};
 use crate::output::diagnostics::{self, Diagnostics, Report, Shown, Style};
 use crate::output::root::Root;
 use crate::output::table::Tone;
-use crate::output::{Cell, Out};
+use crate::output::Cell;
 use crate::rules::{self, select::Overrides, Checker, Hook, Stage};
 use crate::statedb::Homes;
 
@@ -136,14 +136,17 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         .with_digests(style == Some(Style::Sarif))
         .with_state(std::sync::Arc::new(homes));
     let mut out = match style {
-        None => Report::Rows(Out::lines(cx.format, cx.color)),
-        Some(s) => Report::Findings(Box::new(Diagnostics::new(
-            s,
-            cx.color,
-            checker.rules(),
-            settings.codex.run_reading(),
-            Root::new(args.root.root.as_deref()),
-        ))),
+        None => Report::Rows(cx.lines()),
+        Some(s) => Report::Findings(Box::new(
+            Diagnostics::new(
+                s,
+                cx.color,
+                checker.rules(),
+                settings.codex.run_reading(),
+                Root::new(args.root.root.as_deref()),
+            )
+            .filtered(cx.jq.as_ref()),
+        )),
     };
     let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
     let read = cx.read.clone();

@@ -14,6 +14,7 @@ use crate::exit::ExitStatus;
 use crate::findings::{Applicability, FixWhen, Rule, Severity};
 use crate::output::diag::Diag;
 use crate::output::diagnostics::{self, Diagnostics, Shown, Style};
+use crate::output::jq::Jq;
 use crate::output::lint as render;
 use crate::output::root::Root;
 use crate::output::sarif::Log;
@@ -57,9 +58,15 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         render::write_explain(rule, args.color.into())?;
         return Ok(ExitStatus::Clean);
     }
+    let jq = super::jq(&args.jq, args.format)?;
     if args.list_rules {
-        return list_rules(args);
+        return list_rules(args, jq.as_ref());
     }
+    check(args, jq.as_ref())
+}
+
+/// Lint the inputs: every finding written, the exit code `--fail-on` says.
+fn check(args: &LintArgs, jq: Option<&Jq>) -> Result<ExitStatus, Error> {
     let settings = super::settings(&args.settings)?;
     let lint = settings.config.lint.clone();
     let selection = super::selection(&args.select, &args.ignore, &lint)?;
@@ -83,7 +90,8 @@ pub fn run(args: &LintArgs) -> Result<ExitStatus, Error> {
         checker.rules(),
         settings.codex.run_reading(),
         Root::new(args.root.root.as_deref()),
-    );
+    )
+    .filtered(jq);
     let (mut files, mut failed) = (0usize, false);
     let mut threads = std::collections::HashSet::new();
     let opts = Options {
@@ -175,7 +183,7 @@ fn write_home_findings(
     Ok(failed)
 }
 
-fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
+fn list_rules(args: &LintArgs, jq: Option<&Jq>) -> Result<ExitStatus, Error> {
     let color = args.color.into();
     // The severities of the version files are read as (the newest for `--codex file`).
     let codex = super::settings(&args.settings)?.codex.run_reading();
@@ -183,7 +191,9 @@ fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
     let all: &[Rule] = rules::all();
     // The rules as code scanning takes them: a log whose driver describes every rule.
     if args.format == LintFormatArg::Sarif {
-        Log::new(all.to_vec(), codex, Root::new(args.root.root.as_deref())).finish()?;
+        Log::new(all.to_vec(), codex, Root::new(args.root.root.as_deref()))
+            .filtered(jq, color)
+            .finish()?;
         return Ok(ExitStatus::Clean);
     }
     if matches!(args.format, LintFormatArg::Json | LintFormatArg::Ndjson) {
@@ -204,7 +214,7 @@ fn list_rules(args: &LintArgs) -> Result<ExitStatus, Error> {
         } else {
             Format::Ndjson
         };
-        let mut out = Out::new(format, color, Vec::new());
+        let mut out = Out::new(format, color, Vec::new()).filtered(jq);
         for row in &rows {
             out.row(row, Vec::new)?;
         }

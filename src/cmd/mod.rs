@@ -19,7 +19,9 @@ use std::sync::Mutex;
 
 use crate::analysis::session::SessionInfo;
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
-use crate::cli::{FormatValue, InputArgs, LinesOutputArgs, OutputArgs, SettingsArgs};
+use crate::cli::{
+    FormatValue, InputArgs, JqArgs, JsonFormats, LinesOutputArgs, OutputArgs, SettingsArgs,
+};
 use crate::codex::{Spec, VersionSource};
 use crate::config::{self, Config, ConfigError, Problem};
 use crate::error::Error;
@@ -27,6 +29,7 @@ use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
+use crate::output::jq::Jq;
 use crate::output::progress::Progress;
 use crate::output::table::FILE_COLUMNS;
 use crate::output::{Cell, ColorWhen, Column, FileRows, Format, Out, Shape};
@@ -80,6 +83,29 @@ pub fn no_table<F: FormatValue>(output: &OutputArgs<F>, what: &str) -> Result<()
     Err(Error::Usage(format!(
         "{flag}: {what} prints diagnostics, not a table"
     )))
+}
+
+/// The `--jq` filter, compiled before any input is read: none without `--jq`; a usage
+/// error when it does not compile, or when `format` (given with it: alone, `--jq` makes it
+/// `ndjson`) prints no JSON.
+pub fn jq<F: JsonFormats>(args: &JqArgs, format: F) -> Result<Option<Jq>, Error> {
+    let Some(code) = &args.jq else {
+        return Ok(None);
+    };
+    if !format.is_json() {
+        return Err(no_json(format, &F::json_values()));
+    }
+    Jq::compile(code)
+        .map(Some)
+        .map_err(|e| Error::Usage(format!("--jq: {e}")))
+}
+
+/// `--jq` with a `format` that prints no JSON: the formats that do (`values`) are named.
+pub fn no_json(format: impl std::fmt::Display, values: &str) -> Error {
+    Error::Usage(format!(
+        "--jq filters JSON, and --format {format} prints none: give --format {values} (or no \
+         --format: --jq alone filters ndjson rows)"
+    ))
 }
 
 /// Where the rules are listed, for an unknown one.
@@ -174,6 +200,8 @@ pub struct Context {
     pub color: ColorWhen,
     /// The table's width and columns as asked.
     pub shape: Shape,
+    /// `--jq`'s filter, which the run's JSON goes through.
+    pub jq: Option<Jq>,
     /// Each file's name in a table: relative to the root it was found under.
     labels: HashMap<PathBuf, String>,
     /// Errors met so far (inputs that could not be found or read).
@@ -254,12 +282,15 @@ impl Context {
         input: &InputArgs,
         output: &OutputArgs<F>,
     ) -> Result<Context, Error> {
+        let jq = jq(&output.jq, output.format)?;
         let look = Look {
             format: output.format.into(),
             color: output.color.into(),
             shape: output.shape(),
         };
-        Context::with_walk(input, look, Walk::Rollouts, Purpose::Rows)
+        let mut cx = Context::with_walk(input, look, Walk::Rollouts, Purpose::Rows)?;
+        cx.jq = jq;
+        Ok(cx)
     }
 
     /// [`Context::new`] for a command that prints lines, never a table.
@@ -267,12 +298,15 @@ impl Context {
         input: &InputArgs,
         output: &LinesOutputArgs<F>,
     ) -> Result<Context, Error> {
+        let jq = jq(&output.jq, output.format)?;
         let look = Look {
             format: output.format.into(),
             color: output.color.into(),
             shape: Shape::default(),
         };
-        Context::with_walk(input, look, Walk::Rollouts, Purpose::Rows)
+        let mut cx = Context::with_walk(input, look, Walk::Rollouts, Purpose::Rows)?;
+        cx.jq = jq;
+        Ok(cx)
     }
 
     /// A context for a command whose output is findings or fixes (`lint`, `repair`): the
@@ -369,6 +403,7 @@ impl Context {
             format: look.format,
             color,
             shape: look.shape,
+            jq: None,
             labels,
             status,
             handed: 0,
@@ -405,9 +440,17 @@ impl Context {
         self.diag.empty(&msg);
     }
 
-    /// Rows to stdout in the run's format; a table of `columns`, shaped as asked.
+    /// Rows to stdout in the run's format; a table of `columns`, shaped as asked; JSON
+    /// through `--jq`'s filter.
     pub fn out(&self, columns: Vec<Column>) -> Result<Out, Error> {
-        Out::shaped(self.format, self.color, columns, &self.shape).map_err(Error::Usage)
+        let out = Out::shaped(self.format, self.color, columns, &self.shape);
+        Ok(out.map_err(Error::Usage)?.filtered(self.jq.as_ref()))
+    }
+
+    /// Rows to stdout in the run's format, lines instead of a table; JSON through `--jq`'s
+    /// filter.
+    pub fn lines(&self) -> Out {
+        Out::lines(self.format, self.color).filtered(self.jq.as_ref())
     }
 
     /// A file's path as a table shows it: relative to the root it was found under, the

@@ -28,6 +28,7 @@ enum Target {
 
 pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     let target = target_of(args)?;
+    let jq = super::jq(&args.jq, args.format)?;
     let settings = super::settings(&args.settings)?;
     let lint = &settings.config.lint;
     let selection = super::selection(&args.select, &args.ignore, lint)?;
@@ -69,11 +70,12 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     };
     // The report goes to stdout, or to stderr when the copy does.
     let human = args.format == RepairFormatArg::Human;
-    let mut out = match args.format {
+    let out = match args.format {
         RepairFormatArg::Human => Out::lines(Format::Table, cx.color),
         RepairFormatArg::Ndjson => Out::new(Format::Ndjson, cx.color, Vec::new()),
         RepairFormatArg::Json => Out::new(Format::Json, cx.color, Vec::new()),
     };
+    let mut out = out.filtered(jq.as_ref());
     let mut tally = Tally::default();
     let mut results = Vec::with_capacity(sources.len());
     parallel::ordered(
@@ -171,8 +173,8 @@ fn target_of(args: &RepairArgs) -> Result<Target, Error> {
     };
     if matches!(target, Target::Stdout) && (args.format != RepairFormatArg::Human || args.diff) {
         return Err(Error::Usage(
-            "-o - writes the repaired file to standard output: --format ndjson|json and --diff \
-             cannot share it"
+            "-o - writes the repaired file to standard output: --format ndjson|json, --jq and \
+             --diff cannot share it"
                 .into(),
         ));
     }

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::analysis::calls::{command, parse_output_meta};
-use crate::cli::{FindingFormatArg, LineLimit, ReplayArgs, ViewArg};
+use crate::cli::{FindingFormatArg, JsonFormats, LineLimit, ReplayArgs, ViewArg};
 use crate::cmd::Context;
 use crate::codex::Reading;
 use crate::error::Error;
@@ -147,14 +147,17 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         _ if markdown => Report::Rows(Out::documents()),
         (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),
         (ViewArg::Ui, _) => Report::Rows(cx.out(ui_columns(many))?),
-        (ViewArg::State, None) => Report::Rows(Out::lines(cx.format, cx.color)),
-        (ViewArg::State, Some(s)) => Report::Findings(Box::new(Diagnostics::new(
-            s,
-            cx.color,
-            checker.rules(),
-            settings.codex.run_reading(),
-            Root::new(args.root.root.as_deref()),
-        ))),
+        (ViewArg::State, None) => Report::Rows(cx.lines()),
+        (ViewArg::State, Some(s)) => Report::Findings(Box::new(
+            Diagnostics::new(
+                s,
+                cx.color,
+                checker.rules(),
+                settings.codex.run_reading(),
+                Root::new(args.root.root.as_deref()),
+            )
+            .filtered(cx.jq.as_ref()),
+        )),
     };
     let view = args.view;
     let mut states = 0u64;
@@ -190,6 +193,10 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
 
 /// The formats each view prints, and the transcript's flags with the format they serve.
 fn check_format(args: &ReplayArgs, format: FindingFormatArg) -> Result<(), Error> {
+    // The history and ui views have no SARIF log to filter either.
+    if args.view != ViewArg::State && args.output.jq.jq.is_some() && !format.is_json() {
+        return Err(super::no_json(format, "ndjson or json"));
+    }
     let views_own = matches!(
         format,
         FindingFormatArg::Table

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use owo_colors::OwoColorize;
 use serde::Serialize;
 
+use super::jq::Jq;
 use super::root::Root;
 use super::rules::doc_markdown;
 use super::sanitize::{clean, cut};
@@ -91,6 +92,8 @@ pub struct Diagnostics {
     /// The terminal's width, which `human` diagnostics fit; `None` in a pipe, where they
     /// are whole.
     width: Option<usize>,
+    /// What `--jq` says its errors in.
+    color: ColorWhen,
 }
 
 enum Sink {
@@ -124,7 +127,18 @@ impl Diagnostics {
             counts: [0; 3],
             root,
             width,
+            color,
         }
+    }
+
+    /// Its JSON (rows, a SARIF log) through `jq` when one is given (`--jq`); the other
+    /// styles print no JSON, and are left as they are.
+    pub fn filtered(mut self, jq: Option<&Jq>) -> Diagnostics {
+        self.sink = match self.sink {
+            Sink::Out(out) => Sink::Out(out.filtered(jq)),
+            Sink::Sarif(log) => Sink::Sarif(log.filtered(jq, self.color)),
+        };
+        self
     }
 
     /// The inputs that could not be read: a SARIF log lists them as its run's

@@ -8,7 +8,9 @@
 //! file's rows as soon as the file is read; `json` streams one array; only the table
 //! buffers, to size its columns. The
 //! format is always what the user asked for (table by default); only color looks at the
-//! terminal (`--color`, `NO_COLOR`, `CLICOLOR_FORCE`), and JSON is never colored.
+//! terminal (`--color`, `NO_COLOR`, `CLICOLOR_FORCE`), and JSON is never colored. With
+//! `--jq` ([`Out::filtered`]) the JSON rows go through the filter instead ([`jq`]): each
+//! NDJSON row as it comes, a JSON array held to be filtered whole at the end.
 
 #![allow(clippy::disallowed_macros, clippy::disallowed_methods)]
 
@@ -16,6 +18,7 @@ pub mod diag;
 pub mod diagnostics;
 pub mod fit;
 pub mod glyphs;
+pub mod jq;
 pub mod json;
 pub mod lint;
 pub mod markdown;
@@ -80,6 +83,12 @@ enum Sink {
     /// A document written as it is made (a Markdown transcript): made safe where it was
     /// made, never colored.
     Document(BufWriter<RowStdout>),
+    /// `--jq`: each row filtered as it comes (`held: None`, NDJSON), or the rows held, to be
+    /// filtered as one array at the end (JSON).
+    Jq {
+        f: Box<jq::Filtered<BufWriter<RowStdout>>>,
+        held: Option<Vec<jaq_json::Val>>,
+    },
 }
 
 /// `1 file`, `3 files`: a count and its noun (plural with an `s`).
@@ -100,6 +109,8 @@ pub struct Out {
     /// Flush after every row (stdout is a terminal, where a person reads them and a
     /// progress bar may share the screen); else once a file's rows are written.
     flush_each_row: bool,
+    /// What `--jq` says its errors in.
+    color: ColorWhen,
 }
 
 /// What a command writes a file's results to: told when one file's are all written, so
@@ -130,7 +141,31 @@ impl Out {
             sink,
             rows: 0,
             flush_each_row: progress::stdout_is_terminal(),
+            color,
         }
+    }
+
+    /// This output, its JSON rows through `jq` when one is given (`--jq`): each NDJSON row
+    /// filtered as it comes, a JSON array's rows held and filtered whole by [`Out::finish`].
+    /// Tables and lines are left as they are (`--jq` takes no such format).
+    pub fn filtered(mut self, jq: Option<&jq::Jq>) -> Out {
+        let Some(jq) = jq else {
+            return self;
+        };
+        let color = self.color;
+        self.sink = match self.sink {
+            Sink::Ndjson(w) => Sink::Jq {
+                f: Box::new(jq::Filtered::new(jq.clone(), w, true, color)),
+                held: None,
+            },
+            // Nothing is written before the first row: the array is not begun.
+            Sink::Json { w, .. } => Sink::Jq {
+                f: Box::new(jq::Filtered::new(jq.clone(), w, false, color)),
+                held: Some(Vec::new()),
+            },
+            other => other,
+        };
+        self
     }
 
     /// [`Out::new`], the table shaped as the user asked (`--width`, `--columns`): an
@@ -166,6 +201,7 @@ impl Out {
             sink: Sink::Lines(anstream::AutoStream::new(w, choice)),
             rows: 0,
             flush_each_row: progress::stdout_is_terminal(),
+            color,
         }
     }
 
@@ -175,6 +211,7 @@ impl Out {
             sink: Sink::Document(BufWriter::with_capacity(64 * 1024, row_stdout())),
             rows: 0,
             flush_each_row: progress::stdout_is_terminal(),
+            color: ColorWhen::Never,
         }
     }
 
@@ -214,9 +251,9 @@ impl Out {
         // A table is printed at the end, once the progress bar is gone; other rows go out
         // now, past the bar if it is on the same terminal.
         match self.sink {
-            Sink::Table { .. } => self.put_row(obj, cells),
+            Sink::Table { .. } | Sink::Jq { held: Some(_), .. } => self.put_row(obj, cells),
             Sink::Json { .. } => progress::rows(false, || self.put_row(obj, cells)),
-            Sink::Ndjson(_) | Sink::Lines(_) | Sink::Document(_) => {
+            Sink::Ndjson(_) | Sink::Lines(_) | Sink::Document(_) | Sink::Jq { held: None, .. } => {
                 progress::rows(true, || self.put_row(obj, cells))
             }
         }
@@ -255,6 +292,19 @@ impl Out {
                 }
                 if self.flush_each_row {
                     w.flush()?;
+                }
+                Ok(())
+            }
+            Sink::Jq {
+                held: Some(rows), ..
+            } => {
+                rows.push(jq::to_val(obj)?);
+                Ok(())
+            }
+            Sink::Jq { f, held: None } => {
+                f.input(obj)?;
+                if self.flush_each_row {
+                    f.flush()?;
                 }
                 Ok(())
             }
@@ -301,6 +351,12 @@ impl Out {
             }
             Sink::Lines(mut w) => w.flush(),
             Sink::Document(mut w) => w.flush(),
+            Sink::Jq { mut f, held } => {
+                if let Some(rows) = held {
+                    f.run(jaq_json::Val::from_iter(rows))?;
+                }
+                f.flush()
+            }
         }
     }
 }
@@ -312,6 +368,7 @@ impl FileRows for Out {
             Sink::Ndjson(w) | Sink::Json { w, .. } => w.flush(),
             Sink::Lines(w) => w.flush(),
             Sink::Document(w) => w.flush(),
+            Sink::Jq { f, .. } => f.flush(),
             Sink::Table { .. } => Ok(()),
         }
     }
@@ -325,13 +382,13 @@ pub fn raw(bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Stdout for rows, which [`Out`] buffers and flushes itself.
-type RowStdout = Box<dyn Write + Send>;
+pub(crate) type RowStdout = Box<dyn Write + Send>;
 
 /// A duplicate of stdout's descriptor where the platform has one: writing to it is writing
 /// to stdout (same open file, same offset), without the line buffering of `io::stdout()`,
 /// which searches every write that does not fit its buffer for a newline (every large text
 /// of a row, in a slower search than the copy itself). Else `io::stdout()` itself.
-fn row_stdout() -> RowStdout {
+pub(crate) fn row_stdout() -> RowStdout {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;

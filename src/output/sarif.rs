@@ -31,8 +31,10 @@ use serde_sarif::sarif::{
 };
 use sha2::{Digest, Sha256};
 
+use super::jq::{Filtered, Jq};
 use super::root::{Place, Root};
 use super::rules::doc_markdown;
+use super::ColorWhen;
 use crate::codex::Reading;
 use crate::findings::{Finding, Rule, Severity};
 use crate::input::{InputError, Source};
@@ -69,6 +71,8 @@ pub struct Log {
     seen: HashMap<[u8; 32], u64>,
     /// The inputs that could not be read.
     notifications: Vec<Notification>,
+    /// `--jq`'s filter, and the color of its errors.
+    jq: Option<(Jq, ColorWhen)>,
 }
 
 impl Log {
@@ -85,6 +89,7 @@ impl Log {
             compressed: HashMap::new(),
             seen: HashMap::new(),
             notifications: Vec::new(),
+            jq: None,
         }
     }
 
@@ -304,8 +309,21 @@ impl Log {
             .build()
     }
 
-    /// Write the log to stdout, indented, with a final newline.
-    pub fn finish(self) -> io::Result<()> {
+    /// The log through `jq` when one is given (`--jq`): the whole log is its one input,
+    /// its errors said in `color`.
+    pub fn filtered(mut self, jq: Option<&Jq>, color: ColorWhen) -> Log {
+        self.jq = jq.map(|jq| (jq.clone(), color));
+        self
+    }
+
+    /// Write the log to stdout, indented, with a final newline; or what `--jq` makes of it.
+    pub fn finish(mut self) -> io::Result<()> {
+        if let Some((jq, color)) = self.jq.take() {
+            let w = io::BufWriter::new(super::row_stdout());
+            let mut f = Filtered::new(jq, w, false, color);
+            f.input(&self.sarif())?;
+            return f.flush();
+        }
         let mut bytes = serde_json::to_vec_pretty(&self.sarif())?;
         bytes.push(b'\n');
         super::raw(&bytes)

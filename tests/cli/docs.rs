@@ -16,7 +16,7 @@
 //! Failures are collected and reported together, each naming the page (and line), the
 //! subcommand and the flag or field, so a renamed flag or a new field is fixed in one pass.
 
-mod examples;
+pub(crate) mod examples;
 mod setup;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,9 +34,9 @@ use crate::util::*;
 // Reading the pages
 
 /// A page of the documentation: its path from the project root and its text.
-struct Page {
-    rel: String,
-    text: String,
+pub(crate) struct Page {
+    pub(crate) rel: String,
+    pub(crate) text: String,
 }
 
 fn page(rel: &str) -> Page {
@@ -48,7 +48,7 @@ fn page(rel: &str) -> Page {
 }
 
 /// README.md and every `docs/*.md`, in that order.
-fn pages() -> Vec<Page> {
+pub(crate) fn pages() -> Vec<Page> {
     let mut rels: Vec<String> = std::fs::read_dir(root().join("docs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -7,7 +7,7 @@ use std::process::Command;
 use crate::util::*;
 
 /// Every subcommand but `help`, as `--help` lists them.
-fn subcommands() -> Vec<String> {
+pub(crate) fn subcommands() -> Vec<String> {
     use clap::CommandFactory;
     rollscope::cli::Cli::command()
         .get_subcommands()
@@ -16,13 +16,13 @@ fn subcommands() -> Vec<String> {
         .collect()
 }
 
-fn help(args: &[&str]) -> String {
+pub(crate) fn help(args: &[&str]) -> String {
     let out = output(args, 0);
     String::from_utf8(out.stdout).unwrap()
 }
 
 /// The `$ ` lines of a help text's `Examples:` section.
-fn examples(text: &str) -> Vec<String> {
+pub(crate) fn examples(text: &str) -> Vec<String> {
     let Some((_, section)) = text.split_once("\nExamples:\n") else {
         return Vec::new();
     };
@@ -66,7 +66,7 @@ fn dash_h_is_a_summary_and_dash_dash_help_the_long_text_with_two_to_four_example
 
 /// A Codex home holding a few real sessions (several turns, calls, a rollback, a
 /// compaction), copied so the examples read a tree like a user's.
-fn sample_home(dir: &Path) {
+pub(crate) fn sample_home(dir: &Path) {
     for (version, scenario) in [
         ("0.171.0", "shell"),
         ("0.171.0", "compaction"),

@@ -16,6 +16,7 @@ mod fixes;
 mod help;
 mod hostile;
 mod hostile_text;
+mod jq;
 mod layers;
 mod lint;
 mod lint_config;

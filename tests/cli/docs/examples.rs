@@ -89,6 +89,14 @@ pub(crate) fn run(command: &str) -> Option<String> {
     if uses_jq(command) && tool("jq", &format!("`$ {command}` did not run")).is_none() {
         return None;
     }
+    let out = sh(&format!("exec 2>&1\n{command}")).output().unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `sh -c SCRIPT` as an example runs: from the project root, the freshly built `rollscope`
+/// first on `PATH`, the environment of a reader's terminal without their Codex home
+/// (above); standard input empty.
+pub(crate) fn sh(script: &str) -> Command {
     let bin = Path::new(env!("CARGO_BIN_EXE_rollscope"));
     let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
     dirs.extend(std::env::split_paths(
@@ -96,7 +104,7 @@ pub(crate) fn run(command: &str) -> Option<String> {
     ));
     let mut c = Command::new("sh");
     c.arg("-c")
-        .arg(format!("exec 2>&1\n{command}"))
+        .arg(script)
         .current_dir(root())
         .env("PATH", std::env::join_paths(dirs).unwrap())
         .env("NO_COLOR", "1")
@@ -115,8 +123,7 @@ pub(crate) fn run(command: &str) -> Option<String> {
     ] {
         c.env_remove(var);
     }
-    let out = c.output().unwrap();
-    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+    c
 }
 
 /// The lines of a command's output, as a block shows them.

@@ -4,14 +4,17 @@
 use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::{ArgPredicate, PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::calls::CallStatus;
 use crate::analysis::turns::TurnStatus;
 use crate::model::{CALL_TYPES, OUTPUT_TYPES};
-use crate::output::diagnostics::Style;
-use crate::output::{ColorWhen, Format, Shape, Width};
+use crate::output::{Shape, Width};
+
+mod formats;
+
+pub use formats::*;
 
 /// A fast inspector and linter for OpenAI Codex session rollouts.
 ///
@@ -261,20 +264,16 @@ pub struct InputArgs {
     pub allow_empty: bool,
 }
 
-/// A `--format` value set: [`FormatArg`] for the commands that print tables and rows,
-/// [`FindingFormatArg`] for those that report findings.
-pub trait FormatValue:
-    ValueEnum + Clone + Copy + Send + Sync + Default + std::fmt::Display + Into<Format> + 'static
-{
-}
-
 /// How results are printed (shared by every subcommand; `F` its `--format` values).
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs<F: FormatValue = FormatArg> {
-    /// Output format; the default is a table whatever stdout is
-    #[arg(long, value_enum, default_value_t = F::default())]
+    /// Output format; the default is a table whatever stdout is (ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = F::default(), default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: F,
+
+    #[command(flatten)]
+    pub jq: JqArgs,
 
     /// When to color tables and diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -313,97 +312,22 @@ impl<F: FormatValue> OutputArgs<F> {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum FormatArg {
-    #[default]
-    Table,
-    Ndjson,
-    Json,
-}
-
-impl FormatValue for FormatArg {}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Table => Format::Table,
-            FormatArg::Ndjson => Format::Ndjson,
-            FormatArg::Json => Format::Json,
-        }
-    }
-}
-
-/// `replay --format`: the views' tables (`table`; the state view's lines) and rows, and the
-/// findings' formats `lint` has (for `--view state`). `check-ordinal`, which prints no
-/// table, has its own values ([`CheckFormatArg`]), with help of its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum FindingFormatArg {
-    /// The history and ui views: a table. The state view: a line per finding and per file
-    #[default]
-    Table,
-    /// One JSON row per line
-    Ndjson,
-    /// One JSON array of the rows
-    Json,
-    /// The history and ui views: a transcript to read and share, turn by turn
-    Markdown,
-    /// The state view: rustc-style diagnostics, each with the start of its line
-    Human,
-    /// The state view: one line per finding
-    Concise,
-    /// The state view: GitHub workflow annotations
-    Github,
-    /// The state view: one SARIF 2.1.0 log, for code scanning
-    Sarif,
-}
-
-/// `check-ordinal --format`: its own lines (`text`), rows, and the findings' formats `lint`
-/// has. (`table`, the default's old name, is taken still: it never printed a table.)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum CheckFormatArg {
-    /// A line per problem and per file, then the run's total
-    #[default]
-    #[value(alias = "table")]
-    Text,
-    /// One JSON row per file
-    Ndjson,
-    /// One JSON array of the rows
-    Json,
-    /// rustc-style diagnostics, each with the start of its line
-    Human,
-    /// One line per finding
-    Concise,
-    /// GitHub workflow annotations
-    Github,
-    /// One SARIF 2.1.0 log, for code scanning
-    Sarif,
-}
-
-impl FormatValue for CheckFormatArg {}
-
-impl From<CheckFormatArg> for Format {
-    /// Rows for `ndjson` and `json`; lines of text otherwise.
-    fn from(f: CheckFormatArg) -> Format {
-        match f {
-            CheckFormatArg::Ndjson => Format::Ndjson,
-            CheckFormatArg::Json => Format::Json,
-            _ => Format::Table,
-        }
-    }
-}
-
-impl CheckFormatArg {
-    /// How its findings are written (`text`: labelled lines); `None` for its rows.
-    pub fn style(self) -> Option<Style> {
-        Some(match self {
-            CheckFormatArg::Text => Style::Labelled,
-            CheckFormatArg::Human => Style::Human,
-            CheckFormatArg::Concise => Style::Concise,
-            CheckFormatArg::Github => Style::Github,
-            CheckFormatArg::Sarif => Style::Sarif,
-            CheckFormatArg::Ndjson | CheckFormatArg::Json => return None,
-        })
-    }
+/// `--jq`: the JSON a command prints, filtered in the process (shared by every command
+/// that prints JSON; its `--format` turns to `ndjson` when `--jq` is given alone).
+#[derive(Debug, Args, Clone, Default)]
+pub struct JqArgs {
+    /// Filter the JSON output through a jq program, printed as `jq -rc` prints it (no jq
+    /// needed)
+    ///
+    /// With ndjson (what --jq alone implies) each row is one input, filtered as it comes;
+    /// with json the whole array is one input, and with sarif the whole log: held in memory,
+    /// as `jq -s` holds it. A string is printed raw, anything else as compact JSON, one a
+    /// line. A filter that does not compile is a usage error (exit 2), as is a --format that
+    /// prints no JSON; an error on an input is said on stderr and the run goes on, to end
+    /// with exit 2. The filter runs in jaq, which differs from jq in a few places
+    /// (docs/recipes.md, "--jq and jq")
+    #[arg(long, value_name = "FILTER", allow_hyphen_values = true)]
+    pub jq: Option<String>,
 }
 
 /// How a command that prints lines, never a table, prints them (`check-ordinal`): its
@@ -411,74 +335,16 @@ impl CheckFormatArg {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Output")]
 pub struct LinesOutputArgs<F: FormatValue> {
-    /// Output format
-    #[arg(long, value_enum, default_value_t = F::default())]
+    /// Output format (ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = F::default(), default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: F,
+
+    #[command(flatten)]
+    pub jq: JqArgs,
 
     /// When to color lines and diagnostics (auto honours NO_COLOR and the terminal)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
-}
-
-impl FormatValue for FindingFormatArg {}
-
-impl From<FindingFormatArg> for Format {
-    /// Rows for `ndjson` and `json`; lines of text otherwise.
-    fn from(f: FindingFormatArg) -> Format {
-        match f {
-            FindingFormatArg::Ndjson => Format::Ndjson,
-            FindingFormatArg::Json => Format::Json,
-            _ => Format::Table,
-        }
-    }
-}
-
-impl FindingFormatArg {
-    /// How its findings are written, given the style of the command's own lines (`table`);
-    /// `None` for the command's own rows.
-    pub fn style(self, table: Style) -> Option<Style> {
-        Some(match self {
-            FindingFormatArg::Table => table,
-            FindingFormatArg::Human => Style::Human,
-            FindingFormatArg::Concise => Style::Concise,
-            FindingFormatArg::Github => Style::Github,
-            FindingFormatArg::Sarif => Style::Sarif,
-            FindingFormatArg::Ndjson | FindingFormatArg::Json | FindingFormatArg::Markdown => {
-                return None
-            }
-        })
-    }
-}
-
-/// A value's name as `--format` takes it (clap shows the default this way).
-macro_rules! display_as_value {
-    ($($t:ty),+) => {$(
-        impl std::fmt::Display for $t {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                let v = self.to_possible_value();
-                f.write_str(v.as_ref().map_or("", |v| v.get_name()))
-            }
-        }
-    )+};
-}
-
-display_as_value!(FormatArg, FindingFormatArg, CheckFormatArg);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorArg {
-    Auto,
-    Always,
-    Never,
-}
-
-impl From<ColorArg> for ColorWhen {
-    fn from(c: ColorArg) -> ColorWhen {
-        match c {
-            ColorArg::Auto => ColorWhen::Auto,
-            ColorArg::Always => ColorWhen::Always,
-            ColorArg::Never => ColorWhen::Never,
-        }
-    }
 }
 
 #[derive(Debug, Args)]
@@ -598,8 +464,12 @@ fn line_limit(s: &str) -> Result<LineLimit, String> {
 pub struct LintArgs {
     /// Output format: rustc-style diagnostics for people, one line per finding, rows for
     /// pipelines, GitHub workflow annotations, or one SARIF 2.1.0 log for code scanning
-    #[arg(long, value_enum, default_value_t = LintFormatArg::Human)]
+    /// (ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = LintFormatArg::Human, default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: LintFormatArg,
+
+    #[command(flatten)]
+    pub jq: JqArgs,
 
     /// Only these rules: slugs (`ordinal.gap`) or groups (`ordinal`), comma-separated
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
@@ -617,7 +487,7 @@ pub struct LintArgs {
     pub settings: SettingsArgs,
 
     /// Print a rule's documentation and exit
-    #[arg(long, value_name = "SLUG", conflicts_with = "list_rules")]
+    #[arg(long, value_name = "SLUG", conflicts_with_all = ["list_rules", "jq"])]
     pub explain: Option<String>,
 
     /// List every rule (a table; {slug, group, severity, summary} objects, as one array
@@ -657,12 +527,15 @@ pub struct StateArgs {
 #[derive(Debug, Args)]
 pub struct RepairArgs {
     /// Output format: a line per fix for people, or one row per fix for pipelines (one a
-    /// line with ndjson, one array with json)
-    #[arg(long, value_enum, default_value_t = RepairFormatArg::Human)]
+    /// line with ndjson, one array with json; ndjson with --jq)
+    #[arg(long, value_enum, default_value_t = RepairFormatArg::Human, default_value_if("jq", ArgPredicate::IsPresent, "ndjson"))]
     pub format: RepairFormatArg,
 
-    /// Show each file's repair as a unified diff
-    #[arg(long)]
+    #[command(flatten)]
+    pub jq: JqArgs,
+
+    /// Show each file's repair as a unified diff (not with --jq: a diff is no JSON)
+    #[arg(long, conflicts_with = "jq")]
     pub diff: bool,
 
     /// Write the repaired copy of the one input to FILE (- for standard output); a clean
@@ -702,39 +575,6 @@ pub struct RepairArgs {
 
     #[command(flatten)]
     pub input: InputArgs,
-}
-
-/// `repair --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RepairFormatArg {
-    Human,
-    Ndjson,
-    Json,
-}
-
-/// `lint --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LintFormatArg {
-    Human,
-    Concise,
-    Ndjson,
-    Json,
-    Github,
-    Sarif,
-}
-
-impl LintFormatArg {
-    /// How its findings are written.
-    pub fn style(self) -> Style {
-        match self {
-            LintFormatArg::Human => Style::Human,
-            LintFormatArg::Concise => Style::Concise,
-            LintFormatArg::Ndjson => Style::Rows(Format::Ndjson),
-            LintFormatArg::Json => Style::Rows(Format::Json),
-            LintFormatArg::Github => Style::Github,
-            LintFormatArg::Sarif => Style::Sarif,
-        }
-    }
 }
 
 /// `lint --fail-on`.
