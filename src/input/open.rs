@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, Read};
+use std::path::Path;
 
 use crate::input::reread::{FileId, Reopen};
 use crate::input::Source;
@@ -27,6 +28,12 @@ pub fn open(source: &Source) -> io::Result<Stream> {
             wrap(Box::new(f))
         }
     }
+}
+
+/// Open a file to read its head only (a lineage source's `session_meta`): not a pass over
+/// it, so not tallied as one.
+pub fn open_head(path: &Path) -> io::Result<Stream> {
+    wrap(Box::new(File::open(path)?))
 }
 
 /// Open a source, and for a plain (not compressed) file a second handle on it: the decoded

@@ -392,7 +392,7 @@ impl<'r> Follower<'r> {
 /// The `history_base` a source's own first `session_meta` names when it is paginated (its
 /// own lineage), read from its head; an error when it cannot be opened or read up to there.
 fn own_base(path: &Path, read: &ReadOptions) -> Result<Option<HistoryBase>, String> {
-    let stream = input::open(&Source::File(path.to_path_buf())).map_err(|e| input::io_cause(&e))?;
+    let stream = input::open_head(path).map_err(|e| input::io_cause(&e))?;
     let mut dec = Decoder::new(stream).max_line_bytes(read.max_line_bytes);
     let mut session = SessionTracker::new();
     while let Some(next) = dec.next() {
