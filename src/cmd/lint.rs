@@ -96,6 +96,7 @@ fn check(args: &LintArgs, jq: Option<&Jq>) -> Result<ExitStatus, Error> {
     let mut threads = std::collections::HashSet::new();
     let opts = Options {
         codex: settings.codex,
+        lineages: Some(crate::replay::Lineages::default()),
         ..Options::default()
     };
     cx.each_replay(&opts, &checker, &mut diag, |_, diag, c| {

@@ -130,6 +130,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         ui: args.view == ViewArg::Ui,
         ui_outputs: markdown,
         codex: settings.codex,
+        lineages: Some(crate::replay::Lineages::default()),
     };
     // What a resume rebuilds is checked by every rule but those about a file's place and
     // content (`lint`'s alone); its name only in a Codex home, where it decides the resume.

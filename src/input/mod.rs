@@ -21,9 +21,8 @@ pub mod tally;
 pub mod text;
 
 pub use open::{
-    is_compressed, is_corrupt_compression, open, open_head, open_rereadable, reopen, stdin_is_given,
-    wrap,
-    PooledReader, Stream,
+    is_compressed, is_corrupt_compression, open, open_head, open_rereadable, reopen,
+    stdin_is_given, wrap, PooledReader, Stream,
 };
 pub use reread::{Handles, Reopen, SourceFile};
 pub use text::{FileText, TextWindow};

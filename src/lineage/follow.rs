@@ -168,6 +168,16 @@ impl<'r> Follower<'r> {
         std::mem::take(&mut self.found)
     }
 
+    /// The first source of `child`'s lineage (its canonical path) and the cutoff, where its
+    /// `history_base` has the shape to be looked up and the source is found; `None` where
+    /// following it finds a problem there.
+    pub fn first_source(&self, child: &Source, base: &HistoryBase) -> Option<(PathBuf, Cutoff)> {
+        let target = check::target(base, None).ok()?;
+        let path = self.find(child, &target.rollout_id).ok()?;
+        let key = std::fs::canonicalize(&path).unwrap_or(path);
+        Some((key, target.cutoff))
+    }
+
     /// A problem found at `depth`.
     fn push(&mut self, depth: usize, p: Problem) {
         self.found.problems.push(p);

@@ -429,6 +429,21 @@ impl History {
         out
     }
 
+    /// Items held so far (before the history is finished).
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether it flags the items that may hold an image (`--for-prompt`).
+    pub fn images(&self) -> bool {
+        self.images
+    }
+
+    /// Whether it holds no item yet.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
     pub fn finish(self) -> Rebuilt {
         Rebuilt {
             items: self.items,

@@ -21,8 +21,11 @@ pub mod history;
 pub mod item;
 pub mod prompt;
 mod run;
+mod shared;
 pub mod state;
 pub mod transcript;
+
+pub use shared::Lineages;
 pub mod ui;
 
 use std::sync::Mutex;
@@ -59,6 +62,9 @@ pub struct Options {
     pub ui: bool,
     /// Keep the commands' outputs a client is shown (for a transcript).
     pub ui_outputs: bool,
+    /// Lineages rebuilt once and shared by the files of a run that inherit them (one
+    /// resolver must find every source of the run); `None`: each file follows its own.
+    pub lineages: Option<shared::Lineages>,
     /// The Codex version the file is read as.
     pub codex: Spec,
 }
@@ -360,8 +366,12 @@ fn read_pass<'r>(
             }
             if first_meta && paginated && follows {
                 if let Some(base) = info.history_base.clone() {
-                    let followed = follower.follow(source, &base, rec.line_uncounted(), &mut run);
-                    lineage.extend(followed.problems);
+                    let at = rec.line_uncounted();
+                    let reading = opts.codex.reading(info.cli_version.as_deref());
+                    let child = (source, &base, at);
+                    let l = opts.lineages.as_ref();
+                    let found = follow(&mut follower, &mut run, child, reading, l, &read.handles);
+                    lineage.extend(found);
                     run.state.new_file();
                 }
             }
@@ -388,6 +398,41 @@ fn read_pass<'r>(
         last_record,
         lineage,
     }
+}
+
+/// Follow the lineage of `source` into `run`: from a rebuild another file of the run left,
+/// where it may ([`shared`]), else by reading the sources (and leaving the rebuild for the
+/// next file that inherits it). The problems found.
+fn follow(
+    follower: &mut lineage::Follower<'_>,
+    run: &mut Run<'_>,
+    child: (&Source, &crate::model::HistoryBase, Line),
+    reading: crate::codex::Reading,
+    lineages: Option<&shared::Lineages>,
+    handles: &crate::input::Handles,
+) -> Vec<lineage::Problem> {
+    let (source, base, at) = child;
+    // Only a lineage that comes first is the same rebuild for every child.
+    let first = !run.fed && run.files.len() == 1 && run.history.is_empty();
+    let key = lineages.filter(|_| first).and_then(|_| {
+        let (path, cutoff) = follower.first_source(source, base)?;
+        Some(shared::Key {
+            source: path,
+            cutoff,
+            reading,
+            images: run.history.images(),
+        })
+    });
+    if let (Some(k), Some(l)) = (&key, lineages) {
+        if let Some(rebuilt) = l.get(k, source) {
+            return rebuilt.restore(run, at, handles);
+        }
+    }
+    let followed = follower.follow(source, base, at, run);
+    if let (Some(k), Some(l)) = (key, lineages) {
+        l.put(k, run, &followed.problems);
+    }
+    followed.problems
 }
 
 /// What the replay found, made from the pass: the history finished, paired, made a prompt

@@ -20,12 +20,14 @@ pub(super) struct Run<'r> {
     pub(super) ui: UiLog,
     pub(super) files: Vec<ReadFile>,
     /// What the history and state were before each lineage source now being read.
-    saved: Vec<(History, StateLog)>,
+    pub(super) saved: Vec<(History, StateLog)>,
     /// The file replayed, and a second reader of it opened when a text of it must be read
     /// back during its pass.
     replayed_source: &'r Source,
     own: Option<Option<SourceFile>>,
     pub(super) held_times: HashMap<(usize, u64), Box<str>>,
+    /// A record of the file replayed was fed (its lineage no longer comes first).
+    pub(super) fed: bool,
 }
 
 impl<'r> Run<'r> {
@@ -39,10 +41,12 @@ impl<'r> Run<'r> {
             replayed_source: source,
             own: None,
             held_times: HashMap::new(),
+            fed: false,
         }
     }
 
     pub(super) fn feed(&mut self, rec: &Record<'_>, at: At, origin: Origin, rereadable: bool) {
+        self.fed |= at.file == 0;
         let Run {
             history,
             files,

@@ -976,3 +976,75 @@ fn a_101_deep_chain_replays_as_the_real_codex_resumed_it() {
     );
     assert_eq!(code, Some(0));
 }
+
+/// Forks of one parent share its rebuild: each fork's rows are what it gives replayed
+/// alone (history, for the prompt, state, in every format), with one worker or two, while
+/// the parent is read once for all of them (`ROLLSCOPE_TRACE_READS`), not once a fork. A
+/// fork that cuts the parent elsewhere is its own rebuild.
+#[test]
+fn forks_of_one_parent_share_its_rebuild_and_give_what_each_gives_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let day = home.path().join("sessions/2026/11/29");
+    std::fs::create_dir_all(&day).unwrap();
+    let parent = paginated(A, 0, None, &["p1", "p2", "p3"]);
+    std::fs::write(day.join(rollout_name(A)), &parent).unwrap();
+    let whole = parent.len() as u64;
+    let first_two = parent
+        .lines()
+        .take(3)
+        .map(|l| l.len() as u64 + 1)
+        .sum::<u64>();
+    let mut forks = Vec::new();
+    for k in 0..6u64 {
+        let id = format!("01a22749-0000-7000-8000-0000000001{k:02}");
+        let (end, off) = if k == 5 { (3, first_two) } else { (4, whole) };
+        let text = paginated(&id, end, Some((A, end, off)), &[&format!("f{k}")]);
+        let path = day.join(rollout_name(&id));
+        std::fs::write(&path, text).unwrap();
+        forks.push(path);
+    }
+    let run = |args: &[&str], files: &[&Path], trace: bool| {
+        let mut c = rollscope();
+        c.args(args).args(files).env("CODEX_HOME", home.path());
+        if trace {
+            c.env("ROLLSCOPE_TRACE_READS", "1");
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        (out.stdout, String::from_utf8(out.stderr).unwrap())
+    };
+    let all: Vec<&Path> = forks.iter().map(PathBuf::as_path).collect();
+    for view in [
+        vec!["replay", "--format", "ndjson"],
+        vec!["replay", "--for-prompt", "--format", "ndjson"],
+        vec!["replay", "--view", "state", "--format", "ndjson"],
+        vec!["replay", "--format", "markdown"],
+    ] {
+        let alone: Vec<u8> = all.iter().flat_map(|f| run(&view, &[f], false).0).collect();
+        for jobs in ["1", "2"] {
+            let mut args = view.clone();
+            args.extend(["-j", jobs]);
+            assert_eq!(
+                String::from_utf8(run(&args, &all, false).0).unwrap(),
+                String::from_utf8(alone.clone()).unwrap(),
+                "{args:?}"
+            );
+        }
+    }
+    let texts = texts_of(&ndjson(
+        &run(&["replay", "--format", "ndjson"], &all[4..6], false).0,
+    ));
+    assert_eq!(texts, ["p1", "p2", "p3", "f4", "p1", "p2", "f5"]);
+    // Read once for the five forks of the whole parent, once for the one that cuts it.
+    for cmd in ["replay", "lint"] {
+        let (_, stderr) = run(&[cmd, "--format", "ndjson", "-j", "1"], &all, true);
+        let parent_reads = stderr
+            .lines()
+            .find(|l| l.contains(A))
+            .unwrap_or_else(|| panic!("{stderr}"));
+        assert!(
+            parent_reads.starts_with("rollscope: read 2× "),
+            "{cmd}: {stderr}"
+        );
+    }
+}
