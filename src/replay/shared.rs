@@ -26,8 +26,9 @@ use crate::decode::Line;
 use crate::input::{self, Handles, Source, SourceFile};
 use crate::lineage::{Fault, Problem};
 
-/// History items held in all the lineages kept, at most.
-pub const MAX_HELD_ITEMS: usize = 4_000_000;
+/// History items held in all the lineages kept, at most (each a few hundred bytes: tens of
+/// MB).
+pub const MAX_HELD_ITEMS: usize = 250_000;
 
 /// The lineages rebuilt so far in a run, shared by its workers (clones share them).
 #[derive(Debug, Clone, Default)]
