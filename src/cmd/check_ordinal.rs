@@ -19,8 +19,7 @@ use crate::exit::ExitStatus;
 use crate::findings::{Finding, Rule, Severity};
 use crate::input::Source;
 use crate::lineage::{Follower, JudgeOnly, Resolver};
-use crate::output::diagnostics::{self, Diagnostics, Report, Shown, Style};
-use crate::output::root::Root;
+use crate::output::diagnostics::{self, Report, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::Cell;
 use crate::rules::{self, select::Overrides, Checker, Hook, Stage};
@@ -137,16 +136,12 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         .with_state(std::sync::Arc::new(homes));
     let mut out = match style {
         None => Report::Rows(cx.lines()),
-        Some(s) => Report::Findings(Box::new(
-            Diagnostics::new(
-                s,
-                cx.color,
-                checker.rules(),
-                settings.codex.run_reading(),
-                Root::new(args.root.root.as_deref()),
-            )
-            .filtered(cx.jq.as_ref()),
-        )),
+        Some(s) => cx.findings(
+            s,
+            &checker,
+            settings.codex.run_reading(),
+            args.root.root.as_deref(),
+        ),
     };
     let resolver = Mutex::new(Resolver::new(&cx.sources, cx.codex_home()));
     let read = cx.read.clone();

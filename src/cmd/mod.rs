@@ -22,6 +22,7 @@ use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::cli::{
     FormatValue, InputArgs, JqArgs, JsonFormats, LinesOutputArgs, OutputArgs, SettingsArgs,
 };
+use crate::codex::Reading;
 use crate::codex::{Spec, VersionSource};
 use crate::config::{self, Config, ConfigError, Problem};
 use crate::error::Error;
@@ -29,8 +30,10 @@ use crate::exit::ExitStatus;
 use crate::input::{self, DefaultRoots, Handles, Source, Walk};
 use crate::lineage::Resolver;
 use crate::output::diag::{Diag, BAD_LINE_NOTES};
+use crate::output::diagnostics::{Diagnostics, Report, Style};
 use crate::output::jq::Jq;
 use crate::output::progress::Progress;
+use crate::output::root::Root;
 use crate::output::table::FILE_COLUMNS;
 use crate::output::{Cell, ColorWhen, Column, FileRows, Format, Out, Shape};
 use crate::parallel;
@@ -451,6 +454,21 @@ impl Context {
     /// filter.
     pub fn lines(&self) -> Out {
         Out::lines(self.format, self.color).filtered(self.jq.as_ref())
+    }
+
+    /// Findings to stdout in `style`, through `--jq`'s filter: those of `checker`'s rules,
+    /// read as `codex` reads them, files named relative to `root`.
+    pub fn findings(
+        &self,
+        style: Style,
+        checker: &Checker,
+        codex: Reading,
+        root: Option<&std::path::Path>,
+    ) -> Report {
+        Report::Findings(Box::new(
+            Diagnostics::new(style, self.color, checker.rules(), codex, Root::new(root))
+                .filtered(self.jq.as_ref()),
+        ))
     }
 
     /// A file's path as a table shows it: relative to the root it was found under, the

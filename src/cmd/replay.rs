@@ -13,9 +13,8 @@ use crate::codex::Reading;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::findings::{ClientView, Effect, Finding, Outcome, Rule, Severity};
-use crate::output::diagnostics::{Diagnostics, Report, Shown, Style};
+use crate::output::diagnostics::{Report, Shown, Style};
 use crate::output::markdown;
-use crate::output::root::Root;
 use crate::output::table::Tone;
 use crate::output::{Cell, Column, Out};
 use crate::replay::history::Base;
@@ -149,16 +148,12 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         (ViewArg::History, _) => Report::Rows(cx.out(history_columns(many))?),
         (ViewArg::Ui, _) => Report::Rows(cx.out(ui_columns(many))?),
         (ViewArg::State, None) => Report::Rows(cx.lines()),
-        (ViewArg::State, Some(s)) => Report::Findings(Box::new(
-            Diagnostics::new(
-                s,
-                cx.color,
-                checker.rules(),
-                settings.codex.run_reading(),
-                Root::new(args.root.root.as_deref()),
-            )
-            .filtered(cx.jq.as_ref()),
-        )),
+        (ViewArg::State, Some(s)) => cx.findings(
+            s,
+            &checker,
+            settings.codex.run_reading(),
+            args.root.root.as_deref(),
+        ),
     };
     let view = args.view;
     let mut states = 0u64;

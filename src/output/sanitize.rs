@@ -15,33 +15,19 @@ fn is_unsafe(c: char) -> bool {
 
 /// Strip control and escape sequences; whitespace controls become one space.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_unsafe) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        match c {
-            '\u{1b}' => skip_escape(&mut it),
-            '\u{9b}' => skip_csi(&mut it),
-            '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut it),
-            '\t' | '\n' | '\r' | '\u{0b}' | '\u{0c}' => {
-                if !out.ends_with(' ') {
-                    out.push(' ');
-                }
-            }
-            c if is_unsafe(c) => {}
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
+    strip(s, false)
 }
 
 /// Strip control and escape sequences as [`clean`] does, but keep line breaks and tabs (a
 /// `\r` is dropped: at a terminal it moves back over the line): for text shown on lines of
 /// its own (a Markdown transcript's quotes and code blocks).
 pub fn clean_keeping_lines(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| is_unsafe(c) && c != '\n' && c != '\t') {
+    strip(s, true)
+}
+
+fn strip(s: &str, keep_lines: bool) -> Cow<'_, str> {
+    let kept = |c: char| keep_lines && (c == '\n' || c == '\t');
+    if !s.chars().any(|c| is_unsafe(c) && !kept(c)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -51,8 +37,13 @@ pub fn clean_keeping_lines(s: &str) -> Cow<'_, str> {
             '\u{1b}' => skip_escape(&mut it),
             '\u{9b}' => skip_csi(&mut it),
             '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut it),
-            '\n' | '\t' => out.push(c),
-            '\u{0b}' | '\u{0c}' => out.push(' '),
+            c if kept(c) => out.push(c),
+            '\r' if keep_lines => {}
+            '\t' | '\n' | '\r' | '\u{0b}' | '\u{0c}' => {
+                if !out.ends_with(' ') {
+                    out.push(' ');
+                }
+            }
             c if is_unsafe(c) => {}
             c => out.push(c),
         }
