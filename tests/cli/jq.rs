@@ -682,7 +682,11 @@ fn printed(filter: &str, jq: Option<&Path>) -> Option<String> {
             .spawn()
             .and_then(|mut c| {
                 use std::io::Write;
-                c.stdin.take().unwrap().write_all(b"[]")?;
+                // jq may exit before it reads (a filter it does not parse): a closed pipe.
+                match c.stdin.take().unwrap().write_all(b"[]") {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e),
+                    _ => {}
+                }
                 c.wait_with_output()
             })
             .unwrap(),
