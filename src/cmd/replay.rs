@@ -71,7 +71,7 @@ struct Place<'a> {
 
 fn place<'a>(r: &'a Replayed, at: &At) -> Place<'a> {
     Place {
-        path: r.files.get(at.file).map_or("", |f| f.path.as_str()),
+        path: r.files.get(at.file).map_or("", |f| &f.path),
         line: at.line,
         ordinal: at.ordinal,
     }

@@ -40,21 +40,44 @@ pub trait Visitor {
     fn takes_records(&self) -> bool {
         true
     }
-    /// A source is opened: its path as shown and the cutoff's end ordinal. Sources are
-    /// opened child first (the child's source, then that source's source...), before any
-    /// is read. Returns the number records of it carry.
-    fn open(&mut self, shown: &str, end: u64) -> usize;
+    /// A source is opened: its path as shown, its canonical path and the cutoff's end
+    /// ordinal. Sources are opened child first (the child's source, then that source's
+    /// source...), before any is read. Returns the number records of it carry.
+    fn open(&mut self, shown: &str, key: &Path, end: u64) -> usize;
     /// Source `file` is about to be read: a second reader of it, where it can be read
     /// again. Sources are read deepest first.
     fn reading(&mut self, _file: usize, _reread: Option<SourceFile>) {}
     /// The source's own lineage was followed, before its first record.
     fn nested(&mut self) {}
+    /// What it holds already of the lineage that starts at `source` (a canonical path) with
+    /// `cutoff`: a rebuild left by another file's replay ([`Kept`]), which it takes in place
+    /// of reading those sources. `None` by default.
+    ///
+    /// Such a rebuild found no cycle, so none of the files this lineage reached before
+    /// `source` is one of its files: from `source` it followed the same `history_base`
+    /// links this lineage follows (each file names its source alone), and had it reached
+    /// one of them it would have come back to `source`, a cycle.
+    fn kept(&mut self, _source: &Path, _cutoff: Cutoff) -> Option<Kept> {
+        None
+    }
+    /// Take the rebuild [`Visitor::kept`] offered, now: after every source above it was
+    /// opened, before any is read (its files are listed after theirs).
+    fn take_kept(&mut self) {}
     /// One record of source `file`, below its cutoff.
     fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool);
     /// Source `file` was read: its length as read, and whether it was read to its end (when
     /// not, what it fed is to be taken back: Codex cannot rebuild from it). Sources are
     /// closed deepest first, each before the next is read.
     fn close(&mut self, file: usize, size: u64, whole: bool);
+}
+
+/// A lineage a visitor holds already, from its first source down: what following it found
+/// (as found with that source first: a fault of its cutoff lies at the child's
+/// `session_meta`) and how many sources it reads.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub problems: Vec<Problem>,
+    pub sources: usize,
 }
 
 /// A visitor that takes no records: the cutoffs are judged, nothing is rebuilt.
@@ -65,7 +88,7 @@ impl Visitor for JudgeOnly {
     fn takes_records(&self) -> bool {
         false
     }
-    fn open(&mut self, _: &str, _: u64) -> usize {
+    fn open(&mut self, _: &str, _: &Path, _: u64) -> usize {
         0
     }
     fn record(&mut self, _: &Record<'_>, _: usize, _: bool) {}
@@ -103,6 +126,8 @@ pub struct Followed {
     pub problems: Vec<Problem>,
     /// Sources found but not readable: path and cause (an I/O error of the run).
     pub unreadable: Vec<(String, String)>,
+    /// The sources the lineage reads (or would read) before the child.
+    pub sources: usize,
 }
 
 /// One source of the lineage being followed.
@@ -117,6 +142,8 @@ struct Level {
     has_base: bool,
     /// What is known of it before it is read: a cached reading, or why it cannot be read.
     known: Option<Result<Probe, String>>,
+    /// The visitor holds its lineage rebuilt already, it first ([`Visitor::kept`]).
+    kept: bool,
 }
 
 /// The lineage reader. A lineage is followed without recursion, however deep: first up,
@@ -158,13 +185,14 @@ impl<'r> Follower<'r> {
         at: Line,
         visitor: &mut dyn Visitor,
     ) -> Followed {
-        let (levels, beyond) = self.up(child, base, at, visitor.takes_records());
+        let (levels, beyond) = self.up(child, base, at, visitor);
         self.down(&levels, beyond, visitor);
         let sources = levels.len() + beyond;
         if sources > super::CODEX_MAX_SOURCES {
             self.push(1, Problem::new(Some(at), Fault::TooManySources { sources }));
         }
         self.levels.clear();
+        self.found.sources = sources;
         std::mem::take(&mut self.found)
     }
 
@@ -188,7 +216,8 @@ impl<'r> Follower<'r> {
     /// named by the one before. Stops at a source with no lineage of its own, at one that
     /// is not found, not readable or already visited (a cycle), at a `history_base` of the
     /// wrong shape, and (with `reuse`) at a source read before with the same cutoff, whose
-    /// own lineage's problems are then the cached ones.
+    /// own lineage's problems are then the cached ones, or at one whose lineage the
+    /// visitor holds rebuilt already.
     /// Also the number of sources beyond the last level that a cached reading of it says
     /// its lineage holds.
     fn up(
@@ -196,8 +225,9 @@ impl<'r> Follower<'r> {
         child: &Source,
         base: &HistoryBase,
         at: Line,
-        records: bool,
+        visitor: &mut dyn Visitor,
     ) -> (Vec<Level>, usize) {
+        let records = visitor.takes_records();
         let mut visited: HashSet<PathBuf> = child
             .path()
             .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
@@ -243,7 +273,23 @@ impl<'r> Follower<'r> {
                 at,
                 has_base: false,
                 known: None,
+                kept: false,
             };
+            if let Some(kept) = visitor.kept(&key, level.target.cutoff) {
+                for mut p in kept.problems {
+                    if matches!(p.fault, Fault::TooManySources { .. }) {
+                        continue;
+                    }
+                    // At the child's `session_meta` there: at this level's here.
+                    if p.at.is_some() {
+                        p.at = at;
+                    }
+                    self.push(depth, p);
+                }
+                level.kept = true;
+                levels.push(level);
+                return (levels, kept.sources.saturating_sub(1));
+            }
             let cached = (!records)
                 .then(|| self.cache.get(&(key.clone(), level.target.cutoff)))
                 .flatten()
@@ -278,13 +324,18 @@ impl<'r> Follower<'r> {
         let files: Vec<Option<usize>> = levels
             .iter()
             .map(|l| {
-                l.known.is_none().then(|| {
-                    visitor.open(&l.path.display().to_string(), l.target.cutoff.end_ordinal)
+                (l.known.is_none() && !l.kept).then(|| {
+                    let shown = l.path.display().to_string();
+                    visitor.open(&shown, &l.key, l.target.cutoff.end_ordinal)
                 })
             })
             .collect();
         for (k, level) in levels.iter().enumerate().rev() {
             let depth = k + 1;
+            if level.kept {
+                visitor.take_kept();
+                continue;
+            }
             let probe = match (&level.known, files.get(k).copied().flatten()) {
                 (Some(known), _) => known.clone(),
                 (None, file) => {
@@ -531,7 +582,7 @@ mod tests {
     }
 
     impl Visitor for Count {
-        fn open(&mut self, _: &str, end: u64) -> usize {
+        fn open(&mut self, _: &str, _: &Path, end: u64) -> usize {
             self.opened.push(end);
             self.records.push(0);
             self.opened.len() - 1

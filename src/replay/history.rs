@@ -429,6 +429,26 @@ impl History {
         out
     }
 
+    /// The same history, in a replay that lists `by` more files before those it was read
+    /// from ([`At::shifted`]).
+    pub fn shift_files(&mut self, by: usize) {
+        if by == 0 {
+            return;
+        }
+        for item in &mut self.items {
+            item.at = item.at.map(|a| a.shifted(by));
+        }
+        if let Some(Base::Replacement { at, .. } | Base::Rebuild { at }) = &mut self.base {
+            *at = at.shifted(by);
+        }
+        for r in &mut self.rollbacks {
+            r.at = r.at.shifted(by);
+        }
+        for p in &mut self.problems {
+            p.at = p.at.shifted(by);
+        }
+    }
+
     /// Items held so far (before the history is finished).
     pub fn len(&self) -> usize {
         self.items.len()

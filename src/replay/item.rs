@@ -57,6 +57,15 @@ impl At {
         }
     }
 
+    /// The same place, in a replay that lists `by` more files before its file (a
+    /// lineage's rebuild taken into a deeper one: [`super::shared`]).
+    pub fn shifted(self, by: usize) -> At {
+        At {
+            file: self.file + by,
+            ..self
+        }
+    }
+
     /// Its line's position, in the file replayed (`None` in a lineage source).
     pub fn own_pos(&self) -> Option<Pos> {
         (self.file == 0).then_some(Pos {

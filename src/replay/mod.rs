@@ -28,7 +28,8 @@ pub mod transcript;
 pub use shared::Lineages;
 pub mod ui;
 
-use std::sync::Mutex;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
@@ -76,27 +77,31 @@ pub type Watch<'w> = &'w mut dyn FnMut(&Record<'_>, &SessionInfo);
 /// A file the replay read: the file replayed (first), then each lineage source.
 #[derive(Debug)]
 pub struct ReadFile {
-    pub path: String,
+    pub path: Arc<str>,
     /// The `end_ordinal_exclusive` a source was read up to; `None` for the file replayed.
     pub end_ordinal: Option<u64>,
     /// Records read from it into the replay.
     pub records: u64,
-    reread: Option<SourceFile>,
+    /// Shared with the runs that take a lineage it is a file of ([`shared`]).
+    reread: Option<Arc<SourceFile>>,
     /// Its length as read (reads back never go past it).
     size: u64,
+    /// A lineage source's canonical path.
+    key: Option<Arc<Path>>,
     /// Items lie in file order, close together: rows are written with one read per window
     /// rather than one per item.
     window: TextWindow,
 }
 
 impl ReadFile {
-    fn new(path: String, end_ordinal: Option<u64>, reread: Option<SourceFile>) -> ReadFile {
+    fn new(path: &str, end_ordinal: Option<u64>, reread: Option<SourceFile>) -> ReadFile {
         ReadFile {
-            path,
+            path: path.into(),
             end_ordinal,
             records: 0,
-            reread,
+            reread: reread.map(Arc::new),
             size: 0,
+            key: None,
             window: TextWindow::default(),
         }
     }
@@ -146,7 +151,7 @@ impl Replayed {
                     .files
                     .get(file)
                     .ok_or_else(|| std::io::Error::other("no such file in the replay"))?;
-                f.window.read(f.reread.as_ref(), f.size, body)
+                f.window.read(f.reread.as_deref(), f.size, body)
             }
         }
     }
@@ -159,7 +164,7 @@ impl Replayed {
     /// The path of the file an item was read in (the file replayed for a synthetic one).
     pub fn path_of(&self, item: &Item) -> &str {
         let file = item.at.map_or(0, |a| a.file);
-        self.files.get(file).map_or("", |f| f.path.as_str())
+        self.files.get(file).map_or("", |f| &f.path)
     }
 
     /// The `timestamp` of the line at `at`, for a transcript: read from the line's start
@@ -370,7 +375,7 @@ fn read_pass<'r>(
                     let reading = opts.codex.reading(info.cli_version.as_deref());
                     let child = (source, &base, at);
                     let l = opts.lineages.as_ref();
-                    let found = follow(&mut follower, &mut run, child, reading, l, &read.handles);
+                    let found = follow(&mut follower, &mut run, child, reading, l);
                     lineage.extend(found);
                     run.state.new_file();
                 }
@@ -388,7 +393,7 @@ fn read_pass<'r>(
     };
     // The file replayed is the run's first; it keeps its handle there.
     if let Some(f) = run.files.first_mut() {
-        f.reread = facts.file.take();
+        f.reread = facts.file.take().map(Arc::new);
         f.size = facts.stream.bytes;
     }
     Pass {
@@ -400,37 +405,34 @@ fn read_pass<'r>(
     }
 }
 
-/// Follow the lineage of `source` into `run`: from a rebuild another file of the run left,
-/// where it may ([`shared`]), else by reading the sources (and leaving the rebuild for the
-/// next file that inherits it). The problems found.
+/// Follow the lineage of `source` into `run`, taking the rebuilds other files of the run
+/// left where it may, and leaving its own for the next file whose lineage reaches its
+/// first source ([`shared`]). The problems found.
 fn follow(
     follower: &mut lineage::Follower<'_>,
     run: &mut Run<'_>,
     child: (&Source, &crate::model::HistoryBase, Line),
     reading: crate::codex::Reading,
     lineages: Option<&shared::Lineages>,
-    handles: &crate::input::Handles,
 ) -> Vec<lineage::Problem> {
     let (source, base, at) = child;
     // Only a lineage that comes first is the same rebuild for every child.
     let first = !run.fed && run.files.len() == 1 && run.history.is_empty();
-    let key = lineages.filter(|_| first).and_then(|_| {
-        let (path, cutoff) = follower.first_source(source, base)?;
-        Some(shared::Key {
-            source: path,
-            cutoff,
-            reading,
-            images: run.history.images(),
-        })
-    });
-    if let (Some(k), Some(l)) = (&key, lineages) {
-        if let Some(rebuilt) = l.get(k, source) {
-            return rebuilt.restore(run, at, handles);
-        }
-    }
+    let keeper = lineages
+        .filter(|_| first)
+        .map(|l| shared::Keeper::new(l, reading, run.history.images()));
+    let start = keeper
+        .is_some()
+        .then(|| follower.first_source(source, base))
+        .flatten();
+    run.keeper = keeper;
     let followed = follower.follow(source, base, at, run);
-    if let (Some(k), Some(l)) = (key, lineages) {
-        l.put(k, run, &followed.problems);
+    if let (Some(keeper), Some((path, cutoff))) = (run.keeper.take(), start) {
+        let found = lineage::Kept {
+            problems: followed.problems.clone(),
+            sources: followed.sources,
+        };
+        keeper.leave(&path, cutoff, run, found);
     }
     followed.problems
 }
@@ -507,7 +509,7 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
 /// A body's text, read back from file `file` of the run (`None` where it cannot be).
 fn read_text(files: &[ReadFile], file: usize, body: &FileText) -> Option<String> {
     let f = files.get(file);
-    body.read_string(f.and_then(|f| f.reread.as_ref())).ok()
+    body.read_string(f.and_then(|f| f.reread.as_deref())).ok()
 }
 
 #[cfg(test)]

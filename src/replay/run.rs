@@ -3,15 +3,19 @@
 //! one lineage reader, from its sources.
 
 use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 
 use super::history::History;
 use super::item::{self, At, Item, Origin};
+use super::shared::Keeper;
 use super::state::StateLog;
 use super::ui::UiLog;
 use super::ReadFile;
+use crate::analysis::boundary::Cutoff;
 use crate::decode::{Kind, Record};
 use crate::input::{self, FileText, Handles, Source, SourceFile};
-use crate::lineage;
+use crate::lineage::{self, Kept};
 
 /// The replay's state while it reads.
 pub(super) struct Run<'r> {
@@ -28,6 +32,8 @@ pub(super) struct Run<'r> {
     pub(super) held_times: HashMap<(usize, u64), Box<str>>,
     /// A record of the file replayed was fed (its lineage no longer comes first).
     pub(super) fed: bool,
+    /// The lineages other files of the run rebuilt, where this one may take them.
+    pub(super) keeper: Option<Keeper>,
 }
 
 impl<'r> Run<'r> {
@@ -36,12 +42,13 @@ impl<'r> Run<'r> {
             history: History::new(),
             state: StateLog::default(),
             ui: UiLog::default(),
-            files: vec![ReadFile::new(source.display(), None, None)],
+            files: vec![ReadFile::new(&source.display(), None, None)],
             saved: Vec::new(),
             replayed_source: source,
             own: None,
             held_times: HashMap::new(),
             fed: false,
+            keeper: None,
         }
     }
 
@@ -94,9 +101,10 @@ impl<'r> Run<'r> {
 /// history is still empty when it is opened, as the lineage is followed at the first
 /// record, so the copy costs nothing).
 impl lineage::Visitor for Run<'_> {
-    fn open(&mut self, shown: &str, end: u64) -> usize {
-        self.files
-            .push(ReadFile::new(shown.to_string(), Some(end), None));
+    fn open(&mut self, shown: &str, key: &Path, end: u64) -> usize {
+        let mut file = ReadFile::new(shown, Some(end), None);
+        file.key = Some(key.into());
+        self.files.push(file);
         self.saved.push((self.history.clone(), self.state.clone()));
         self.state.new_file();
         self.files.len() - 1
@@ -104,12 +112,29 @@ impl lineage::Visitor for Run<'_> {
 
     fn reading(&mut self, file: usize, reread: Option<SourceFile>) {
         if let Some(f) = self.files.get_mut(file) {
-            f.reread = reread;
+            f.reread = reread.map(Arc::new);
         }
     }
 
     fn nested(&mut self) {
         self.state.new_file();
+    }
+
+    /// Only while the lineage comes first: nothing of the file replayed read yet, no source
+    /// read (the history is empty), none taken.
+    fn kept(&mut self, source: &Path, cutoff: Cutoff) -> Option<Kept> {
+        let first = !self.fed && self.history.is_empty() && self.files.len() == 1;
+        self.keeper
+            .as_mut()
+            .filter(|_| first)?
+            .offer(source, cutoff)
+    }
+
+    fn take_kept(&mut self) {
+        if let Some(mut keeper) = self.keeper.take() {
+            keeper.take(self);
+            self.keeper = Some(keeper);
+        }
     }
 
     fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool) {
@@ -151,7 +176,7 @@ mod tests {
         let source = Source::Stdin;
         let mut run = Run::new(&source);
         for (whole, kept) in [(true, 1), (false, 1)] {
-            let file = run.open("source.jsonl", 2);
+            let file = run.open("source.jsonl", Path::new("/source.jsonl"), 2);
             testkit::each_record(&user("s"), |rec| run.record(rec, file, false));
             assert_eq!(
                 run.history.clone().finish().items.len(),

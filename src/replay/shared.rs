@@ -1,19 +1,22 @@
 //! A lineage rebuilt once for every file of a run that inherits it: the forks of one
 //! parent (sub-agents, `codex fork`) name the same source and cutoff, and each would read
-//! the whole source again. The first to follow it leaves what its sources fed into the
-//! replay (history, state, the files read, as spans of those files, never copies of their
-//! items); the next one with the same source, cutoff and reading takes a copy of that
-//! instead of reading them, in whatever order the workers reach them.
+//! the whole source again; each fork of a chain inherits the lineage of the one before it
+//! and would read it all again. The first to follow a lineage leaves what its sources fed
+//! into the replay (history, state, the files read, as spans of those files, never copies
+//! of their items); the next one whose lineage reaches the same source with the same cutoff
+//! and reading, at any depth, takes a copy of that instead of reading those sources, in
+//! whatever order the workers reach them. Its files are listed after the sources read
+//! above it, their places in the copy renumbered ([`super::item::At::shifted`]).
 //!
 //! Taken only where it is the same replay: when nothing of the child was fed before its
 //! lineage (its `session_meta` is its first record), when the lineage found no cycle, and
-//! when the child is not one of the lineage's own files (it would be a cycle for it). The
-//! problems found are the same; those at the child's `session_meta` are placed at the
-//! next child's. Memory: at most [`MAX_HELD_ITEMS`] history items are held, the oldest
-//! lineage let go first.
+//! so when no file the child's lineage reaches before it is one of its files
+//! ([`crate::lineage::Visitor::kept`] says why). The problems found are the same (the lineage reader places them,
+//! [`crate::lineage::Follower`]). Memory: at most [`MAX_HELD_ITEMS`] history items are
+//! held, the oldest lineage let go first.
 
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::history::History;
@@ -22,20 +25,22 @@ use super::state::StateLog;
 use super::ReadFile;
 use crate::analysis::boundary::Cutoff;
 use crate::codex::Reading;
-use crate::decode::Line;
-use crate::input::{self, Handles, Source, SourceFile};
-use crate::lineage::{Fault, Problem};
+use crate::input::SourceFile;
+use crate::lineage::{Fault, Kept};
 
 /// History items held in all the lineages kept, at most (each a few hundred bytes: tens of
 /// MB).
 pub const MAX_HELD_ITEMS: usize = 250_000;
 
+/// A source file kept (two paths and a reader) weighs about as much as this many items.
+const FILE_WEIGHT: usize = 4;
+
 /// The lineages rebuilt so far in a run, shared by its workers (clones share them).
 #[derive(Debug, Clone, Default)]
-pub struct Lineages(Arc<Mutex<Kept>>);
+pub struct Lineages(Arc<Mutex<Store>>);
 
 #[derive(Debug, Default)]
-struct Kept {
+struct Store {
     by_key: HashMap<Key, Arc<Rebuilt>>,
     /// Oldest first: the order they are let go in.
     order: VecDeque<Key>,
@@ -58,52 +63,97 @@ pub(super) struct Key {
 pub(super) struct Rebuilt {
     history: History,
     state: StateLog,
-    /// Each source: its path as shown, its cutoff, the records it carried, its length, and
-    /// whether it could be read again (a plain file: reopened for the next child).
-    files: Vec<(String, Option<u64>, u64, u64, bool)>,
+    files: Vec<KeptFile>,
     held_times: Vec<((usize, u64), Box<str>)>,
-    problems: Vec<Problem>,
-    /// The canonical paths of its files.
-    keys: HashSet<PathBuf>,
+    found: Kept,
+    /// What it holds, counted against [`MAX_HELD_ITEMS`]: its items and its files (each
+    /// [`FILE_WEIGHT`] items).
     items: usize,
 }
 
-impl Lineages {
-    /// The lineage kept under `key`, when `child` may take it.
-    pub(super) fn get(&self, key: &Key, child: &Source) -> Option<Arc<Rebuilt>> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let rebuilt = kept.by_key.get(key)?.clone();
-        drop(kept);
-        let me = child.path().map(canonical);
-        match me {
-            Some(me) if rebuilt.keys.contains(&me) => None,
-            _ => Some(rebuilt),
+/// One source of a kept lineage, as the run that read it listed it (its paths and its
+/// reader shared with the runs that take it).
+#[derive(Debug)]
+struct KeptFile {
+    /// Its path as shown.
+    path: Arc<str>,
+    /// Its canonical path.
+    key: Option<Arc<Path>>,
+    end_ordinal: Option<u64>,
+    records: u64,
+    size: u64,
+    reread: Option<Arc<SourceFile>>,
+}
+
+/// What a run needs to look up, take and leave kept lineages.
+#[derive(Debug)]
+pub(super) struct Keeper {
+    lineages: Lineages,
+    reading: Reading,
+    images: bool,
+    /// The lineage offered to the lineage reader, to be taken.
+    offered: Option<Arc<Rebuilt>>,
+}
+
+impl Keeper {
+    pub(super) fn new(lineages: &Lineages, reading: Reading, images: bool) -> Keeper {
+        Keeper {
+            lineages: lineages.clone(),
+            reading,
+            images,
+            offered: None,
         }
     }
 
-    /// Keep what `run` holds after following a lineage that found `problems` (not when
-    /// one of them is a cycle, which depends on the child).
-    pub(super) fn put(&self, key: Key, run: &Run<'_>, problems: &[Problem]) {
-        if problems
+    fn key(&self, source: &Path, cutoff: Cutoff) -> Key {
+        Key {
+            source: source.to_path_buf(),
+            cutoff,
+            reading: self.reading,
+            images: self.images,
+        }
+    }
+
+    /// The lineage from `source` at `cutoff`, when one is kept; it is then offered.
+    pub(super) fn offer(&mut self, source: &Path, cutoff: Cutoff) -> Option<Kept> {
+        let rebuilt = self.lineages.get(&self.key(source, cutoff))?;
+        let found = rebuilt.found.clone();
+        self.offered = Some(rebuilt);
+        Some(found)
+    }
+
+    /// Put the lineage offered into `run`, after the files it lists already.
+    pub(super) fn take(&mut self, run: &mut Run<'_>) {
+        if let Some(rebuilt) = self.offered.take() {
+            rebuilt.restore(run);
+        }
+    }
+
+    /// Keep what `run` holds after following the lineage from `source` at `cutoff`,
+    /// which found `found` (not when one of its problems is a cycle, which depends on the
+    /// child).
+    pub(super) fn leave(&self, source: &Path, cutoff: Cutoff, run: &Run<'_>, found: Kept) {
+        if found
+            .problems
             .iter()
             .any(|p| matches!(p.fault, Fault::Cycle { .. }))
         {
             return;
         }
-        let files: Vec<(String, Option<u64>, u64, u64, bool)> = run
+        let files: Vec<KeptFile> = run
             .files
             .iter()
             .skip(1)
-            .map(|f| {
-                let rereadable = f.reread.is_some();
-                (f.path.clone(), f.end_ordinal, f.records, f.size, rereadable)
+            .map(|f| KeptFile {
+                path: f.path.clone(),
+                key: f.key.clone(),
+                end_ordinal: f.end_ordinal,
+                records: f.records,
+                size: f.size,
+                reread: f.reread.clone(),
             })
             .collect();
-        let keys = files
-            .iter()
-            .map(|(p, ..)| canonical(std::path::Path::new(p)))
-            .collect();
-        let items = run.history.len();
+        let items = run.history.len() + FILE_WEIGHT * files.len();
         let rebuilt = Rebuilt {
             history: run.history.clone(),
             state: run.state.clone(),
@@ -113,15 +163,25 @@ impl Lineages {
                 .iter()
                 .map(|(k, v)| (*k, v.clone()))
                 .collect(),
-            problems: problems.to_vec(),
-            keys,
+            found,
             items,
         };
+        self.lineages.put(self.key(source, cutoff), rebuilt);
+    }
+}
+
+impl Lineages {
+    fn get(&self, key: &Key) -> Option<Arc<Rebuilt>> {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.by_key.get(key).cloned()
+    }
+
+    fn put(&self, key: Key, rebuilt: Rebuilt) {
         let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if kept.by_key.contains_key(&key) {
             return;
         }
-        kept.items += items;
+        kept.items += rebuilt.items;
         kept.order.push_back(key.clone());
         kept.by_key.insert(key, Arc::new(rebuilt));
         while kept.items > MAX_HELD_ITEMS && kept.order.len() > 1 {
@@ -136,40 +196,27 @@ impl Lineages {
 }
 
 impl Rebuilt {
-    /// Put it into `run`, which holds nothing of its child yet; the problems it found, those
-    /// at a child's `session_meta` placed at `at`.
-    pub(super) fn restore(&self, run: &mut Run<'_>, at: Line, handles: &Handles) -> Vec<Problem> {
+    /// Put it into `run`, whose history is still empty, after the files it lists already
+    /// (their places in it renumbered).
+    fn restore(&self, run: &mut Run<'_>) {
+        let by = run.files.len().saturating_sub(1);
         run.history = self.history.clone();
+        run.history.shift_files(by);
         run.state = self.state.clone();
-        for (path, end, records, size, rereadable) in &self.files {
-            let reread = rereadable
-                .then(|| {
-                    input::reopen(&Source::File(PathBuf::from(path)))
-                        .ok()
-                        .flatten()
-                })
-                .flatten()
-                .map(|r| SourceFile::new(r, handles));
-            let mut f = ReadFile::new(path.clone(), *end, reread);
-            f.records = *records;
-            f.size = *size;
-            run.files.push(f);
+        run.state.shift_files(by);
+        for f in &self.files {
+            let mut file = ReadFile::new("", f.end_ordinal, None);
+            file.path = f.path.clone();
+            file.key.clone_from(&f.key);
+            file.reread.clone_from(&f.reread);
+            file.records = f.records;
+            file.size = f.size;
+            run.files.push(file);
         }
-        run.held_times
-            .extend(self.held_times.iter().map(|(k, v)| (*k, v.clone())));
-        self.problems
-            .iter()
-            .cloned()
-            .map(|mut p| {
-                if p.at.is_some() {
-                    p.at = Some(at);
-                }
-                p
-            })
-            .collect()
+        run.held_times.extend(
+            self.held_times
+                .iter()
+                .map(|((file, line), v)| ((file + by, *line), v.clone())),
+        );
     }
-}
-
-fn canonical(p: &std::path::Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }

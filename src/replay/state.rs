@@ -81,6 +81,26 @@ impl StateLog {
         self.task_started_seen = false;
     }
 
+    /// The same notes, in a replay that lists `by` more files before those they were read
+    /// from ([`At::shifted`]).
+    pub fn shift_files(&mut self, by: usize) {
+        if by == 0 {
+            return;
+        }
+        for (at, ..) in &mut self.turn_contexts {
+            *at = at.shifted(by);
+        }
+        for (at, ..) in &mut self.world {
+            *at = at.shifted(by);
+        }
+        if let Some((at, _)) = &mut self.token_info {
+            *at = at.shifted(by);
+        }
+        for (at, _) in &mut self.undecodable {
+            *at = at.shifted(by);
+        }
+    }
+
     fn frame(&mut self) -> usize {
         if self.frames.is_empty() {
             self.frames.push(Frame::default());

@@ -1048,3 +1048,83 @@ fn forks_of_one_parent_share_its_rebuild_and_give_what_each_gives_alone() {
         );
     }
 }
+
+/// Each fork of a chain takes the rebuild the fork before it left (its whole lineage, at
+/// the next level up): over the 101-deep chain of `testdata/replay/deep-chain/`, and over a
+/// copy whose 50th fork names a byte offset one past its source's cutoff (a problem every
+/// fork below it inherits, deeper each time), each file's rows are what it gives replayed
+/// alone (history, state, findings; one worker or two), while each file is read twice (as
+/// itself and as its child's source) where it was read once for every fork below it.
+#[test]
+fn a_chain_takes_each_forks_rebuild_and_gives_what_each_gives_alone() {
+    let fixture = testdata("replay/deep-chain");
+    let damaged = tempfile::tempdir().unwrap();
+    let day = "sessions/2026/11/29";
+    std::fs::create_dir_all(damaged.path().join(day)).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(fixture.join(day))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 102);
+    for (k, name) in names.iter().enumerate() {
+        let mut text = std::fs::read_to_string(fixture.join(day).join(name)).unwrap();
+        if k == 50 {
+            let at = text.find("\"end_byte_offset\":").unwrap() + 18;
+            let len = text[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+            let off: u64 = text[at..at + len].parse().unwrap();
+            text.replace_range(at..at + len, &(off + 1).to_string());
+        }
+        std::fs::write(damaged.path().join(day).join(name), text).unwrap();
+    }
+    for home in [fixture.as_path(), damaged.path()] {
+        let files: Vec<PathBuf> = names.iter().map(|n| home.join(day).join(n)).collect();
+        let run = |args: &[&str], files: &[PathBuf], trace: bool| {
+            let mut c = rollscope();
+            c.args(args).args(files).env("CODEX_HOME", home);
+            if trace {
+                c.env("ROLLSCOPE_TRACE_READS", "1");
+            }
+            let out = c.output().unwrap();
+            assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}");
+            (out.stdout, String::from_utf8(out.stderr).unwrap())
+        };
+        for view in [
+            vec!["replay", "--format", "ndjson"],
+            vec!["replay", "--view", "state", "--format", "ndjson"],
+            vec!["lint", "--format", "ndjson"],
+        ] {
+            let alone: Vec<u8> = files
+                .iter()
+                .flat_map(|f| run(&view, std::slice::from_ref(f), false).0)
+                .collect();
+            for jobs in ["1", "2"] {
+                let mut args = view.clone();
+                args.extend(["-j", jobs]);
+                assert_eq!(
+                    String::from_utf8(run(&args, &files, false).0).unwrap(),
+                    String::from_utf8(alone.clone()).unwrap(),
+                    "{args:?}"
+                );
+            }
+            if view[0] == "lint" && home == damaged.path() {
+                // The fork whose offset is off, and each below it.
+                let alone = String::from_utf8(alone).unwrap();
+                let off = alone.matches("history_base.byte-offset").count();
+                assert_eq!(off, 52, "{alone}");
+            }
+        }
+        let (_, stderr) = run(&["lint", "--format", "ndjson", "-j", "1"], &files, true);
+        let mut reads: Vec<&str> = stderr
+            .lines()
+            .map(|l| l.split(' ').nth(2).unwrap())
+            .collect();
+        reads.sort();
+        assert_eq!(reads.len(), 102, "{stderr}");
+        assert_eq!(
+            reads.iter().filter(|r| **r == "2×").count(),
+            101,
+            "{stderr}"
+        );
+    }
+}
