@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# How the machine's state moves the `stats` / ccusage and `calls` / `stats` ratios
+# How the machine's state moves the `stats` / ccusage, `calls` / `stats` and `-j` ratios
 # (docs/performance.md, "The machine"). On a VM that hands free memory back to its host, a
 # process pays more for memory that nobody touched in the last few seconds, and how much
-# depends on what ran just before. This times `rollscope stats`, `rollscope calls` and
-# `ccusage codex daily --json --offline` on the bench tree in three protocols, --runs times
-# each:
+# depends on what ran just before. This times `rollscope stats` (default `-j`, `-j 1`,
+# `-j 4`), `rollscope calls` and `ccusage codex daily --json --offline` (when installed) on
+# the bench tree in three protocols, --runs times each:
 #
 #   rounds   one run of each in turn, as benches/run.sh times them;
 #   idle     every run after --idle seconds of nothing (a tool run once, as a user or a
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
         --idle) IDLE=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --size) SIZE=$2; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "modes.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -39,7 +39,7 @@ done
 TREE=$OUT/corpus-$SIZE
 BIN=${ROLLSCOPE:-target/release/rollscope}
 CCUSAGE=$OUT/tools/ccusage/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage
-for need in "$TREE" "$BIN" "$CCUSAGE" /usr/bin/time; do
+for need in "$TREE" "$BIN" /usr/bin/time; do
     if [ ! -e "$need" ]; then
         echo "modes.sh: $need is missing; run bash benches/run.sh first" >&2
         exit 2
@@ -52,6 +52,7 @@ run() {
     local log=$OUT/modes-$protocol-$tool.txt
     case "$tool" in
         stats | calls) /usr/bin/time -f "%e %S" -a -o "$log" "$BIN" "$tool" --format ndjson -q "$TREE" >/dev/null ;;
+        stats-j*) /usr/bin/time -f "%e %S" -a -o "$log" "$BIN" stats -j "${tool#stats-j}" --format ndjson -q "$TREE" >/dev/null ;;
         ccusage) CODEX_HOME=$TREE /usr/bin/time -f "%e %S" -a -o "$log" "$CCUSAGE" codex daily --json --offline >/dev/null ;;
     esac
 }
@@ -59,7 +60,12 @@ run() {
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 rm -f "$OUT"/modes-*.txt
-TOOLS=(stats calls ccusage)
+TOOLS=(stats stats-j1 stats-j4 calls)
+if [ -e "$CCUSAGE" ]; then
+    TOOLS+=(ccusage)
+else
+    echo "modes.sh: ccusage is not installed (benches/run.sh installs it): its column is left out" >&2
+fi
 # Warm the page cache and the binaries.
 for tool in "${TOOLS[@]}"; do
     run "$tool" warmup
@@ -83,15 +89,16 @@ for tool in "${TOOLS[@]}"; do
     done
 done
 
-field() { cut -d' ' -f"$1" "$OUT/modes-$2-$3.txt" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-printf '%-8s %-18s %-18s %-18s %-16s %s\n' protocol "stats: wall (sys)" "calls: wall (sys)" \
-    "ccusage: wall (sys)" "stats / ccusage" "calls / stats"
+field() { [ -e "$OUT/modes-$2-$3.txt" ] && cut -d' ' -f"$1" "$OUT/modes-$2-$3.txt" | median || echo -; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+cell() { echo "$(field 1 "$1" "$2") ($(field 2 "$1" "$2"))"; }
+printf '%-8s %-14s %-14s %-14s %-14s %-14s %-9s %-9s %-9s %s\n' protocol "stats" "stats -j 1" \
+    "stats -j 4" "calls" "ccusage" "-j1/def" "-j4/def" "st/ccu" "calls/st"
 for protocol in rounds idle repeat; do
     sw=$(field 1 "$protocol" stats)
-    lw=$(field 1 "$protocol" calls)
-    cw=$(field 1 "$protocol" ccusage)
-    printf '%-8s %-18s %-18s %-18s %-16s %s\n' "$protocol" \
-        "$sw ($(field 2 "$protocol" stats))" "$lw ($(field 2 "$protocol" calls))" \
-        "$cw ($(field 2 "$protocol" ccusage))" "$(ratio "$sw" "$cw")" "$(ratio "$lw" "$sw")"
+    printf '%-8s %-14s %-14s %-14s %-14s %-14s %-9s %-9s %-9s %s\n' "$protocol" \
+        "$(cell "$protocol" stats)" "$(cell "$protocol" stats-j1)" "$(cell "$protocol" stats-j4)" \
+        "$(cell "$protocol" calls)" "$(cell "$protocol" ccusage)" \
+        "$(ratio "$(field 1 "$protocol" stats-j1)" "$sw")" "$(ratio "$(field 1 "$protocol" stats-j4)" "$sw")" \
+        "$(ratio "$sw" "$(field 1 "$protocol" ccusage)")" "$(ratio "$(field 1 "$protocol" calls)" "$sw")"
 done
