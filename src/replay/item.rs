@@ -1,6 +1,8 @@
 //! A history item as the replay holds it: where it lies (never the item itself, for a plain
 //! file), where it came from, and the few facts the replay's rules read from it.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::decode::{select, Pos, Record};
@@ -84,14 +86,14 @@ pub enum Kind {
     /// `custom_tool_call`, `local_shell_call`, `tool_search_call`), its call id and name.
     Call {
         type_: CallType,
-        call_id: Option<Box<str>>,
-        name: Option<Box<str>>,
+        call_id: Option<Arc<str>>,
+        name: Option<Arc<str>>,
     },
     /// A tool output, by its `type`, call id and (`tool_search_output`) `execution`.
     Output {
         type_: OutputType,
-        call_id: Option<Box<str>>,
-        execution: Option<Box<str>>,
+        call_id: Option<Arc<str>>,
+        execution: Option<Arc<str>>,
     },
     /// Anything else (`reasoning`, `web_search_call`, types of newer writers).
     Other,
@@ -102,7 +104,7 @@ pub enum Kind {
 pub struct Meta {
     pub kind: Kind,
     /// A call's `id`, when it has one (synthetic output ids derive from it).
-    pub id: Option<Box<str>>,
+    pub id: Option<Arc<str>>,
     /// A user turn's boundary (Codex's `is_user_turn_boundary`): a real user message. Its
     /// text is read from the item ([`message_text`]) when a legacy compaction, which
     /// rebuilds history from them, needs it: it is not held for one that rarely comes.
@@ -150,8 +152,8 @@ impl Meta {
         [type_, role, call_id, id, name, execution, content]: [Option<&str>; 7],
         rec: Option<&Record<'_>>,
     ) -> Meta {
-        let s = |v: Option<&str>| -> Option<Box<str>> {
-            v.and_then(select::str_value).map(|c| Box::from(c.as_ref()))
+        let s = |v: Option<&str>| -> Option<Arc<str>> {
+            v.and_then(select::str_value).map(|c| Arc::from(c.as_ref()))
         };
         // Known names as constants: most items allocate nothing.
         const ROLES: [&str; 4] = ["user", "assistant", "developer", "system"];

@@ -43,9 +43,11 @@ impl Pairing {
 
 /// Pair the calls and outputs of `items`.
 pub fn pair(items: &[Item]) -> Pairing {
-    // Calls by the output type that answers them (`CallType::answer`), and outputs.
-    let mut calls: HashSet<(OutputType, &str)> = HashSet::new();
-    let mut answered: HashSet<(OutputType, &str)> = HashSet::new();
+    // Calls by the output type that answers them (`CallType::answer`), and outputs: sized
+    // once (a forked history brings thousands of each at once).
+    let half = items.len() / 2;
+    let mut calls: HashSet<(OutputType, &str)> = HashSet::with_capacity(half);
+    let mut answered: HashSet<(OutputType, &str)> = HashSet::with_capacity(half);
     for i in items {
         match &i.meta.kind {
             Kind::Call {
@@ -216,6 +218,7 @@ fn synthetic(call: &Item) -> Option<Item> {
     let Kind::Call { type_, call_id, .. } = &call.meta.kind else {
         return None;
     };
+    let call_id = call_id.as_deref();
     let answer = type_.answer()?;
     let prefix = answer.synthetic_id_prefix();
     let mut v = if answer == OutputType::ToolSearch {
