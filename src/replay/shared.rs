@@ -133,11 +133,13 @@ impl Keeper {
     /// which found `found` (not when one of its problems is a cycle, which depends on the
     /// child).
     pub(super) fn leave(&self, source: &Path, cutoff: Cutoff, run: &Run<'_>, found: Kept) {
-        if found
+        let cycle = found
             .problems
             .iter()
-            .any(|p| matches!(p.fault, Fault::Cycle { .. }))
-        {
+            .any(|p| matches!(p.fault, Fault::Cycle { .. }));
+        // Each fork of one parent would copy the same lineage only to find it kept.
+        let key = self.key(source, cutoff);
+        if cycle || self.lineages.holds(&key) {
             return;
         }
         let files: Vec<KeptFile> = run
@@ -166,11 +168,16 @@ impl Keeper {
             found,
             items,
         };
-        self.lineages.put(self.key(source, cutoff), rebuilt);
+        self.lineages.put(key, rebuilt);
     }
 }
 
 impl Lineages {
+    fn holds(&self, key: &Key) -> bool {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.by_key.contains_key(key)
+    }
+
     fn get(&self, key: &Key) -> Option<Arc<Rebuilt>> {
         let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
         kept.by_key.get(key).cloned()
