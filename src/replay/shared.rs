@@ -211,6 +211,7 @@ impl Rebuilt {
         run.history.shift_files(by);
         run.state = self.state.clone();
         run.state.shift_files(by);
+        run.files.reserve(self.files.len());
         for f in &self.files {
             let mut file = ReadFile::new("", f.end_ordinal, None);
             file.path = f.path.clone();
