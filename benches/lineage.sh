@@ -1,31 +1,63 @@
 #!/usr/bin/env bash
 # Lineage at scale (issue #33): every lineage reader beside `stats` on the two shapes of
-# benches/lineage-trees.py, in rounds (each round runs each command once), medians of
-# --runs rounds after one warm-up, with the peak RSS of the worst run (GNU time).
+# `gen-corpus --lineage` (examples/gen-corpus.rs), in rounds (each round runs each command
+# once), medians of --runs rounds after one warm-up, with the peak RSS of the worst run
+# (GNU time). The shapes: a fan-out (one paginated parent of --parent-mb MB, --forks forks
+# of the whole of it, a chain of --chain forks below the first fork) and a chain of --depth
+# forks, each of the whole of the one before.
 #
-#   bash benches/lineage.sh [--runs 3] [--depth 2000] [--bin PATH] [--out bench-out/lineage]
+#   bash benches/lineage.sh [--runs 3] [--depth 10000] [--parent-mb 200] [--forks 50]
+#                           [--chain 20] [--bin PATH] [--out bench-out/lineage]
+#
+# It builds the release binary (unless --bin) and the generator, and makes the two homes in
+# OUT/fanout and OUT/chain-DEPTH unless they were made with the same numbers by the same
+# generator (OUT/*/.args: the arguments and a checksum of examples/gen-corpus.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 RUNS=3
 BIN=""
 OUT=bench-out/lineage
-DEPTH=2000
+DEPTH=10000
+PARENT_MB=200
+FORKS=50
+CHAIN=20
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) RUNS=$2; shift 2 ;;
         --bin) BIN=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --depth) DEPTH=$2; shift 2 ;;
+        --parent-mb) PARENT_MB=$2; shift 2 ;;
+        --forks) FORKS=$2; shift 2 ;;
+        --chain) CHAIN=$2; shift 2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 if [ -z "$BIN" ]; then
-    cargo build --release --locked -q
-    BIN=target/release/rollscope
+    cargo build --release --locked --quiet --bin rollscope --example gen-corpus
+    BIN=$TARGET/release/rollscope
+else
+    cargo build --release --locked --quiet --example gen-corpus
 fi
+GEN=$TARGET/release/examples/gen-corpus
 mkdir -p "$OUT"
-[ -d "$OUT/fanout" ] || python3 benches/lineage-trees.py fanout "$OUT/fanout"
-[ -d "$OUT/chain-$DEPTH" ] || python3 benches/lineage-trees.py chain "$OUT/chain-$DEPTH" --depth "$DEPTH"
+
+gen() { # gen DIR ARGS...: generate unless DIR was made with these args by this generator
+    local dir=$1; shift
+    local want
+    want="$* $(cksum < "$ROOT/examples/gen-corpus.rs" | cut -d' ' -f1)"
+    if [ "$(cat "$dir/.args" 2>/dev/null)" = "$want" ]; then
+        return 0
+    fi
+    echo "lineage.sh: generating $dir ($want)" >&2
+    rm -f "$dir/.args"
+    "$GEN" --out "$dir" --force --quiet "$@"
+    echo "$want" > "$dir/.args"
+}
+gen "$OUT/fanout" --lineage fanout --parent-mb "$PARENT_MB" --forks "$FORKS" --chain "$CHAIN"
+gen "$OUT/chain-$DEPTH" --lineage chain --depth "$DEPTH"
 COMMANDS=("stats" "check-ordinal" "lint" "replay --view state")
 for tree in fanout "chain-$DEPTH"; do
     home="$OUT/$tree"

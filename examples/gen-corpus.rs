@@ -20,16 +20,27 @@
 //! `--giant-line` bytes (64 MiB by default) holding an image as a `data:` URL, as real
 //! checkpoints do. The lineage scenarios (fork, revert, copy-fork) are copied verbatim.
 //!
+//! With `--lineage fanout|chain` it writes instead one of the lineage shapes of issue #33
+//! (`benches/lineage.sh`), made up rather than expanded from templates: a paginated parent
+//! of `--parent-mb` MB (default 200) with `--forks` forks of it (default 50) and a chain of
+//! `--chain` (default 20) below the first, or a chain `--depth` forks deep (default 10000),
+//! each fork's `history_base` naming its source's end (the `lineage` module, below).
+//!
 //! Usage:
 //!
 //! ```text
 //! cargo run --release --example gen-corpus -- --out bench-out/corpus-1GB --size 1GB
 //! cargo run --release --example gen-corpus -- --out bench-out/single-500MB --single-file 500MB
+//! cargo run --release --example gen-corpus -- --out bench-out/lineage/fanout --lineage fanout \
+//!     [--parent-mb 200] [--forks 50] [--chain 20]
+//! cargo run --release --example gen-corpus -- --out bench-out/lineage/chain --lineage chain \
+//!     [--depth 10000]
 //! ```
 //!
 //! The output is a pure function of the templates, `--seed` and the sizes: the randomness is
 //! a hand-written SplitMix64 (below), so no crate upgrade can change the stream, and files
-//! are generated in parallel from per-file seeds drawn up front.
+//! are generated in parallel from per-file seeds drawn up front. The lineage shapes have no
+//! randomness: they are a function of their numbers alone.
 
 // A development tool of its own, outside rollscope's layers: it reports on stderr itself.
 #![allow(clippy::disallowed_macros, clippy::disallowed_methods)]
@@ -75,9 +86,36 @@ struct Args {
     /// Write only the state databases, for the rollouts already in OUT
     #[arg(long)]
     state_db_only: bool,
+    /// Write one of the lineage shapes of issue #33 instead of a corpus (no templates, no
+    /// state databases, no corpus.json)
+    #[arg(long, value_enum, conflicts_with_all = [
+        "size", "single_file", "seed", "giant_line", "templates", "no_state_db", "state_db_only",
+    ])]
+    lineage: Option<Shape>,
+    /// --lineage fanout: the parent's size in MB of tool calls and outputs [default: 200]
+    #[arg(long, requires = "lineage", conflicts_with = "depth")]
+    parent_mb: Option<u64>,
+    /// --lineage fanout: the forks of the whole parent [default: 50]
+    #[arg(long, requires = "lineage", conflicts_with = "depth")]
+    forks: Option<u64>,
+    /// --lineage fanout: the forks chained below the first fork [default: 20]
+    #[arg(long, requires = "lineage", conflicts_with = "depth")]
+    chain: Option<u64>,
+    /// --lineage chain: the forks chained below a root of one message [default: 10000]
+    #[arg(long, requires = "lineage")]
+    depth: Option<u64>,
     /// Print nothing but errors
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// The lineage shapes of issue #33 (`--lineage`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    /// One paginated parent, forks of the whole of it, and a chain below the first fork
+    Fanout,
+    /// A root of one message and forks each of the whole of the one before
+    Chain,
 }
 
 fn parse_size_or_zero(s: &str) -> Result<u64, String> {
@@ -1136,6 +1174,9 @@ fn run(args: &Args) -> Result<(), String> {
         }
         return state_db::write(&args.out, &paths);
     }
+    if let Some(shape) = args.lineage {
+        return lineage::run(args, shape, t0);
+    }
     let root = args
         .templates
         .clone()
@@ -1144,19 +1185,7 @@ fn run(args: &Args) -> Result<(), String> {
     if templates.is_empty() {
         return Err(format!("no template rollouts under {}", root.display()));
     }
-    for sub in ["sessions", "archived_sessions"] {
-        let d = args.out.join(sub);
-        if d.exists() {
-            if !args.force {
-                return Err(format!(
-                    "{} exists (use --force to replace it)",
-                    d.display()
-                ));
-            }
-            fs::remove_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        }
-    }
-    fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    clear(&args.out, args.force)?;
     let mut rng = Rng::new(args.seed ^ 0xA5A5);
     let pool = text_pool(&mut rng, 8 << 20);
 
@@ -1285,6 +1314,211 @@ fn run(args: &Args) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// Makes `out` ready for a tree: its `sessions` and `archived_sessions` removed with
+/// `--force`, an error without it.
+fn clear(out: &Path, force: bool) -> Result<(), String> {
+    for sub in ["sessions", "archived_sessions"] {
+        let d = out.join(sub);
+        if d.exists() {
+            if !force {
+                return Err(format!(
+                    "{} exists (use --force to replace it)",
+                    d.display()
+                ));
+            }
+            fs::remove_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+    }
+    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// The lineage shapes of issue #33 (`--lineage`), as Codex homes: paginated 0.171 rollouts
+/// whose `session_meta.history_base` names their source and cutoff, all in
+/// `OUT/sessions/2026/11/29/rollout-2026-11-29T12-00-00-<id>.jsonl`, ids
+/// `01a2272d-0000-7000-8000-<12 digits>` numbered from 0 (the root or parent).
+///
+/// - `fanout`: one parent of about `--parent-mb` MB (tool calls with 8 KB outputs),
+///   `--forks` forks of the whole of it (each one user message of its own), and a chain of
+///   `--chain` forks below the first fork, each forking the whole of the one before.
+/// - `chain`: a root of one message and `--depth` forks, each of the whole of the one
+///   before.
+///
+/// Each fork's `session_meta` is at the ordinal its `history_base` ends at, with
+/// `end_byte_offset` its source's length (as the real 0.171 fork writes it), so ordinals
+/// run on contiguously down a lineage. No randomness: the files are a function of the
+/// shape's numbers alone (byte for byte those of the Python script that made them before).
+mod lineage {
+    use std::fs::{self, File};
+    use std::io::{BufWriter, Write};
+    use std::path::{Path, PathBuf};
+    use std::time::Instant;
+
+    use super::{Args, Shape};
+
+    /// A source of a fork: its id, the ordinal after its last line, its length in bytes.
+    type Source = (String, u64, u64);
+
+    pub fn run(args: &Args, shape: Shape, t0: Instant) -> Result<(), String> {
+        let fanout_only = args.parent_mb.is_some() || args.forks.is_some() || args.chain.is_some();
+        if shape == Shape::Chain && fanout_only {
+            return Err("--parent-mb, --forks and --chain are for --lineage fanout".into());
+        }
+        if shape == Shape::Fanout && args.depth.is_some() {
+            return Err("--depth is for --lineage chain".into());
+        }
+        super::clear(&args.out, args.force)?;
+        let day = args.out.join("sessions/2026/11/29");
+        fs::create_dir_all(&day).map_err(|e| format!("{}: {e}", day.display()))?;
+        let (files, bytes) = match shape {
+            Shape::Fanout => fanout(
+                &day,
+                args.parent_mb.unwrap_or(200),
+                args.forks.unwrap_or(50),
+                args.chain.unwrap_or(20),
+            )?,
+            Shape::Chain => chain(&day, args.depth.unwrap_or(10_000))?,
+        };
+        if !args.quiet {
+            eprintln!(
+                "gen-corpus: {files} files, {:.1} MB, in {:.1}s -> {}",
+                bytes as f64 / 1e6,
+                t0.elapsed().as_secs_f64(),
+                args.out.display()
+            );
+        }
+        Ok(())
+    }
+
+    fn uid(i: u64) -> String {
+        format!("01a2272d-0000-7000-8000-{i:012}")
+    }
+
+    fn path(day: &Path, k: u64) -> PathBuf {
+        day.join(format!("rollout-2026-11-29T12-00-00-{}.jsonl", uid(k)))
+    }
+
+    /// A `session_meta` line at ordinal `first`, with `history_base` = (source id, its
+    /// end ordinal, its end byte offset) for a fork.
+    fn meta(id: &str, first: u64, base: Option<(&str, u64, u64)>) -> String {
+        let base = base.map_or(String::new(), |(thread, end, offset)| {
+            format!(
+                concat!(
+                    r#","history_base":{{"thread_id":"{}","end_ordinal_exclusive":{},"#,
+                    r#""end_byte_offset":{}}}"#
+                ),
+                thread, end, offset
+            )
+        });
+        format!(
+            concat!(
+                r#"{{"timestamp":"2026-11-29T12:00:00.000Z","ordinal":{},"type":"session_meta","#,
+                r#""payload":{{"id":"{}","timestamp":"2026-11-29T12:00:00.000Z","cwd":"/w","#,
+                r#""originator":"codex_exec","cli_version":"0.171.0","model_provider":"mock","#,
+                r#""history_mode":"paginated"{}}}}}"#,
+                "\n"
+            ),
+            first, id, base
+        )
+    }
+
+    /// A user message at ordinal `o`.
+    fn msg(o: u64, text: &str) -> String {
+        format!(
+            concat!(
+                r#"{{"timestamp":"2026-11-29T12:00:02.000Z","ordinal":{},"type":"response_item","#,
+                r#""payload":{{"type":"message","role":"user","content":[{{"type":"input_text","#,
+                r#""text":"{}"}}]}}}}"#,
+                "\n"
+            ),
+            o, text
+        )
+    }
+
+    /// Writes rollout `k`, returning its length.
+    fn write(day: &Path, k: u64, text: &str) -> Result<u64, String> {
+        let p = path(day, k);
+        fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+        Ok(text.len() as u64)
+    }
+
+    /// `n` forks numbered from `first_id`, each of the whole of the one before, the first
+    /// of the whole of `src`. Returns their total length.
+    fn chain_below(day: &Path, first_id: u64, mut src: Source, n: u64) -> Result<u64, String> {
+        let mut bytes = 0;
+        for j in first_id..first_id + n {
+            let first = src.1;
+            let text = meta(&uid(j), first, Some((&src.0, first, src.2)))
+                + &msg(first + 1, &format!("c{j}"));
+            let size = write(day, j, &text)?;
+            bytes += size;
+            src = (uid(j), first + 2, size);
+        }
+        Ok(bytes)
+    }
+
+    /// Returns the files written and their total length.
+    fn fanout(day: &Path, parent_mb: u64, forks: u64, chain: u64) -> Result<(u64, u64), String> {
+        let out = "x".repeat(8000);
+        let p = path(day, 0);
+        let err = |e: std::io::Error| format!("{}: {e}", p.display());
+        let mut w = BufWriter::with_capacity(1 << 20, File::create(&p).map_err(err)?);
+        let head = meta(&uid(0), 0, None);
+        w.write_all(head.as_bytes()).map_err(err)?;
+        // The calls and outputs, until they reach the size (the first line not counted).
+        let (mut o, mut size) = (1u64, 0u64);
+        while size < parent_mb * 1_000_000 {
+            let call = format!(
+                concat!(
+                    r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{},"type":"response_item","#,
+                    r#""payload":{{"type":"function_call","name":"shell","call_id":"c{}","#,
+                    r#""arguments":"{{\"cmd\":\"ls\"}}"}}}}"#,
+                    "\n"
+                ),
+                o, o
+            );
+            let answer = format!(
+                concat!(
+                    r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{},"type":"response_item","#,
+                    r#""payload":{{"type":"function_call_output","call_id":"c{}","output":"{}"}}}}"#,
+                    "\n"
+                ),
+                o + 1,
+                o,
+                out
+            );
+            w.write_all(call.as_bytes()).map_err(err)?;
+            w.write_all(answer.as_bytes()).map_err(err)?;
+            size += (call.len() + answer.len()) as u64;
+            o += 2;
+        }
+        w.flush().map_err(err)?;
+        let parent_len = head.len() as u64 + size;
+        let (mut files, mut bytes) = (1, parent_len);
+        let mut first_fork = None;
+        for k in 1..=forks {
+            let text =
+                meta(&uid(k), o, Some((&uid(0), o, parent_len))) + &msg(o + 1, &format!("f{k}"));
+            let size = write(day, k, &text)?;
+            (files, bytes) = (files + 1, bytes + size);
+            if k == 1 {
+                first_fork = Some((uid(1), o + 2, size));
+            }
+        }
+        if let Some(src) = first_fork.filter(|_| chain > 0) {
+            bytes += chain_below(day, forks + 1, src, chain)?;
+            files += chain;
+        }
+        Ok((files, bytes))
+    }
+
+    /// Returns the files written and their total length.
+    fn chain(day: &Path, depth: u64) -> Result<(u64, u64), String> {
+        let size = write(day, 0, &(meta(&uid(0), 0, None) + &msg(1, "root")))?;
+        let bytes = chain_below(day, 1, (uid(0), 2, size), depth)?;
+        Ok((1 + depth, size + bytes))
+    }
 }
 
 /// Codex's state databases for the tree, agreeing with its files as a healthy home's do
@@ -1524,5 +1758,52 @@ mod tests {
             assert!(lines > 0, "{rel:?} is empty");
         }
         assert!(saw_giant && saw_paginated && saw_zst);
+    }
+
+    /// The lineage shapes keep their rules: each fork's `session_meta` at the ordinal its
+    /// `history_base` ends at, which is its source's end, `end_byte_offset` its source's
+    /// length, ordinals contiguous in each file.
+    #[test]
+    fn the_lineage_shapes_keep_their_rules() {
+        let d = tempfile::tempdir().unwrap();
+        let fanout = ["--parent-mb", "1", "--forks", "3", "--chain", "4"];
+        for (shape, extra, n) in [
+            ("fanout", &fanout[..], 8),
+            ("chain", &["--depth", "30"], 31),
+        ] {
+            let out = d.path().join(shape);
+            let mut argv = vec!["--lineage", shape];
+            argv.extend_from_slice(extra);
+            generate(&out, &argv);
+            let all = files(&out);
+            assert_eq!(all.len(), n, "{shape}");
+            // id -> (length, ordinal after the last line); (first ordinal, history_base).
+            let mut ends: HashMap<String, (u64, u64)> = HashMap::new();
+            let mut bases = Vec::new();
+            for f in &all {
+                let text = fs::read_to_string(f).unwrap();
+                let (mut id, mut next) = (String::new(), None::<u64>);
+                for (i, line) in text.lines().enumerate() {
+                    let v: Value = serde_json::from_str(line).unwrap();
+                    let o = v["ordinal"].as_u64().unwrap();
+                    assert!(next.is_none_or(|n| n == o), "{f:?}:{i}");
+                    next = Some(o + 1);
+                    if i == 0 {
+                        assert_eq!(v["type"], "session_meta", "{f:?}");
+                        id = v["payload"]["id"].as_str().unwrap().to_string();
+                        if let Some(b) = v["payload"].get("history_base") {
+                            bases.push((o, b.clone()));
+                        }
+                    }
+                }
+                ends.insert(id, (text.len() as u64, next.unwrap()));
+            }
+            assert_eq!(bases.len(), n - 1, "{shape}");
+            for (first, b) in bases {
+                let (len, end) = ends[b["thread_id"].as_str().unwrap()];
+                assert_eq!(b["end_ordinal_exclusive"].as_u64(), Some(first), "{b}");
+                assert_eq!((len, end), (b["end_byte_offset"].as_u64().unwrap(), first));
+            }
+        }
     }
 }
