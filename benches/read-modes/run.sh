@@ -10,8 +10,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 ROUNDS=${1:-11}
-CORPUS=${CORPUS:-/work/main/bench-out/corpus-1GB}
-SINGLE=${SINGLE:-$(find /work/main/bench-out/single-500MB -name '*.jsonl' | sort | head -n 1)}
+# The trees benches/run.sh generates, at the checkout's root.
+root=$(cd "$here/../.." && pwd)
+CORPUS=${CORPUS:-$root/bench-out/corpus-1GB}
+SINGLE=${SINGLE:-$(find "$root/bench-out/single-500MB" -name '*.jsonl' | sort | head -n 1)}
 MODES=(read mmap populate mmap-seq hybrid-1m hybrid-16m)
 THREADS=(1 2)
 
