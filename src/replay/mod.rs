@@ -432,7 +432,13 @@ fn follow(
             problems: followed.problems.clone(),
             sources: followed.sources,
         };
-        keeper.leave(&path, cutoff, run, found);
+        let held = shared::Held {
+            history: &mut run.history,
+            state: &mut run.state,
+            files: &mut run.files,
+            held_times: &mut run.held_times,
+        };
+        keeper.leave(&path, cutoff, held, found);
     }
     followed.problems
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::history::History;
 use super::item::{self, At, Item, Origin};
-use super::shared::Keeper;
+use super::shared::{Held, Keeper};
 use super::state::StateLog;
 use super::ui::UiLog;
 use super::ReadFile;
@@ -131,9 +131,13 @@ impl lineage::Visitor for Run<'_> {
     }
 
     fn take_kept(&mut self) {
-        if let Some(mut keeper) = self.keeper.take() {
-            keeper.take(self);
-            self.keeper = Some(keeper);
+        if let Some(keeper) = self.keeper.as_mut() {
+            keeper.take(Held {
+                history: &mut self.history,
+                state: &mut self.state,
+                files: &mut self.files,
+                held_times: &mut self.held_times,
+            });
         }
     }
 

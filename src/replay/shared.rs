@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::history::History;
-use super::run::Run;
 use super::state::StateLog;
 use super::ReadFile;
 use crate::analysis::boundary::Cutoff;
@@ -85,6 +84,14 @@ struct KeptFile {
     reread: Option<Arc<SourceFile>>,
 }
 
+/// What a run holds of its lineage: what a kept lineage is made of and put back into.
+pub(super) struct Held<'a> {
+    pub(super) history: &'a mut History,
+    pub(super) state: &'a mut StateLog,
+    pub(super) files: &'a mut Vec<ReadFile>,
+    pub(super) held_times: &'a mut HashMap<(usize, u64), Box<str>>,
+}
+
 /// What a run needs to look up, take and leave kept lineages.
 #[derive(Debug)]
 pub(super) struct Keeper {
@@ -122,8 +129,8 @@ impl Keeper {
         Some(found)
     }
 
-    /// Put the lineage offered into `run`, after the files it lists already.
-    pub(super) fn take(&mut self, run: &mut Run<'_>) {
+    /// Put the lineage offered into what a run holds, after the files it lists already.
+    pub(super) fn take(&mut self, run: Held<'_>) {
         if let Some(rebuilt) = self.offered.take() {
             rebuilt.restore(run);
         }
@@ -132,7 +139,7 @@ impl Keeper {
     /// Keep what `run` holds after following the lineage from `source` at `cutoff`,
     /// which found `found` (not when one of its problems is a cycle, which depends on the
     /// child).
-    pub(super) fn leave(&self, source: &Path, cutoff: Cutoff, run: &Run<'_>, found: Kept) {
+    pub(super) fn leave(&self, source: &Path, cutoff: Cutoff, run: Held<'_>, found: Kept) {
         let cycle = found
             .problems
             .iter()
@@ -205,11 +212,11 @@ impl Lineages {
 impl Rebuilt {
     /// Put it into `run`, whose history is still empty, after the files it lists already
     /// (their places in it renumbered).
-    fn restore(&self, run: &mut Run<'_>) {
+    fn restore(&self, run: Held<'_>) {
         let by = run.files.len().saturating_sub(1);
-        run.history = self.history.clone();
+        *run.history = self.history.clone();
         run.history.shift_files(by);
-        run.state = self.state.clone();
+        *run.state = self.state.clone();
         run.state.shift_files(by);
         run.files.reserve(self.files.len());
         for f in &self.files {
