@@ -202,8 +202,7 @@ impl<'r> Follower<'r> {
     pub fn first_source(&self, child: &Source, base: &HistoryBase) -> Option<(PathBuf, Cutoff)> {
         let target = check::target(base, None).ok()?;
         let path = self.find(child, &target.rollout_id).ok()?;
-        let key = std::fs::canonicalize(&path).unwrap_or(path);
-        Some((key, target.cutoff))
+        Some((self.canonical(&path), target.cutoff))
     }
 
     /// A problem found at `depth`.
@@ -230,7 +229,7 @@ impl<'r> Follower<'r> {
         let records = visitor.takes_records();
         let mut visited: HashSet<PathBuf> = child
             .path()
-            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
+            .map(|p| self.canonical(p))
             .into_iter()
             .collect();
         let mut levels: Vec<Level> = Vec::new();
@@ -257,7 +256,7 @@ impl<'r> Follower<'r> {
                     break;
                 }
             };
-            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            let key = self.canonical(&path);
             if visited.contains(&key) {
                 let fault = Fault::Cycle {
                     source: path.display().to_string(),
@@ -385,6 +384,15 @@ impl<'r> Follower<'r> {
                 self.push(depth, Problem::new(level.at, fault).in_source(&level.path));
                 self.found.unreadable.push((shown, cause));
             }
+        }
+    }
+
+    /// `path`'s canonical path (a cycle is one of them again), through the run's resolver,
+    /// which looks each up once.
+    fn canonical(&self, path: &Path) -> PathBuf {
+        match self.resolver.lock() {
+            Ok(mut r) => r.canonical(path),
+            Err(poisoned) => poisoned.into_inner().canonical(path),
         }
     }
 

@@ -41,6 +41,10 @@ pub struct Resolver {
     home: Option<PathBuf>,
     /// Directories searched after a child's own: those of the file a child is a copy of.
     also: Vec<PathBuf>,
+    /// The canonical path of each path looked at so far, and whether it is a directory:
+    /// each lineage step compares files and directories by it, and `realpath` costs a
+    /// `readlink` a component (a third of `check-ordinal`'s time over a chain of forks).
+    canonical: HashMap<PathBuf, (PathBuf, bool)>,
 }
 
 impl Resolver {
@@ -56,6 +60,7 @@ impl Resolver {
             dirs: HashMap::new(),
             home,
             also: Vec::new(),
+            canonical: HashMap::new(),
         }
     }
 
@@ -70,11 +75,12 @@ impl Resolver {
     /// The file that declares `rollout_id`, never `child` itself; else every place searched.
     pub fn find(&mut self, child: &Source, rollout_id: &str) -> Result<PathBuf, Vec<Place>> {
         let id = rollout_id.to_ascii_lowercase();
-        let me = child.path().map(same_file_key);
-        let not_me = |p: &PathBuf| me.as_ref() != Some(&same_file_key(p));
+        let me = child.path().map(|p| self.canonical(p));
         let mut searched = vec![Place::GivenInputs];
-        if let Some(p) = self.given.get(&id).filter(|p| not_me(p)) {
-            return Ok(p.clone());
+        if let Some(p) = self.given.get(&id).cloned() {
+            if me.as_ref() != Some(&self.canonical(&p)) {
+                return Ok(p);
+            }
         }
         for dir in self.places(child) {
             searched.push(Place::Dir(dir.clone()));
@@ -82,8 +88,10 @@ impl Resolver {
                 .dirs
                 .entry(dir.clone())
                 .or_insert_with(|| index(walk(&dir).into_iter()));
-            if let Some(p) = idx.get(&id).filter(|p| not_me(p)) {
-                return Ok(p.clone());
+            if let Some(p) = idx.get(&id).cloned() {
+                if me.as_ref() != Some(&self.canonical(&p)) {
+                    return Ok(p);
+                }
             }
         }
         if let Some(home) = &self.home {
@@ -95,8 +103,23 @@ impl Resolver {
         Err(searched)
     }
 
+    /// The canonical path of `p` (itself when it has none: it does not exist), looked up
+    /// once a run.
+    pub fn canonical(&mut self, p: &Path) -> PathBuf {
+        self.looked_up(p).0
+    }
+
+    fn looked_up(&mut self, p: &Path) -> (PathBuf, bool) {
+        if let Some(known) = self.canonical.get(p) {
+            return known.clone();
+        }
+        let known = (same_file_key(p), p.is_dir());
+        self.canonical.insert(p.to_path_buf(), known.clone());
+        known
+    }
+
     /// The directories to search for a child's source, in order, without repeats.
-    fn places(&self, child: &Source) -> Vec<PathBuf> {
+    fn places(&mut self, child: &Source) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = Vec::new();
         if let Some(p) = child.path() {
             if let Some(dir) = p.parent() {
@@ -118,7 +141,10 @@ impl Resolver {
             v.push(home.join("archived_sessions"));
         }
         let mut seen = HashSet::new();
-        v.retain(|d| d.is_dir() && seen.insert(same_file_key(d)));
+        v.retain(|d| {
+            let (key, dir) = self.looked_up(d);
+            dir && seen.insert(key)
+        });
         v
     }
 }
