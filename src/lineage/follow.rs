@@ -128,6 +128,9 @@ pub struct Followed {
     pub unreadable: Vec<(String, String)>,
     /// The sources the lineage reads (or would read) before the child.
     pub sources: usize,
+    /// Its first source (the child's own), as its canonical path, and the cutoff, where the
+    /// child's `history_base` has the shape to be looked up and the source is found.
+    pub first: Option<(PathBuf, Cutoff)>,
 }
 
 /// One source of the lineage being followed.
@@ -193,16 +196,8 @@ impl<'r> Follower<'r> {
         }
         self.levels.clear();
         self.found.sources = sources;
+        self.found.first = levels.first().map(|l| (l.key.clone(), l.target.cutoff));
         std::mem::take(&mut self.found)
-    }
-
-    /// The first source of `child`'s lineage (its canonical path) and the cutoff, where its
-    /// `history_base` has the shape to be looked up and the source is found; `None` where
-    /// following it finds a problem there.
-    pub fn first_source(&self, child: &Source, base: &HistoryBase) -> Option<(PathBuf, Cutoff)> {
-        let target = check::target(base, None).ok()?;
-        let path = self.find(child, &target.rollout_id).ok()?;
-        Some((self.canonical(&path), target.cutoff))
     }
 
     /// A problem found at `depth`.

@@ -421,13 +421,9 @@ fn follow(
     let keeper = lineages
         .filter(|_| first)
         .map(|l| shared::Keeper::new(l, reading, run.history.images()));
-    let start = keeper
-        .is_some()
-        .then(|| follower.first_source(source, base))
-        .flatten();
     run.keeper = keeper;
     let followed = follower.follow(source, base, at, run);
-    if let (Some(keeper), Some((path, cutoff))) = (run.keeper.take(), start) {
+    if let (Some(keeper), Some((path, cutoff))) = (run.keeper.take(), &followed.first) {
         let found = lineage::Kept {
             problems: followed.problems.clone(),
             sources: followed.sources,
@@ -438,7 +434,7 @@ fn follow(
             files: &mut run.files,
             held_times: &mut run.held_times,
         };
-        keeper.leave(&path, cutoff, held, found);
+        keeper.leave(path, *cutoff, held, found);
     }
     followed.problems
 }

@@ -71,7 +71,8 @@ pub(super) struct Rebuilt {
 }
 
 /// One source of a kept lineage, as the run that read it listed it (its paths and its
-/// reader shared with the runs that take it).
+/// reader shared with the runs that take it): a [`ReadFile`] without the window of texts
+/// read back, which is one run's and not shared between threads.
 #[derive(Debug)]
 struct KeptFile {
     /// Its path as shown.
