@@ -71,7 +71,7 @@ struct Place<'a> {
 
 fn place<'a>(r: &'a Replayed, at: &At) -> Place<'a> {
     Place {
-        path: r.files.get(at.file).map_or("", |f| &f.path),
+        path: r.path_of_file(at.file),
         line: at.line,
         ordinal: at.ordinal,
     }
@@ -652,7 +652,7 @@ fn state_row<'a>(path: &'a str, r: &'a Replayed, findings: &'a [Finding]) -> Sta
         cli_version: s.cli_version.as_deref(),
         files: r
             .files
-            .iter()
+            .listed()
             .map(|f| FileOut {
                 path: &f.path,
                 end_ordinal_exclusive: f.end_ordinal,
@@ -731,7 +731,7 @@ fn state_lines(path: &str, r: &Replayed) -> Vec<Cell> {
         s.cli_version.as_deref().unwrap_or("?"),
         r.history_len
     )));
-    for f in r.files.iter().skip(1) {
+    for f in r.files.listed().skip(1) {
         lines.push(Cell::text(&format!(
             "  reads {} records of {} first (ordinals below {})",
             f.records,

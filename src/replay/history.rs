@@ -9,10 +9,12 @@
 
 use std::borrow::Cow;
 
+use imbl::Vector;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::item::{At, Item, Meta, Origin};
+use super::pairing::Pairing;
 use crate::analysis::turns::rollback::{self, Boundaries};
 use crate::codex::{shape, Answer, Behaviour, Reading};
 use crate::decode::{Kind, Record};
@@ -95,10 +97,13 @@ pub struct Problem {
     pub fault: Fault,
 }
 
-/// The forward replay of the model history.
+/// The forward replay of the model history. Its items are a persistent vector: a copy
+/// shares them (the forks of a lineage each take its rebuild: [`super::shared`]).
 #[derive(Debug, Default, Clone)]
 pub struct History {
-    items: Vec<Item>,
+    items: Vector<Item>,
+    /// The pairing of the items, as far as it was brought ([`History::pairing`]).
+    pairing: Pairing,
     bounds: Boundaries,
     base: Option<Base>,
     rollbacks: Vec<Rollback>,
@@ -127,7 +132,8 @@ struct Compacted<'a> {
 /// The finished history.
 #[derive(Debug)]
 pub struct Rebuilt {
-    pub items: Vec<Item>,
+    pub items: Vector<Item>,
+    pub pairing: Pairing,
     pub base: Base,
     pub rollbacks: Vec<Rollback>,
     pub compactions: u64,
@@ -276,11 +282,12 @@ impl History {
 
     fn push(&mut self, item: Item) {
         self.bounds.push(item.meta.user);
-        self.items.push(item);
+        self.items.push_back(item);
     }
 
     fn replace(&mut self, items: Vec<Item>) {
-        self.items = items;
+        self.items = items.into();
+        self.pairing = Pairing::default();
         self.bounds = Boundaries::default();
         for i in &self.items {
             self.bounds.push(i.meta.user);
@@ -299,6 +306,10 @@ impl History {
         let before = self.items.len();
         if let Some(cut) = self.bounds.roll_back(num_turns) {
             self.items.truncate(cut);
+            // Paired past the cut: what the items dropped did to the pairing stays.
+            if self.pairing.paired() > cut {
+                self.pairing = Pairing::default();
+            }
         }
         self.rollbacks.push(Rollback {
             at,
@@ -429,26 +440,6 @@ impl History {
         out
     }
 
-    /// The same history, in a replay that lists `by` more files before those it was read
-    /// from ([`At::shifted`]).
-    pub fn shift_files(&mut self, by: usize) {
-        if by == 0 {
-            return;
-        }
-        for item in &mut self.items {
-            item.at = item.at.map(|a| a.shifted(by));
-        }
-        if let Some(Base::Replacement { at, .. } | Base::Rebuild { at }) = &mut self.base {
-            *at = at.shifted(by);
-        }
-        for r in &mut self.rollbacks {
-            r.at = r.at.shifted(by);
-        }
-        for p in &mut self.problems {
-            p.at = p.at.shifted(by);
-        }
-    }
-
     /// Items held so far (before the history is finished).
     pub fn len(&self) -> usize {
         self.items.len()
@@ -464,8 +455,16 @@ impl History {
         self.items.is_empty()
     }
 
-    pub fn finish(self) -> Rebuilt {
+    /// Pair the items not paired yet (all of them, after a compaction or a rollback that
+    /// cut into those paired): a copy taken then pairs its own items alone.
+    pub fn pair(&mut self) {
+        self.pairing.extend(&self.items);
+    }
+
+    pub fn finish(mut self) -> Rebuilt {
+        self.pair();
         Rebuilt {
+            pairing: self.pairing,
             items: self.items,
             base: self.base.unwrap_or(Base::Start),
             rollbacks: self.rollbacks,

@@ -37,10 +37,14 @@ impl Origin {
     }
 }
 
-/// Where a line was read: which file of the replay (0 is the file replayed, then its
-/// lineage sources in the order they were read), its line and ordinal.
+/// Where a line was read: which file of the replay, its line and ordinal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct At {
+    /// 0: the file replayed; a lineage source by its place counted from the lineage's
+    /// root (1: the root, read first). Counted from the root, a source has the same number
+    /// in every lineage that reaches it with the same sources above it, so a lineage's
+    /// rebuild is taken into a deeper one as it is ([`super::shared`]). The replay lists
+    /// its files the other way, child first: [`super::file_of`].
     pub file: usize,
     pub line: u64,
     /// The line's byte offset.
@@ -56,15 +60,6 @@ impl At {
             line: rec.pos.line,
             offset: rec.pos.offset,
             ordinal: rec.ordinal,
-        }
-    }
-
-    /// The same place, in a replay that lists `by` more files before its file (a
-    /// lineage's rebuild taken into a deeper one: [`super::shared`]).
-    pub fn shifted(self, by: usize) -> At {
-        At {
-            file: self.file + by,
-            ..self
         }
     }
 

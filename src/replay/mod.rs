@@ -17,8 +17,10 @@
 //! when it is written.
 
 mod cut;
+mod files;
 pub mod history;
 pub mod item;
+pub mod pairing;
 pub mod prompt;
 mod run;
 mod shared;
@@ -28,17 +30,21 @@ pub mod transcript;
 pub use shared::Lineages;
 pub mod ui;
 
-use std::path::Path;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+use imbl::Vector;
 
 use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
 use crate::codex::{Answer, Behaviour, Reading, Spec};
 use crate::decode::{Kind, Line, Pos, Record};
-use crate::input::{self, FileText, Source, SourceFile, TextWindow};
+use crate::input::{self, FileText, Source, TextWindow};
 use crate::lineage::{self, Resolver};
 pub use cut::{Cut, CutAt, TurnRef};
+pub use files::{Files, ReadFile};
 use history::{Base, Rollback};
 use item::{At, Item, Origin};
 use prompt::PairFact;
@@ -74,47 +80,14 @@ pub struct Options {
 /// its lineage sources) and the session so far. The rules read records this way.
 pub type Watch<'w> = &'w mut dyn FnMut(&Record<'_>, &SessionInfo);
 
-/// A file the replay read: the file replayed (first), then each lineage source.
-#[derive(Debug)]
-pub struct ReadFile {
-    pub path: Arc<str>,
-    /// The `end_ordinal_exclusive` a source was read up to; `None` for the file replayed.
-    pub end_ordinal: Option<u64>,
-    /// Records read from it into the replay.
-    pub records: u64,
-    /// Shared with the runs that take a lineage it is a file of ([`shared`]).
-    reread: Option<Arc<SourceFile>>,
-    /// Its length as read (reads back never go past it).
-    size: u64,
-    /// A lineage source's canonical path.
-    key: Option<Arc<Path>>,
-    /// Items lie in file order, close together: rows are written with one read per window
-    /// rather than one per item.
-    window: TextWindow,
-}
-
-impl ReadFile {
-    fn new(path: &str, end_ordinal: Option<u64>, reread: Option<SourceFile>) -> ReadFile {
-        ReadFile {
-            path: path.into(),
-            end_ordinal,
-            records: 0,
-            reread: reread.map(Arc::new),
-            size: 0,
-            key: None,
-            window: TextWindow::default(),
-        }
-    }
-}
-
 /// Everything one replay found.
 #[derive(Debug)]
 pub struct Replayed {
     /// The one pass over the file replayed (its session, stream, bad lines, turns, ordinals).
     pub facts: FileFacts,
-    pub files: Vec<ReadFile>,
+    pub files: Files,
     /// The history, or the prompt with [`Options::for_prompt`].
-    pub items: Vec<Item>,
+    pub items: Vector<Item>,
     /// History items before the prompt normalisation.
     pub history_len: usize,
     /// Items of the prompt made of them (whether or not `--for-prompt` asked for it).
@@ -138,7 +111,10 @@ pub struct Replayed {
     /// Why the replay could not be done (a cut naming no turn); the file was still read.
     pub error: Option<String>,
     /// The timestamps of item lines of held input (file, line), for the transcript.
-    held_times: std::collections::HashMap<(usize, u64), Box<str>>,
+    held_times: HashMap<(usize, u64), Box<str>>,
+    /// Items lie in file order, close together: rows are written with one read per window
+    /// rather than one per item (a window per file read back, by file).
+    windows: RefCell<HashMap<usize, TextWindow>>,
 }
 
 impl Replayed {
@@ -151,7 +127,9 @@ impl Replayed {
                     .files
                     .get(file)
                     .ok_or_else(|| std::io::Error::other("no such file in the replay"))?;
-                f.window.read(f.reread.as_deref(), f.size, body)
+                let mut windows = self.windows.borrow_mut();
+                let window = windows.entry(file).or_default();
+                window.read(f.reread.as_deref(), f.size, body)
             }
         }
     }
@@ -163,8 +141,12 @@ impl Replayed {
 
     /// The path of the file an item was read in (the file replayed for a synthetic one).
     pub fn path_of(&self, item: &Item) -> &str {
-        let file = item.at.map_or(0, |a| a.file);
-        self.files.get(file).map_or("", |f| &f.path)
+        self.path_of_file(item.at.map_or(0, |a| a.file))
+    }
+
+    /// The path of file `id` of the replay ([`At::file`]).
+    pub fn path_of_file(&self, id: usize) -> &str {
+        self.files.get(id).map_or("", |f| &f.path)
     }
 
     /// The `timestamp` of the line at `at`, for a transcript: read from the line's start
@@ -192,14 +174,14 @@ impl Replayed {
     /// The start of the line at `pos` in the file replayed (up to `max` bytes, without its
     /// line ending), for a diagnostic's excerpt; `None` for input that cannot be read again.
     pub fn excerpt(&self, pos: Pos, max: usize) -> Option<String> {
-        let f = self.files.first()?;
+        let f = self.files.own();
         input::reread::excerpt(f.reread.as_ref()?, f.size, pos.offset, max)
     }
 
     /// The bytes of `line` (without its ending) in the file replayed, read back; `None` for
     /// input that cannot be read again. For a fix that moves or compares a line.
     pub fn bytes(&self, line: &Line) -> Option<Vec<u8>> {
-        let f = self.files.first()?;
+        let f = self.files.own();
         let reader = f.reread.as_ref()?;
         if line.next() > f.size {
             return None;
@@ -221,7 +203,7 @@ impl Replayed {
         if let Some(held) = &self.facts.held {
             return held.line(pos);
         }
-        let f = self.files.first()?;
+        let f = self.files.own();
         let reader = f.reread.as_ref()?;
         let (mut len, mut chars, mut at) = (0u64, 0u64, pos.offset);
         // Most lines a finding points at are short: read a little, then more and more.
@@ -392,7 +374,8 @@ fn read_pass<'r>(
         None => analysis::read_observed(source, &read_cut, &needs, &mut observe),
     };
     // The file replayed is the run's first; it keeps its handle there.
-    if let Some(f) = run.files.first_mut() {
+    {
+        let f = run.files.own_mut();
         f.reread = facts.file.take().map(Arc::new);
         f.size = facts.stream.bytes;
     }
@@ -417,7 +400,7 @@ fn follow(
 ) -> Vec<lineage::Problem> {
     let (source, base, at) = child;
     // Only a lineage that comes first is the same rebuild for every child.
-    let first = !run.fed && run.files.len() == 1 && run.history.is_empty();
+    let first = !run.fed && !run.files.has_sources() && run.history.is_empty();
     let keeper = lineages
         .filter(|_| first)
         .map(|l| shared::Keeper::new(l, reading, run.history.images()));
@@ -453,39 +436,38 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
         history,
         state,
         ui,
-        mut files,
+        files,
         held_times,
         ..
     } = run;
     let rebuilt = history.finish();
     let turns = facts.turns.as_ref();
     let open_from = open_turn(&facts).map(|t| t.line_start);
-    let pairing = prompt::pair(&rebuilt.items);
+    let pairing = &rebuilt.pairing;
     let copied = |line: u64| {
         let k = inherited.partition_point(|&(start, _)| start <= line);
         k.checked_sub(1)
             .and_then(|k| inherited.get(k))
             .is_some_and(|&(_, end)| line <= end)
     };
-    let pairs = prompt::facts(&rebuilt.items, &pairing, open_from, &copied);
+    let pairs = prompt::facts(&rebuilt.items, pairing, open_from, &copied);
     let history_len = rebuilt.items.len();
-    let prompt_len =
-        history_len - pairing.dropped.iter().filter(|d| **d).count() + pairing.unanswered.len();
+    let prompt_len = history_len - pairing.dropped() + pairing.unanswered_len();
     let reading = opts.codex.reading(facts.session.cli_version.as_deref());
     let items = if opts.for_prompt {
         let reserialize =
             prompt::reserializes(facts.session.cli_version.as_deref(), &rebuilt.items);
         let ids = reading.does(Behaviour::HistoryItemIds, Answer::Keeps);
         let images = reading.does(Behaviour::ImagePreparation, Answer::Prepares);
-        prompt::build(rebuilt.items, &pairing, reserialize, ids, images, |i| {
+        prompt::build(rebuilt.items, pairing, reserialize, ids, images, |i| {
             read_text(&files, i.at.map_or(0, |a| a.file), &i.body)
         })
+        .into()
     } else {
         rebuilt.items
     };
     let state = state.finish(turns, |at, b| read_text(&files, at.file, b));
     let ui = ui.finish(turns);
-    files.shrink_to_fit();
     Replayed {
         facts,
         files,
@@ -505,11 +487,12 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
         reading,
         error,
         held_times,
+        windows: RefCell::default(),
     }
 }
 
 /// A body's text, read back from file `file` of the run (`None` where it cannot be).
-fn read_text(files: &[ReadFile], file: usize, body: &FileText) -> Option<String> {
+fn read_text(files: &Files, file: usize, body: &FileText) -> Option<String> {
     let f = files.get(file);
     body.read_string(f.and_then(|f| f.reread.as_deref())).ok()
 }
@@ -600,8 +583,9 @@ mod tests {
         let r = replay_of(&cp, &[cp.clone(), sp], &Options::default());
         assert!(r.lineage.is_empty(), "{:?}", r.lineage);
         assert_eq!(texts(&r), ["s1", "s2", "own"]);
-        assert_eq!(r.files.len(), 2);
-        assert_eq!((r.files[1].end_ordinal, r.files[1].records), (Some(3), 3));
+        assert_eq!(r.files.count(), 2);
+        let source = r.files.listed().nth(1).unwrap();
+        assert_eq!((source.end_ordinal, source.records), (Some(3), 3));
         // The source's items are read back from the source.
         assert!(r.path_of(&r.items[0]).ends_with(&name(SOURCE)));
         assert!(r.path_of(&r.items[2]).ends_with(&name(CHILD)));
@@ -630,7 +614,7 @@ mod tests {
         std::fs::remove_file(&sp).unwrap();
         let r = replay_of(&cp, std::slice::from_ref(&cp), &Options::default());
         assert_eq!(texts(&r), ["own"]);
-        assert_eq!(r.files.len(), 1);
+        assert_eq!(r.files.count(), 1);
         match &r.lineage[..] {
             [p] => assert!(
                 matches!(

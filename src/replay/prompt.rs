@@ -8,209 +8,21 @@
 //! when the freeform `apply_patch` tool is offered (upstream `client_common.rs`,
 //! `reserialize_shell_outputs`; seen in the requests 0.80 and 0.128 sent).
 //!
-//! The pairing here is over the rebuilt history, not the file: a compaction or a rollback
-//! changes which calls and outputs meet, so `calls`' pairing of the file's records cannot
-//! answer it.
+//! What it drops and answers is the pairing's ([`super::pairing`]).
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
+use imbl::Vector;
 
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::item::{At, Item, Kind, Meta, Origin};
+use super::item::{Item, Kind, Meta, Origin};
+pub use super::pairing::{facts, Pair, PairFact, Pairing};
 use crate::input::FileText;
 use crate::model::{CallType, OutputType};
 
 /// Codex's namespace for the ids of synthetic items (`normalize.rs`).
 const SYNTHETIC_NAMESPACE: Uuid = Uuid::from_u128(0x90d38d3e_6a5b_4d52_bfe2_2f1e634bfac4);
-
-/// What the pairing of a history found: per item, whether the prompt drops it, and the
-/// calls that get a synthetic output. Its facts ([`facts`]) are the same whether or not the
-/// prompt is built.
-#[derive(Debug, Default)]
-pub struct Pairing {
-    pub dropped: Vec<bool>,
-    /// Items that get a synthetic output right after them.
-    pub unanswered: Vec<usize>,
-}
-
-impl Pairing {
-    /// Whether the prompt drops item `n` of the items paired.
-    fn drops(&self, n: usize) -> bool {
-        self.dropped.get(n).is_some_and(|&d| d)
-    }
-}
-
-/// Pair the calls and outputs of `items`.
-pub fn pair(items: &[Item]) -> Pairing {
-    // Calls by the output type that answers them (`CallType::answer`), and outputs: sized
-    // once (a forked history brings thousands of each at once).
-    let half = items.len() / 2;
-    let mut calls: HashSet<(OutputType, &str)> = HashSet::with_capacity(half);
-    let mut answered: HashSet<(OutputType, &str)> = HashSet::with_capacity(half);
-    for i in items {
-        match &i.meta.kind {
-            Kind::Call {
-                type_,
-                call_id: Some(id),
-                ..
-            } => {
-                if let Some(answer) = type_.answer() {
-                    calls.insert((answer, id));
-                }
-            }
-            Kind::Output {
-                type_,
-                call_id: Some(id),
-                ..
-            } => {
-                answered.insert((*type_, id));
-            }
-            _ => {}
-        }
-    }
-    let mut p = Pairing {
-        dropped: vec![false; items.len()],
-        unanswered: Vec::new(),
-    };
-    for ((n, i), dropped) in items.iter().enumerate().zip(&mut p.dropped) {
-        match &i.meta.kind {
-            Kind::Message { role } if *role == Some("system") => *dropped = true,
-            // Upstream's `ensure_call_outputs_present` answers only a call with a call id (a
-            // `local_shell_call` or `tool_search_call` may have none; the other calls cannot
-            // be decoded without one).
-            Kind::Call {
-                type_,
-                call_id: Some(id),
-                ..
-            } => {
-                let Some(answer) = type_.answer() else {
-                    continue;
-                };
-                if !answered.contains(&(answer, id.as_ref())) {
-                    p.unanswered.push(n);
-                }
-            }
-            // `remove_orphan_outputs` keeps a server-side tool search's output, and a tool
-            // search or function output with no call id (0.171 sends a `function_call_output`
-            // written without `call_id`: `testdata/typed/shell171`); any other output needs
-            // its call.
-            Kind::Output {
-                type_,
-                call_id,
-                execution,
-            } => {
-                let kept = match type_ {
-                    OutputType::ToolSearch => {
-                        execution.as_deref() == Some("server") || call_id.is_none()
-                    }
-                    OutputType::Function => call_id.is_none(),
-                    OutputType::Custom => false,
-                };
-                let has_call = call_id
-                    .as_deref()
-                    .is_some_and(|id| calls.contains(&(*type_, id)));
-                if !has_call && !kept {
-                    *dropped = true;
-                }
-            }
-            _ => {}
-        }
-    }
-    p
-}
-
-/// What the pairing of a history shows, item by item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pair {
-    /// A call that gets a synthetic output; `open_turn` when it lies in the open last turn
-    /// of the file replayed (the call may still be running), `inherited` when on a line a
-    /// fork or sub-agent copied from its parent (answered in the parent's file, after the
-    /// copy was made: the real 0.171 sub-agent child holds the parent's `spawn_agent` call,
-    /// and Codex sends `aborted` for it by design).
-    CallWithoutOutput {
-        call_id: String,
-        open_turn: bool,
-        inherited: bool,
-    },
-    /// An output the prompt drops: its call is not in the history.
-    OutputWithoutCall { call_id: String },
-    /// An output written again for a call already answered; `first`: where the first one
-    /// lies in the file replayed.
-    OutputDuplicate { call_id: String, first: Option<At> },
-}
-
-/// A pairing fact and the item it is about.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PairFact {
-    pub pair: Pair,
-    /// Where the item was read (`None` for one the replay made).
-    pub at: Option<At>,
-    pub origin: Origin,
-}
-
-/// What the pairing `p` of `items` shows: each call that gets a synthetic output, then each
-/// output the prompt drops or that answers a call again, in item order; by line of the file
-/// replayed (items of a lineage source first). `open_from`: the open last turn's first line
-/// in the file replayed; `copied`: whether a line of it was copied from a parent.
-pub fn facts(
-    items: &[Item],
-    p: &Pairing,
-    open_from: Option<u64>,
-    copied: &dyn Fn(u64) -> bool,
-) -> Vec<PairFact> {
-    let fact = |i: &Item, pair| PairFact {
-        pair,
-        at: i.at,
-        origin: i.origin,
-    };
-    let mut out = Vec::new();
-    for i in p.unanswered.iter().filter_map(|&n| items.get(n)) {
-        let open_turn =
-            matches!((i.at, open_from), (Some(a), Some(o)) if a.file == 0 && a.line >= o);
-        let inherited = matches!(i.at, Some(a) if a.file == 0 && copied(a.line));
-        let call_id = i.meta.call_id().unwrap_or_default().to_string();
-        out.push(fact(
-            i,
-            Pair::CallWithoutOutput {
-                call_id,
-                open_turn,
-                inherited,
-            },
-        ));
-    }
-    // Outputs answered again: the first of each call's outputs, by type and call id.
-    let mut first: HashMap<(OutputType, &str), Option<At>> = HashMap::new();
-    for (n, i) in items.iter().enumerate() {
-        if p.drops(n) && matches!(i.meta.kind, Kind::Output { .. }) {
-            let call_id = i.meta.call_id().unwrap_or_default().to_string();
-            out.push(fact(i, Pair::OutputWithoutCall { call_id }));
-            continue;
-        }
-        if let Kind::Output {
-            type_,
-            call_id: Some(id),
-            ..
-        } = &i.meta.kind
-        {
-            let at = i.at.filter(|a| a.file == 0);
-            match first.get(&(*type_, &**id)) {
-                Some(earlier) => {
-                    let pair = Pair::OutputDuplicate {
-                        call_id: id.to_string(),
-                        first: *earlier,
-                    };
-                    out.push(fact(i, pair));
-                }
-                None => {
-                    first.insert((*type_, &**id), at);
-                }
-            }
-        }
-    }
-    out.sort_by_key(|f| f.at.filter(|a| a.file == 0).map_or(0, |a| a.line));
-    out
-}
 
 /// The synthetic output answering `call`: `{type, call_id, output: "aborted"}` (a tool
 /// search: an empty client result), with Codex's deterministic id when the call has one.
@@ -247,22 +59,22 @@ fn synthetic(call: &Item) -> Option<Item> {
 /// `docs/codex-versions.md`); with `images`, each image is prepared as Codex prepares it
 /// (`codex::image`).
 pub fn build(
-    items: Vec<Item>,
+    items: Vector<Item>,
     p: &Pairing,
     reserialize: bool,
     ids: bool,
     images: bool,
     mut text: impl FnMut(&Item) -> Option<String>,
 ) -> Vec<Item> {
-    let unanswered: HashSet<usize> = p.unanswered.iter().copied().collect();
-    let mut out = Vec::with_capacity(items.len() + unanswered.len());
+    let mut out = Vec::with_capacity(items.len() + p.unanswered_len());
+    let mut unanswered = p.unanswered().peekable();
     // N2: the first output of each shell or apply_patch call id, once its call was seen.
     let mut shell_calls: HashMap<String, bool> = HashMap::new();
     for (n, item) in items.into_iter().enumerate() {
         if p.drops(n) {
             continue;
         }
-        let extra = unanswered.contains(&n).then(|| synthetic(&item)).flatten();
+        let extra = unanswered.next_if_eq(&n).and_then(|_| synthetic(&item));
         let mut item = item;
         if reserialize {
             match &item.meta.kind {
@@ -328,7 +140,7 @@ fn is_shell_call(type_: CallType, name: Option<&str>) -> bool {
 /// Whether N2 applies: Codex below 0.147 (0.147 and later store and send these outputs
 /// as text), when the history proves the freeform `apply_patch` tool was offered (a
 /// `custom_tool_call` named `apply_patch`; the request's tool list is not in the file).
-pub fn reserializes(cli_version: Option<&str>, items: &[Item]) -> bool {
+pub fn reserializes(cli_version: Option<&str>, items: &Vector<Item>) -> bool {
     let old = super::cli_version(cli_version).is_some_and(|v| v < (0, 147));
     old && items.iter().any(|i| {
         matches!(&i.meta.kind, Kind::Call { type_, name, .. }
@@ -371,6 +183,11 @@ fn reserialized(item_json: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::item::At;
+
+    fn dropped(p: &Pairing, n: usize) -> Vec<bool> {
+        (0..n).map(|k| p.drops(k)).collect()
+    }
 
     fn item(json: &str, line: u64) -> Item {
         Item {
@@ -405,8 +222,9 @@ mod tests {
                 9,
             ),
         ];
-        let p = pair(&items);
-        assert_eq!(p.unanswered, [0]);
+        let items = Vector::from(items);
+        let p = Pairing::whole(&items);
+        assert_eq!(p.unanswered().collect::<Vec<_>>(), [0]);
         let f = facts(&items, &p, None, &|_| false);
         let open = |f: &[PairFact]| match &f[0].pair {
             Pair::CallWithoutOutput { open_turn, .. } => *open_turn,
@@ -449,8 +267,9 @@ mod tests {
                 5,
             ),
         ];
-        let p = pair(&items);
-        assert_eq!(p.dropped, [true, false, false, false]);
+        let items = Vector::from(items);
+        let p = Pairing::whole(&items);
+        assert_eq!(dropped(&p, 4), [true, false, false, false]);
         let f = facts(&items, &p, None, &|_| false);
         let got: Vec<(&str, u64)> = f
             .iter()
@@ -477,10 +296,11 @@ mod tests {
                 3,
             ),
         ];
-        let p = pair(&items);
+        let items = Vector::from(items);
+        let p = Pairing::whole(&items);
         assert_eq!(
-            (p.unanswered.as_slice(), p.dropped.as_slice()),
-            (&[0][..], &[false, true][..])
+            (p.unanswered().collect::<Vec<_>>(), dropped(&p, 2)),
+            (vec![0], vec![false, true])
         );
     }
 
@@ -502,6 +322,6 @@ mod tests {
             reserialized(r#"{"type":"function_call_output","output":"plain"}"#),
             None
         );
-        assert!(!reserializes(Some("0.147.0"), &[]));
+        assert!(!reserializes(Some("0.147.0"), &Vector::new()));
     }
 }

@@ -11,7 +11,7 @@ use super::item::{self, At, Item, Origin};
 use super::shared::{Held, Keeper};
 use super::state::StateLog;
 use super::ui::UiLog;
-use super::ReadFile;
+use super::{Files, ReadFile};
 use crate::analysis::boundary::Cutoff;
 use crate::decode::{Kind, Record};
 use crate::input::{self, FileText, Handles, Source, SourceFile};
@@ -22,7 +22,7 @@ pub(super) struct Run<'r> {
     pub(super) history: History,
     pub(super) state: StateLog,
     pub(super) ui: UiLog,
-    pub(super) files: Vec<ReadFile>,
+    pub(super) files: Files,
     /// What the history and state were before each lineage source now being read.
     pub(super) saved: Vec<(History, StateLog)>,
     /// The file replayed, and a second reader of it opened when a text of it must be read
@@ -42,7 +42,7 @@ impl<'r> Run<'r> {
             history: History::new(),
             state: StateLog::default(),
             ui: UiLog::default(),
-            files: vec![ReadFile::new(&source.display(), None, None)],
+            files: Files::new(ReadFile::new(&source.display(), None)),
             saved: Vec::new(),
             replayed_source: source,
             own: None,
@@ -101,17 +101,21 @@ impl<'r> Run<'r> {
 /// history is still empty when it is opened, as the lineage is followed at the first
 /// record, so the copy costs nothing).
 impl lineage::Visitor for Run<'_> {
+    /// Its place in the list of files ([`Files::listed`]), which the lineage reader names
+    /// it by; its records are numbered from the root ([`Files::id_at`]).
     fn open(&mut self, shown: &str, key: &Path, end: u64) -> usize {
-        let mut file = ReadFile::new(shown, Some(end), None);
+        let mut file = ReadFile::new(shown, Some(end));
         file.key = Some(key.into());
-        self.files.push(file);
         self.saved.push((self.history.clone(), self.state.clone()));
         self.state.new_file();
-        self.files.len() - 1
+        self.files.open(file)
     }
 
-    fn reading(&mut self, file: usize, reread: Option<SourceFile>) {
-        if let Some(f) = self.files.get_mut(file) {
+    fn reading(&mut self, place: usize, reread: Option<SourceFile>) {
+        // Every source is opened by now.
+        self.files.number();
+        let id = self.files.id_at(place);
+        if let Some(f) = id.and_then(|id| self.files.get_mut(id)) {
             f.reread = reread.map(Arc::new);
         }
     }
@@ -123,7 +127,7 @@ impl lineage::Visitor for Run<'_> {
     /// Only while the lineage comes first: nothing of the file replayed read yet, no source
     /// read (the history is empty), none taken.
     fn kept(&mut self, source: &Path, cutoff: Cutoff) -> Option<Kept> {
-        let first = !self.fed && self.history.is_empty() && self.files.len() == 1;
+        let first = !self.fed && self.history.is_empty() && !self.files.has_sources();
         self.keeper
             .as_mut()
             .filter(|_| first)?
@@ -141,18 +145,20 @@ impl lineage::Visitor for Run<'_> {
         }
     }
 
-    fn record(&mut self, rec: &Record<'_>, file: usize, rereadable: bool) {
-        self.feed(rec, At::of(rec, file), Origin::SourceRollout, rereadable);
+    fn record(&mut self, rec: &Record<'_>, place: usize, rereadable: bool) {
+        let id = self.files.id_at(place).unwrap_or(place);
+        self.feed(rec, At::of(rec, id), Origin::SourceRollout, rereadable);
     }
 
-    fn close(&mut self, file: usize, size: u64, whole: bool) {
-        if let Some(f) = self.files.get_mut(file) {
+    fn close(&mut self, place: usize, size: u64, whole: bool) {
+        let id = self.files.id_at(place);
+        if let Some(f) = id.and_then(|id| self.files.get_mut(id)) {
             f.size = size;
         }
         let saved = self.saved.pop();
         if let (false, Some((history, state))) = (whole, saved) {
             (self.history, self.state) = (history, state);
-            for f in self.files.iter_mut().skip(file) {
+            for f in self.files.listed_from_mut(place) {
                 f.records = 0;
             }
         }
@@ -187,11 +193,14 @@ mod tests {
                 kept + usize::from(!whole)
             );
             run.close(file, 100, whole);
-            assert_eq!(run.files[file].size, 100);
-            assert_eq!(run.files[file].records, u64::from(whole));
+            let read = run.files.id_at(file).and_then(|id| run.files.get(id));
+            assert_eq!(
+                read.map(|f| (f.size, f.records)),
+                Some((100, u64::from(whole)))
+            );
             assert_eq!(run.history.clone().finish().items.len(), kept);
             assert!(run.saved.is_empty());
         }
-        assert_eq!(run.files.len(), 3);
+        assert_eq!(run.files.count(), 3);
     }
 }

@@ -2,11 +2,18 @@
 //! parent (sub-agents, `codex fork`) name the same source and cutoff, and each would read
 //! the whole source again; each fork of a chain inherits the lineage of the one before it
 //! and would read it all again. The first to follow a lineage leaves what its sources fed
-//! into the replay (history, state, the files read, as spans of those files, never copies
-//! of their items); the next one whose lineage reaches the same source with the same cutoff
-//! and reading, at any depth, takes a copy of that instead of reading those sources, in
-//! whatever order the workers reach them. Its files are listed after the sources read
-//! above it, their places in the copy renumbered ([`super::item::At::shifted`]).
+//! into the replay (history, its pairing, state, the files read, as spans of those files,
+//! never copies of their items); the next one whose lineage reaches the same source with
+//! the same cutoff and reading, at any depth, takes that instead of reading those sources,
+//! in whatever order the workers reach them. Its files are listed after the sources read
+//! above it and keep their numbers, which count from the lineage's root
+//! ([`super::files`]).
+//!
+//! What is left and taken is held in persistent collections (`imbl`): taking a lineage
+//! copies a few pointers, and the taker's own items are added beside what it shares, never
+//! by copying what it inherits. A fork 2 000 deep does its own items' work, not its
+//! lineage's again: its calls are paired forward from its lineage's pairing
+//! ([`super::pairing`]).
 //!
 //! Taken only where it is the same replay: when nothing of the child was fed before its
 //! lineage (its `session_meta` is its first record), when the lineage found no cycle, and
@@ -19,16 +26,19 @@ use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use foldhash::HashMap as FastMap;
+use imbl::Vector;
+
 use super::history::History;
 use super::state::StateLog;
-use super::ReadFile;
+use super::{Files, ReadFile};
 use crate::analysis::boundary::Cutoff;
 use crate::codex::Reading;
-use crate::input::SourceFile;
 use crate::lineage::{Fault, Kept};
 
 /// History items held in all the lineages kept, at most (each a few hundred bytes: tens of
-/// MB).
+/// MB). Each lineage counts all its items, though those it shares with another are held
+/// once: the bound is on what is held, and loose.
 pub const MAX_HELD_ITEMS: usize = 250_000;
 
 /// A source file kept (two paths and a reader) weighs about as much as this many items.
@@ -40,7 +50,8 @@ pub struct Lineages(Arc<Mutex<Store>>);
 
 #[derive(Debug, Default)]
 struct Store {
-    by_key: HashMap<Key, Arc<Rebuilt>>,
+    /// By key: a canonical path hashed for every source of every lineage followed.
+    by_key: FastMap<Key, Arc<Rebuilt>>,
     /// Oldest first: the order they are let go in.
     order: VecDeque<Key>,
     items: usize,
@@ -62,7 +73,9 @@ pub(super) struct Key {
 pub(super) struct Rebuilt {
     history: History,
     state: StateLog,
-    files: Vec<KeptFile>,
+    /// Its sources, root first, as the run that read them numbered them (shared with the
+    /// runs that take it).
+    files: Vector<ReadFile>,
     held_times: Vec<((usize, u64), Box<str>)>,
     found: Kept,
     /// What it holds, counted against [`MAX_HELD_ITEMS`]: its items and its files (each
@@ -70,26 +83,11 @@ pub(super) struct Rebuilt {
     items: usize,
 }
 
-/// One source of a kept lineage, as the run that read it listed it (its paths and its
-/// reader shared with the runs that take it): a [`ReadFile`] without the window of texts
-/// read back, which is one run's and not shared between threads.
-#[derive(Debug)]
-struct KeptFile {
-    /// Its path as shown.
-    path: Arc<str>,
-    /// Its canonical path.
-    key: Option<Arc<Path>>,
-    end_ordinal: Option<u64>,
-    records: u64,
-    size: u64,
-    reread: Option<Arc<SourceFile>>,
-}
-
 /// What a run holds of its lineage: what a kept lineage is made of and put back into.
 pub(super) struct Held<'a> {
     pub(super) history: &'a mut History,
     pub(super) state: &'a mut StateLog,
-    pub(super) files: &'a mut Vec<ReadFile>,
+    pub(super) files: &'a mut Files,
     pub(super) held_times: &'a mut HashMap<(usize, u64), Box<str>>,
 }
 
@@ -150,20 +148,10 @@ impl Keeper {
         if cycle || self.lineages.holds(&key) {
             return;
         }
-        let files: Vec<KeptFile> = run
-            .files
-            .iter()
-            .skip(1)
-            .map(|f| KeptFile {
-                path: f.path.clone(),
-                key: f.key.clone(),
-                end_ordinal: f.end_ordinal,
-                records: f.records,
-                size: f.size,
-                reread: f.reread.clone(),
-            })
-            .collect();
+        let files = run.files.sources().clone();
         let items = run.history.len() + FILE_WEIGHT * files.len();
+        // Paired now, the forks that take it pair their own items alone.
+        run.history.pair();
         let rebuilt = Rebuilt {
             history: run.history.clone(),
             state: run.state.clone(),
@@ -211,28 +199,13 @@ impl Lineages {
 }
 
 impl Rebuilt {
-    /// Put it into `run`, whose history is still empty, after the files it lists already
-    /// (their places in it renumbered).
+    /// Put it into `run`, whose history is still empty, after the files it lists already.
+    /// Its files keep their numbers ([`super::item::At::file`] counts from the root).
     fn restore(&self, run: Held<'_>) {
-        let by = run.files.len().saturating_sub(1);
         *run.history = self.history.clone();
-        run.history.shift_files(by);
         *run.state = self.state.clone();
-        run.state.shift_files(by);
-        run.files.reserve(self.files.len());
-        for f in &self.files {
-            let mut file = ReadFile::new("", f.end_ordinal, None);
-            file.path = f.path.clone();
-            file.key.clone_from(&f.key);
-            file.reread.clone_from(&f.reread);
-            file.records = f.records;
-            file.size = f.size;
-            run.files.push(file);
-        }
-        run.held_times.extend(
-            self.held_times
-                .iter()
-                .map(|((file, line), v)| ((file + by, *line), v.clone())),
-        );
+        run.files.take(&self.files);
+        run.held_times
+            .extend(self.held_times.iter().map(|(k, v)| (*k, v.clone())));
     }
 }

@@ -7,6 +7,7 @@
 //! end, once the turn segmentation says which turns a rollback dropped (a dropped turn's
 //! context and world-state records do not survive, as in Codex's reverse scan).
 
+use imbl::Vector;
 use serde_json::Value;
 
 use super::history::Effect;
@@ -25,14 +26,15 @@ enum World {
     Reset,
 }
 
-/// Notes the state records while the replay reads.
+/// Notes the state records while the replay reads, in persistent vectors: a copy shares
+/// them (the forks of a lineage each take its rebuild: [`super::shared`]).
 #[derive(Debug, Default, Clone)]
 pub struct StateLog {
     /// The turn id of the turn being read (from its `task_started`), per file.
     turn_id: Option<String>,
     /// Each context and world-state event with the turn frame it was written in.
-    turn_contexts: Vec<(At, FileText, usize)>,
-    world: Vec<(At, World, usize)>,
+    turn_contexts: Vector<(At, FileText, usize)>,
+    world: Vector<(At, World, usize)>,
     /// The turns as the replay reads them, across every file: a rollback that drops a
     /// turn's user message drops its state too, wherever the turn was written (a fork's
     /// marker can drop its source's turns). These are not the file's turns that
@@ -41,12 +43,12 @@ pub struct StateLog {
     /// turn and which turn a `task_started` names are read as the segmentation reads them
     /// ([`turns::started_turn_id`]), and within the file replayed its rolled-back turns
     /// are the segmentation's ([`StateLog::finish`]).
-    frames: Vec<Frame>,
+    frames: Vector<Frame>,
     /// A `task_started` was read in the file being read: it, not user messages, begins turns.
     task_started_seen: bool,
     token_info: Option<(At, FileText)>,
     /// `turn_context` records Codex's decoder rejects, and why.
-    undecodable: Vec<(At, String)>,
+    undecodable: Vector<(At, String)>,
 }
 
 /// One turn as the state sees it.
@@ -81,29 +83,9 @@ impl StateLog {
         self.task_started_seen = false;
     }
 
-    /// The same notes, in a replay that lists `by` more files before those they were read
-    /// from ([`At::shifted`]).
-    pub fn shift_files(&mut self, by: usize) {
-        if by == 0 {
-            return;
-        }
-        for (at, ..) in &mut self.turn_contexts {
-            *at = at.shifted(by);
-        }
-        for (at, ..) in &mut self.world {
-            *at = at.shifted(by);
-        }
-        if let Some((at, _)) = &mut self.token_info {
-            *at = at.shifted(by);
-        }
-        for (at, _) in &mut self.undecodable {
-            *at = at.shifted(by);
-        }
-    }
-
     fn frame(&mut self) -> usize {
         if self.frames.is_empty() {
-            self.frames.push(Frame::default());
+            self.frames.push_back(Frame::default());
         }
         self.frames.len() - 1
     }
@@ -117,7 +99,7 @@ impl StateLog {
                 let f = self.frame();
                 let bounded = self.frames.get(f).is_some_and(|f| f.boundary.is_some());
                 if bounded && !self.task_started_seen {
-                    self.frames.push(Frame::default());
+                    self.frames.push_back(Frame::default());
                 }
                 let f = self.frame();
                 if let Some(f) = self.frames.get_mut(f) {
@@ -125,7 +107,7 @@ impl StateLog {
                 }
             }
             Effect::RolledBack(len) => {
-                for f in &mut self.frames {
+                for f in self.frames.iter_mut() {
                     if f.boundary.is_some_and(|b| b >= len) {
                         f.dropped = true;
                         f.boundary = None;
@@ -134,7 +116,7 @@ impl StateLog {
             }
             Effect::Compaction => {
                 // The old indices mean nothing in the replaced history.
-                for f in &mut self.frames {
+                for f in self.frames.iter_mut() {
                     f.boundary = None;
                 }
             }
@@ -145,7 +127,7 @@ impl StateLog {
             Kind::EventMsg => match rec.payload_type() {
                 Some("task_started") => {
                     self.task_started_seen = true;
-                    self.frames.push(Frame::default());
+                    self.frames.push_back(Frame::default());
                     self.turn_id = turns::started_turn_id(rec);
                 }
                 Some("token_count") => {
@@ -161,7 +143,7 @@ impl StateLog {
                 // A key with an escape (members not all known): not judged.
                 if read.is_some() || shape.failed() {
                     if let Some(error) = shape.finish() {
-                        self.undecodable.push((at, error));
+                        self.undecodable.push_back((at, error));
                         return;
                     }
                 }
@@ -174,7 +156,7 @@ impl StateLog {
                 };
                 if compatible {
                     let f = self.frame();
-                    self.turn_contexts.push((
+                    self.turn_contexts.push_back((
                         at,
                         FileText::of(rec, rec.payload.get(), rereadable),
                         f,
@@ -190,11 +172,11 @@ impl StateLog {
                     World::Patch(body)
                 };
                 let f = self.frame();
-                self.world.push((at, ev, f));
+                self.world.push_back((at, ev, f));
             }
             Kind::Compacted if compaction => {
                 let f = self.frame();
-                self.world.push((at, World::Reset, f));
+                self.world.push_back((at, World::Reset, f));
             }
             _ => {}
         }
@@ -227,7 +209,7 @@ impl StateLog {
             world_state_patches: 0,
             token_info: None,
             patches_before_full: Vec::new(),
-            undecodable_contexts: self.undecodable.clone(),
+            undecodable_contexts: self.undecodable.iter().cloned().collect(),
         };
         st.turn_context = self
             .turn_contexts
