@@ -154,9 +154,11 @@ impl Pairing {
     /// before it.
     pub fn extend(&mut self, items: &Vector<Item>) {
         let mut tangled = false;
-        // Split off, not skipped: a skip walks every item before.
-        let new = items.skip(self.len.min(items.len()));
-        for (n, i) in (self.len..).zip(&new) {
+        // Through a focus, which holds the chunk it last read: not skipped, as a skip
+        // walks every item before.
+        let mut focus = items.focus();
+        for n in self.len..items.len() {
+            let Some(i) = focus.get(n) else { break };
             match role(i) {
                 Role::System => {
                     self.system.insert(n);
