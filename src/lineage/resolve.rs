@@ -113,9 +113,32 @@ impl Resolver {
         if let Some(known) = self.canonical.get(p) {
             return known.clone();
         }
-        let known = (same_file_key(p), p.is_dir());
+        let known = self.look_up(p);
         self.canonical.insert(p.to_path_buf(), known.clone());
         known
+    }
+
+    /// Its canonical path, and whether it is a directory. A file that is not a link lies
+    /// where its directory's canonical path (looked up once for every file in it) says:
+    /// `realpath` costs a `readlink` for each component of a path, and a lineage follows
+    /// thousands of files of a few directories.
+    fn look_up(&mut self, p: &Path) -> (PathBuf, bool) {
+        if let (Some(dir), Some(name)) = (p.parent(), p.file_name()) {
+            let plain_file = std::fs::symlink_metadata(p)
+                .is_ok_and(|m| !m.file_type().is_symlink() && !m.is_dir());
+            if plain_file {
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                let (dir, is_dir) = self.looked_up(dir);
+                if is_dir {
+                    return (dir.join(name), false);
+                }
+            }
+        }
+        (same_file_key(p), p.is_dir())
     }
 
     /// The directories to search for a child's source, in order, without repeats.
@@ -178,4 +201,44 @@ fn index(paths: impl Iterator<Item = PathBuf>) -> HashMap<String, PathBuf> {
 /// A path to compare files by (the canonical path when there is one).
 fn same_file_key(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Looked up through its directory's canonical path or not, a path's canonical form
+    /// is `realpath`'s: through a linked directory, a linked file, `..`, a relative path;
+    /// itself when nothing is there.
+    #[test]
+    fn a_canonical_path_is_realpaths_however_it_is_reached() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real");
+        std::fs::create_dir_all(real.join("sub")).unwrap();
+        let file = real.join("sub/a.jsonl");
+        std::fs::write(&file, "{}\n").unwrap();
+        std::os::unix::fs::symlink(&real, tmp.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink(&file, real.join("b.jsonl")).unwrap();
+        let paths = [
+            file.clone(),
+            tmp.path().join("linked/sub/a.jsonl"),
+            real.join("b.jsonl"),
+            real.join("sub/../sub/a.jsonl"),
+            real.join("sub/./a.jsonl"),
+            real.join("sub"),
+            tmp.path().join("linked"),
+        ];
+        let mut r = Resolver::new(&[], None);
+        for p in &paths {
+            let want = std::fs::canonicalize(p).unwrap();
+            assert_eq!(r.canonical(p), want, "{}", p.display());
+            // Again, from what the run remembers.
+            assert_eq!(r.canonical(p), want, "{}", p.display());
+        }
+        let missing = real.join("sub/missing.jsonl");
+        assert_eq!(r.canonical(&missing), missing);
+        // A relative path, from the current directory (the package's, under cargo).
+        let relative = Path::new("Cargo.toml");
+        assert_eq!(r.canonical(relative), relative.canonicalize().unwrap());
+    }
 }
