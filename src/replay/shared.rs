@@ -21,10 +21,18 @@
 //! ([`crate::lineage::Visitor::kept`] says why). The problems found are the same (the lineage reader places them,
 //! [`crate::lineage::Follower`]). Memory: at most [`MAX_HELD_ITEMS`] history items are
 //! held, the oldest lineage let go first.
+//!
+//! Rebuilt once whatever the thread scheduling: a run that sets out to rebuild a lineage
+//! says so, and another that needs it meanwhile waits for it rather than read its sources
+//! too (two forks of one parent begun together would each read the whole parent; over a
+//! chain, the fork begun beside the one before it would read one source more). Never a
+//! deadlock: a run waits only for a run that is not waiting itself, so no run waits, even
+//! through others, for itself.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::{self, ThreadId};
 
 use foldhash::HashMap as FastMap;
 use imbl::Vector;
@@ -46,10 +54,21 @@ const FILE_WEIGHT: usize = 4;
 
 /// The lineages rebuilt so far in a run, shared by its workers (clones share them).
 #[derive(Debug, Clone, Default)]
-pub struct Lineages(Arc<Mutex<Store>>);
+pub struct Lineages(Arc<Shelf>);
+
+#[derive(Debug, Default)]
+struct Shelf {
+    store: Mutex<Store>,
+    /// Signalled when a lineage being rebuilt is kept or given up.
+    changed: Condvar,
+}
 
 #[derive(Debug, Default)]
 struct Store {
+    /// The lineages being rebuilt now, by the thread rebuilding each.
+    building: FastMap<Key, ThreadId>,
+    /// The threads waiting for one.
+    waiting: Vec<ThreadId>,
     /// By key: a canonical path hashed for every source of every lineage followed.
     by_key: FastMap<Key, Arc<Rebuilt>>,
     /// Oldest first: the order they are let go in.
@@ -99,6 +118,10 @@ pub(super) struct Keeper {
     images: bool,
     /// The lineage offered to the lineage reader, to be taken.
     offered: Option<Arc<Rebuilt>>,
+    /// A lineage was asked for already: the first is the one this run rebuilds.
+    asked: bool,
+    /// The lineage this run said it rebuilds, until it keeps it or gives it up.
+    building: Option<Key>,
 }
 
 impl Keeper {
@@ -108,6 +131,8 @@ impl Keeper {
             reading,
             images,
             offered: None,
+            asked: false,
+            building: None,
         }
     }
 
@@ -120,9 +145,21 @@ impl Keeper {
         }
     }
 
-    /// The lineage from `source` at `cutoff`, when one is kept; it is then offered.
+    /// The lineage from `source` at `cutoff`, when one is kept (or, being rebuilt by
+    /// another run, once that run kept it); it is then offered. The first asked for is
+    /// the one this run rebuilds when none is kept: it says so.
     pub(super) fn offer(&mut self, source: &Path, cutoff: Cutoff) -> Option<Kept> {
-        let rebuilt = self.lineages.get(&self.key(source, cutoff))?;
+        let key = self.key(source, cutoff);
+        let first = !std::mem::replace(&mut self.asked, true);
+        let rebuilt = match self.lineages.wait_for(&key, first) {
+            Ok(kept) => kept,
+            Err(building) => {
+                if building {
+                    self.building = Some(key);
+                }
+                return None;
+            }
+        };
         let found = rebuilt.found.clone();
         self.offered = Some(rebuilt);
         Some(found)
@@ -168,19 +205,59 @@ impl Keeper {
     }
 }
 
+impl Drop for Keeper {
+    /// The lineage it said it rebuilds is kept or given up: those waiting for it go on.
+    fn drop(&mut self) {
+        if let Some(key) = self.building.take() {
+            let mut store = self.lineages.lock();
+            store.building.remove(&key);
+            drop(store);
+            self.lineages.0.changed.notify_all();
+        }
+    }
+}
+
 impl Lineages {
-    fn holds(&self, key: &Key) -> bool {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.by_key.contains_key(key)
+    fn lock(&self) -> MutexGuard<'_, Store> {
+        self.0.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn get(&self, key: &Key) -> Option<Arc<Rebuilt>> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.by_key.get(key).cloned()
+    fn holds(&self, key: &Key) -> bool {
+        self.lock().by_key.contains_key(key)
+    }
+
+    /// The lineage kept under `key`; while another run rebuilds it (and waits for none
+    /// itself), once that run is done with it. When there is none: with `first`, this run
+    /// then says it rebuilds it, unless another does (`Err(true)`: it does).
+    fn wait_for(&self, key: &Key, first: bool) -> Result<Arc<Rebuilt>, bool> {
+        let me = thread::current().id();
+        let mut store = self.lock();
+        loop {
+            if let Some(kept) = store.by_key.get(key) {
+                return Ok(kept.clone());
+            }
+            let Some(&owner) = store.building.get(key) else {
+                break;
+            };
+            if owner == me || store.waiting.contains(&owner) {
+                return Err(false);
+            }
+            store.waiting.push(me);
+            store = self
+                .0
+                .changed
+                .wait(store)
+                .unwrap_or_else(|e| e.into_inner());
+            store.waiting.retain(|t| *t != me);
+        }
+        if first {
+            store.building.insert(key.clone(), me);
+        }
+        Err(first)
     }
 
     fn put(&self, key: Key, rebuilt: Rebuilt) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = self.lock();
         if kept.by_key.contains_key(&key) {
             return;
         }
@@ -207,5 +284,121 @@ impl Rebuilt {
         run.files.take(&self.files);
         run.held_times
             .extend(self.held_times.iter().map(|(k, v)| (*k, v.clone())));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    const CUT: Cutoff = Cutoff {
+        end_ordinal: 3,
+        end_byte_offset: 100,
+    };
+
+    fn keeper(l: &Lineages) -> Keeper {
+        Keeper::new(l, Reading::default(), false)
+    }
+
+    /// Leave an empty lineage from `source`, as a run that followed it does.
+    fn leave(k: &Keeper, source: &str) {
+        let mut history = History::new();
+        let mut state = StateLog::default();
+        let mut files = Files::new(ReadFile::new("child", None));
+        let mut held_times = HashMap::new();
+        let held = Held {
+            history: &mut history,
+            state: &mut state,
+            files: &mut files,
+            held_times: &mut held_times,
+        };
+        k.leave(Path::new(source), CUT, held, Kept::default());
+    }
+
+    /// Runs `f` on a thread of its own; what it returns, unless it takes a second.
+    fn within_a_second<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(1)).ok()
+    }
+
+    /// Two forks of one parent begun together: the second waits for the first's rebuild
+    /// and takes it, rather than read the parent too.
+    #[test]
+    fn a_lineage_being_rebuilt_is_waited_for_and_taken() {
+        let lineages = Lineages::default();
+        let mut first = keeper(&lineages);
+        assert!(first.offer(Path::new("/parent"), CUT).is_none());
+        let l = lineages.clone();
+        let (started, waiting) = mpsc::channel();
+        let second = thread::spawn(move || {
+            let mut k = keeper(&l);
+            started.send(()).unwrap();
+            k.offer(Path::new("/parent"), CUT).is_some()
+        });
+        waiting.recv().unwrap();
+        // Until the first keeps it, the second waits.
+        thread::sleep(Duration::from_millis(50));
+        assert!(!second.is_finished());
+        leave(&first, "/parent");
+        drop(first);
+        assert!(second.join().unwrap());
+    }
+
+    /// One that gives a lineage up (it kept nothing) lets those waiting for it go on to
+    /// read it themselves.
+    #[test]
+    fn a_lineage_given_up_lets_those_waiting_read_it() {
+        let lineages = Lineages::default();
+        let mut first = keeper(&lineages);
+        assert!(first.offer(Path::new("/parent"), CUT).is_none());
+        let l = lineages.clone();
+        let second = thread::spawn(move || keeper(&l).offer(Path::new("/parent"), CUT).is_some());
+        thread::sleep(Duration::from_millis(50));
+        drop(first);
+        assert!(!second.join().unwrap());
+    }
+
+    /// Two runs each rebuilding the lineage the other needs (a chain of files that name
+    /// each other, cutoffs and all): the one that asks second does not wait for one that
+    /// waits, so neither waits for ever.
+    #[test]
+    fn two_runs_needing_each_others_lineage_never_wait_for_each_other() {
+        let lineages = Lineages::default();
+        let l1 = lineages.clone();
+        let (a_built, a_built_rx) = mpsc::channel();
+        let (b_built, b_built_rx) = mpsc::channel();
+        let a = thread::spawn(move || {
+            let mut k = keeper(&l1);
+            assert!(k.offer(Path::new("/a"), CUT).is_none());
+            a_built.send(()).unwrap();
+            b_built_rx.recv().unwrap();
+            // B rebuilds /b and waits for nothing yet: A waits for it.
+            let taken = k.offer(Path::new("/b"), CUT).is_some();
+            (k, taken)
+        });
+        a_built_rx.recv().unwrap();
+        let mut b = keeper(&lineages);
+        assert!(b.offer(Path::new("/b"), CUT).is_none());
+        b_built.send(()).unwrap();
+        // Let A begin waiting for /b.
+        thread::sleep(Duration::from_millis(50));
+        let l = lineages.clone();
+        // B now needs /a, which A rebuilds while it waits: B does not wait.
+        let asked = within_a_second(move || {
+            let found = b.offer(Path::new("/a"), CUT).is_some();
+            leave(&b, "/b");
+            drop(b);
+            drop(l);
+            found
+        });
+        assert_eq!(asked, Some(false), "B waited for A, which waits for B");
+        let (a_keeper, taken) = a.join().unwrap();
+        assert!(taken);
+        drop(a_keeper);
     }
 }
