@@ -102,7 +102,7 @@ pub struct Problem {
 #[derive(Debug, Default, Clone)]
 pub struct History {
     items: Vector<Item>,
-    /// The pairing of the items, as far as it was brought ([`History::pairing`]).
+    /// The pairing of the items, as far as it was brought ([`History::pair`]).
     pairing: Pairing,
     bounds: Boundaries,
     base: Option<Base>,

@@ -44,7 +44,7 @@ pub struct At {
     /// root (1: the root, read first). Counted from the root, a source has the same number
     /// in every lineage that reaches it with the same sources above it, so a lineage's
     /// rebuild is taken into a deeper one as it is ([`super::shared`]). The replay lists
-    /// its files the other way, child first: [`super::file_of`].
+    /// its files the other way, child first: [`super::Files::listed`].
     pub file: usize,
     pub line: u64,
     /// The line's byte offset.

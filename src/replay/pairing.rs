@@ -10,7 +10,7 @@
 //! answer it.
 //!
 //! Paired forward, item by item, in persistent collections: the history keeps its pairing
-//! as it grows ([`super::history::History::pairing`]), and a fork takes its lineage's with
+//! as it grows ([`super::history::History::pair`]), and a fork takes its lineage's with
 //! the items it inherits ([`super::shared`]), so it pairs its own items alone. What Codex
 //! decides over the whole history, the forward pass decides as each item comes, but for
 //! one case: a call that comes after an output dropped for want of it keeps that output
