@@ -22,8 +22,9 @@
 // Paths hashed by the thousand: a fast hash (std's SipHash was a tenth of a chain's
 // `check-ordinal`).
 use foldhash::{HashMap, HashMapExt, HashSet};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
 use crate::analysis::session::SessionTracker;
@@ -160,7 +161,9 @@ pub struct Follower<'r> {
     resolver: &'r Mutex<Resolver>,
     read: &'r ReadOptions,
     /// Sources read whole, by path and cutoff (with a visitor that takes no records).
-    cache: HashMap<(PathBuf, Cutoff), Read>,
+    /// Keyed by the path's bytes (`Path`'s hash parses components; canonical paths have one
+    /// spelling).
+    cache: HashMap<(OsString, Cutoff), Read>,
     found: Followed,
     /// The level each of `found.problems` was found at.
     levels: Vec<usize>,
@@ -224,11 +227,12 @@ impl<'r> Follower<'r> {
         visitor: &mut dyn Visitor,
     ) -> (Vec<Level>, usize) {
         let records = visitor.takes_records();
-        let mut visited: HashSet<PathBuf> = child
-            .path()
-            .map(|p| self.canonical(p))
-            .into_iter()
-            .collect();
+        let me = child.path().map(|p| self.canonical(p));
+        if let Some(me) = &me {
+            // What the child's own pass read at its head, for a fork of it.
+            self.resolver().note_head(me, Some(base));
+        }
+        let mut visited: HashSet<OsString> = me.map(PathBuf::into_os_string).into_iter().collect();
         let mut levels: Vec<Level> = Vec::new();
         let mut next = Some((base.clone(), Some(at), child.clone()));
         while let Some((base, at, namer)) = next.take() {
@@ -254,7 +258,7 @@ impl<'r> Follower<'r> {
                 }
             };
             let key = self.canonical(&path);
-            if visited.contains(&key) {
+            if visited.contains(key.as_os_str()) {
                 let fault = Fault::Cycle {
                     source: path.display().to_string(),
                 };
@@ -287,7 +291,10 @@ impl<'r> Follower<'r> {
                 return (levels, kept.sources.saturating_sub(1));
             }
             let cached = (!records)
-                .then(|| self.cache.get(&(key.clone(), level.target.cutoff)))
+                .then(|| {
+                    self.cache
+                        .get(&(key.clone().into_os_string(), level.target.cutoff))
+                })
                 .flatten()
                 .filter(|read| read.reusable())
                 .cloned();
@@ -299,8 +306,8 @@ impl<'r> Follower<'r> {
                 levels.push(level);
                 return (levels, read.height);
             }
-            visited.insert(key);
-            match own_base(&level.path, self.read) {
+            visited.insert(key.into_os_string());
+            match self.own_base(&level.path, &level.key) {
                 Ok(Some(b)) => {
                     level.has_base = true;
                     next = Some((b, None, Source::File(level.path.clone())));
@@ -352,8 +359,10 @@ impl<'r> Follower<'r> {
                             nested,
                             height: levels.len() - depth + beyond,
                         };
-                        self.cache
-                            .insert((level.key.clone(), level.target.cutoff), read);
+                        self.cache.insert(
+                            (level.key.clone().into_os_string(), level.target.cutoff),
+                            read,
+                        );
                     }
                     probe
                 }
@@ -384,20 +393,30 @@ impl<'r> Follower<'r> {
         }
     }
 
+    /// The run's resolver (a panic elsewhere leaves what it holds as good as before).
+    fn resolver(&self) -> MutexGuard<'r, Resolver> {
+        self.resolver.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// `path`'s canonical path (a cycle is one of them again), through the run's resolver,
     /// which looks each up once.
     fn canonical(&self, path: &Path) -> PathBuf {
-        match self.resolver.lock() {
-            Ok(mut r) => r.canonical(path),
-            Err(poisoned) => poisoned.into_inner().canonical(path),
-        }
+        self.resolver().canonical(path)
     }
 
     fn find(&self, child: &Source, rollout_id: &str) -> Result<PathBuf, Vec<Place>> {
-        match self.resolver.lock() {
-            Ok(mut r) => r.find(child, rollout_id),
-            Err(poisoned) => poisoned.into_inner().find(child, rollout_id),
+        self.resolver().find(child, rollout_id)
+    }
+
+    /// The source's own `history_base` (canonical path `key`): what the run read at its head
+    /// already, else read there now.
+    fn own_base(&self, path: &Path, key: &Path) -> Result<Option<HistoryBase>, String> {
+        if let Some(known) = self.resolver().head(key) {
+            return Ok(known);
         }
+        let base = own_base(path, self.read)?;
+        self.resolver().note_head(key, base.as_ref());
+        Ok(base)
     }
 
     /// Read one source to its end: its records below the cutoff to `visitor` (as its
@@ -576,6 +595,48 @@ mod tests {
             // Each source read once for the chain, not once per child that follows it.
             assert!(shared.reads < 2 * n, "{} reads for {n} files", shared.reads);
         }
+    }
+
+    /// A file's head is read once a run: a child's own pass says what its head names, a
+    /// lineage step what a source's names, and a later step takes that rather than open the
+    /// file again for it.
+    #[test]
+    fn a_head_the_run_read_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = chain(dir.path(), 3);
+        let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
+        let read = ReadOptions::default();
+        let follow = |resolver: &Mutex<Resolver>, k: usize| {
+            let child = Source::File(paths[k].clone());
+            Follower::new(resolver, &read).follow(
+                &child,
+                &base_of(&paths, k, 0),
+                meta_line(),
+                &mut JudgeOnly,
+            )
+        };
+        let key = |r: &Mutex<Resolver>, k: usize| r.lock().unwrap().canonical(&paths[k]);
+        // Read from the files: the fork's source is followed to the root.
+        let resolver = Mutex::new(Resolver::new(&sources, None));
+        let followed = follow(&resolver, 2);
+        assert_eq!((followed.sources, followed.problems.len()), (2, 0));
+        let mut r = resolver.lock().unwrap();
+        let (child, source) = (r.canonical(&paths[2]), r.canonical(&paths[1]));
+        assert_eq!(r.head(&child), Some(Some(base_of(&paths, 2, 0))));
+        assert_eq!(r.head(&source), Some(Some(base_of(&paths, 1, 0))));
+        drop(r);
+        // What the run says the source's head names is taken, not read again: were it read,
+        // the lineage would reach the root.
+        let resolver = Mutex::new(Resolver::new(&sources, None));
+        let source = key(&resolver, 1);
+        resolver.lock().unwrap().note_head(&source, None);
+        assert_eq!(follow(&resolver, 2).sources, 1);
+        // A child's own pass says what its head names before a fork of it is followed.
+        let resolver = Mutex::new(Resolver::new(&sources, None));
+        follow(&resolver, 1);
+        let fork = key(&resolver, 1);
+        let noted = resolver.lock().unwrap().head(&fork);
+        assert_eq!(noted, Some(Some(base_of(&paths, 1, 0))));
     }
 
     /// Counts the records each source hands over, and checks the order of the calls.

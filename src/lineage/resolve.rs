@@ -10,10 +10,12 @@
 // Paths hashed by the thousand: a fast hash (std's SipHash was a tenth of a chain's
 // `check-ordinal`).
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::input::{self, Source};
 use crate::lineage::rollout_id_from_file_name;
+use crate::model::HistoryBase;
 
 /// A place searched for a lineage source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +48,15 @@ pub struct Resolver {
     /// The canonical path of each path looked at so far, and whether it is a directory:
     /// each lineage step compares files and directories by it, and `realpath` costs a
     /// `readlink` a component (a third of `check-ordinal`'s time over a chain of forks).
-    canonical: HashMap<PathBuf, (PathBuf, bool)>,
+    /// Keyed by the path's bytes: `Path`'s hash parses components (7% of `lint` over a chain
+    /// of forks); a path spelt two ways is looked up twice, to the same answer.
+    canonical: HashMap<OsString, (PathBuf, bool)>,
+    /// Each file's own `history_base` (`None`: it names none), by canonical path, as a
+    /// file's own pass or a lineage step read it: a fork's source is then not opened a
+    /// second time for its head (a third of the opens over a chain of forks). The first
+    /// `session_meta` of a rollout is written once, at its head, so every reading of it
+    /// finds the same.
+    heads: HashMap<OsString, Option<HistoryBase>>,
 }
 
 impl Resolver {
@@ -63,6 +73,7 @@ impl Resolver {
             home,
             also: Vec::new(),
             canonical: HashMap::new(),
+            heads: HashMap::new(),
         }
     }
 
@@ -105,6 +116,20 @@ impl Resolver {
         Err(searched)
     }
 
+    /// The `history_base` the file at canonical path `key` names at its head, when the run
+    /// read it already ([`Resolver::note_head`]).
+    pub fn head(&self, key: &Path) -> Option<Option<HistoryBase>> {
+        self.heads.get(key.as_os_str()).cloned()
+    }
+
+    /// What the head of the file at canonical path `key` names: its own `history_base`
+    /// when it is paginated and names one, else `None`.
+    pub fn note_head(&mut self, key: &Path, base: Option<&HistoryBase>) {
+        if !self.heads.contains_key(key.as_os_str()) {
+            self.heads.insert(key.as_os_str().to_owned(), base.cloned());
+        }
+    }
+
     /// The canonical path of `p` (itself when it has none: it does not exist), looked up
     /// once a run.
     pub fn canonical(&mut self, p: &Path) -> PathBuf {
@@ -112,11 +137,12 @@ impl Resolver {
     }
 
     fn looked_up(&mut self, p: &Path) -> (PathBuf, bool) {
-        if let Some(known) = self.canonical.get(p) {
+        if let Some(known) = self.canonical.get(p.as_os_str()) {
             return known.clone();
         }
         let known = self.look_up(p);
-        self.canonical.insert(p.to_path_buf(), known.clone());
+        self.canonical
+            .insert(p.as_os_str().to_owned(), known.clone());
         known
     }
 

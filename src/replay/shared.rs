@@ -30,7 +30,8 @@
 //! through others, for itself.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, ThreadId};
 
@@ -79,8 +80,9 @@ struct Store {
 /// What makes two children's lineages the same rebuild.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct Key {
-    /// The first source, as its canonical path.
-    pub(super) source: PathBuf,
+    /// The first source, as its canonical path (its bytes: `Path`'s hash parses components,
+    /// and a canonical path has one spelling).
+    pub(super) source: OsString,
     pub(super) cutoff: Cutoff,
     pub(super) reading: Reading,
     /// `--for-prompt` looks for images as it reads.
@@ -138,7 +140,7 @@ impl Keeper {
 
     fn key(&self, source: &Path, cutoff: Cutoff) -> Key {
         Key {
-            source: source.to_path_buf(),
+            source: source.as_os_str().to_owned(),
             cutoff,
             reading: self.reading,
             images: self.images,
