@@ -14,11 +14,13 @@
 # runs each command once, so that the ones compared are timed side by side); each figure
 # is the median wall time of --runs rounds (after one untimed warm-up run), shown with the
 # fastest and slowest, and the peak RSS of the worst run. It ends with the ratios that the
-# targets of issue #5 need, and writes everything to bench-out/results.json.
+# targets of issue #5 need, and writes everything to bench-out/results.json. Last, the
+# lineage shapes of issue #33 (a fan-out of forks and a chain of 10 000: benches/lineage.sh,
+# into bench-out/lineage) beside `stats`, unless --no-lineage.
 #
 # Options: --size SIZE (tree, default 1GB), --single SIZE (single file, default 500MB),
 #          --runs N (default 5), --seed N (default 1), --out DIR (default bench-out),
-#          --no-ccusage, --no-jq, --no-j1.
+#          --no-ccusage, --no-jq, --no-j1, --no-lineage.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -32,6 +34,7 @@ OUT=bench-out
 DO_CCUSAGE=1
 DO_JQ=1
 DO_J1=1
+DO_LINEAGE=1
 CCUSAGE_VERSION=20.0.24
 
 while [ $# -gt 0 ]; do
@@ -44,7 +47,8 @@ while [ $# -gt 0 ]; do
         --no-ccusage) DO_CCUSAGE=0; shift ;;
         --no-jq) DO_JQ=0; shift ;;
         --no-j1) DO_J1=0; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --no-lineage) DO_LINEAGE=0; shift ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -269,13 +273,14 @@ for input in tree single; do
     for c2 in "${CMDS[@]}"; do
         [ "$c2" = stats ] && continue
         r=$(ratio "$(get "$input" "$c2" 3)" "$s")
-        # Each command's target, from its latest issue: 2x (#5: turns, calls,
-        # check-ordinal), 3x for the replayed history (#12), 2.5x for the state view and
-        # lint and 3.5x for the history as Codex sends it (#27, which made them decode
-        # records as Codex types them and prepare images); the UI view has none.
+        # Each command's target, from its latest issue: 2x (#5: turns, check-ordinal),
+        # 3x for the replayed history (#12), 3.5x for the history as Codex sends it (#27,
+        # which made records decode as Codex types them and images prepared), 1.5x for
+        # calls, the state view and lint (#33, a margin under #5's 2x and #27's 2.5x);
+        # the UI view has none.
         case "$c2" in
             replay) limit_x=3 ;;
-            replay-state|lint) limit_x=2.5 ;;
+            calls|replay-state|lint) limit_x=1.5 ;;
             replay-prompt) limit_x=3.5 ;;
             replay-ui) limit_x="" ;;
             *) limit_x=2 ;;
@@ -324,3 +329,10 @@ done
 } > "$OUT/results.json"
 echo
 echo "results: $OUT/results.json"
+
+# --- lineage shapes (issue #33) ------------------------------------------------------------
+# A fan-out and a deep chain of forks, every lineage reader beside `stats` on each.
+if [ "$DO_LINEAGE" = 1 ]; then
+    echo
+    bash benches/lineage.sh --runs "$RUNS" --bin "$BIN" --out "$OUT/lineage"
+fi
