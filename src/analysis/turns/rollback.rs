@@ -33,8 +33,10 @@ pub fn marker(rec: &Record<'_>) -> Option<u32> {
 /// rebuilt history (for `replay`). This is Codex's `drop_last_n_user_turns`, in one place.
 #[derive(Debug, Clone, Default)]
 pub struct Boundaries {
-    /// The positions of the user elements among the standing ones.
-    users: Vec<usize>,
+    /// The positions of the user elements among the standing ones. Persistent: a fork's
+    /// history starts as a copy of its lineage's, and a chain of forks copied this one
+    /// every fork (its length grows with the chain's depth).
+    users: imbl::Vector<usize>,
     /// How many elements stand.
     len: usize,
 }
@@ -43,7 +45,7 @@ impl Boundaries {
     /// One element more at the end; `user` when it is a user turn's boundary.
     pub fn push(&mut self, user: bool) {
         if user {
-            self.users.push(self.len);
+            self.users.push_back(self.len);
         }
         self.len += 1;
     }
