@@ -328,7 +328,7 @@ impl<'r> Follower<'r> {
             .iter()
             .map(|l| {
                 (l.known.is_none() && !l.kept).then(|| {
-                    let shown = l.path.display().to_string();
+                    let shown = input::shown(&l.path);
                     visitor.open(&shown, &l.key, l.target.cutoff.end_ordinal)
                 })
             })
