@@ -379,6 +379,8 @@ pub struct SettingsArgs {
     /// A version (0.153.4, 0.128), `file` for each file's own session_meta.cli_version, or
     /// `newest`. Default: the config file's [codex] version, else the newest version
     /// rollscope knows. What each version does: docs/codex-versions.md
+    // The doc comment is the option's help: `[codex]` names the config file's table.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long, value_name = "VERSION|file")]
     pub codex: Option<String>,
 
@@ -545,12 +547,15 @@ pub struct RepairArgs {
 
     /// Write a copy of each input under DIR, at its path relative to its Codex home or to
     /// the folder it was found in (a file given alone: DIR/<its name>)
+    // The doc comment is the option's help, where `<…>` is a placeholder, not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
     pub out_dir: Option<PathBuf>,
 
     /// Replace each repaired file, keeping the original as <name>.bak; refused when the
     /// file changed since it was read, another process has it open for writing, or the
     /// backup exists
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long)]
     pub in_place: bool,
 

@@ -1,6 +1,6 @@
 //! `repair`: a rollout's fixes applied to a copy of its text, in passes, and the copy
 //! checked before anything is written (`docs/repair.md`). Facts and decisions: what is
-//! applied, what is left and why, whether the result holds. Writing files is [`write`];
+//! applied, what is left and why, whether the result holds. Writing files is [`write`](mod@write);
 //! printing is the command's and the output layer's.
 //!
 //! A file is first checked where it lies. Only when a fix applies is it read into memory

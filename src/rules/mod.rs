@@ -2,13 +2,13 @@
 //!
 //! A unit (`src/rules/<group>/<name>.rs`) holds everything about its rule: the descriptor
 //! (slug, default severity, summary, documentation with its **Checks.**, **Why it matters.**,
-//! **Example.** and **Fix.** sections, which fixes it gives; the [`rule!`] macro makes it
-//! from a doc comment), the check that turns the facts the analyses and the replay establish
-//! into findings (through [`Hook`]s: one record at a time as the pass reads it, or the facts
-//! of the whole file), each finding's message built from its facts, and its fix where the
-//! cure is mechanical. A group's `mod.rs` lists its units ([`group!`]); the registry is those
-//! lists, in [`GROUPS`] order, never a second copy. `docs/contributing.md` walks through
-//! adding one.
+//! **Example.** and **Fix.** sections, which fixes it gives; the `rule!` macro of
+//! [`unit`](mod@unit) makes it from a doc comment), the check that turns the facts the
+//! analyses and the replay establish into findings (through [`Hook`]s: one record at a time
+//! as the pass reads it, or the facts of the whole file), each finding's message built from
+//! its facts, and its fix where the cure is mechanical. A group's `mod.rs` lists its units
+//! (`group!`); the registry is those lists, in [`GROUPS`] order, never a second copy.
+//! `docs/contributing.md` walks through adding one.
 //!
 //! Severity follows what the real Codex does with such a file: **error** when it refuses
 //! the file or loses records or history on resume, or a format rule readers rely on is

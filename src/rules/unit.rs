@@ -1,5 +1,5 @@
-//! What a rule unit is: its descriptor (made by [`rule!`]), and the hooks through which its
-//! check reads facts ([`Hook`]); a group's list of units ([`group!`]).
+//! What a rule unit is: its descriptor (made by `rule!`, below), and the hooks through which
+//! its check reads facts ([`Hook`]); a group's list of units (`group!`).
 
 use crate::codex::Reading;
 use crate::decode::{Kind, Record};
