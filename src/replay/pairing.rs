@@ -40,22 +40,60 @@ pub struct Pairing {
     len: usize,
     /// The calls, by the output type that answers them.
     calls: Set,
-    /// The outputs with a call id.
-    answered: Set,
-    /// Calls with no output (yet): they get a synthetic one.
-    unanswered: OrdSet<usize>,
-    /// The same, by key: an output that comes answers them all.
-    waiting: Map<Vector<usize>>,
+    /// The outputs with a call id, by key, with where the first one the prompt keeps lies.
+    answered: Map<Answered>,
+    /// The calls with no output (yet), by key: an output that comes answers them all. They
+    /// get a synthetic output.
+    waiting: Map<Waiting>,
+    /// How many calls wait.
+    waiting_len: usize,
     /// System messages: never sent.
     system: OrdSet<usize>,
     /// Outputs dropped: their call is not in the history.
     orphaned: OrdSet<usize>,
     /// Their keys: a call with one of them, coming later, keeps them after all.
     orphan_keys: Set,
-    /// Per key, where the first output kept lies in the file replayed.
-    first: Map<Option<At>>,
     /// Outputs that answer a call again, and where the first lies in the file replayed.
     duplicates: OrdMap<usize, Option<At>>,
+}
+
+/// The outputs of one key.
+#[derive(Debug, Clone, Copy, Default)]
+struct Answered {
+    /// Where the first output the prompt keeps lies in the file replayed, once one is kept.
+    first_kept: Option<Option<At>>,
+}
+
+/// The calls of one key that wait for an output: almost always one, held without a vector
+/// of its own (a call-heavy file's pairing made and dropped one a call).
+#[derive(Debug, Clone)]
+enum Waiting {
+    One(usize),
+    More(Vector<usize>),
+}
+
+impl Waiting {
+    fn push(&mut self, n: usize) {
+        match self {
+            Waiting::One(m) => *self = Waiting::More(Vector::from_iter([*m, n])),
+            Waiting::More(v) => v.push_back(n),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Waiting::One(_) => 1,
+            Waiting::More(v) => v.len(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let (one, more) = match self {
+            Waiting::One(n) => (Some(*n), None),
+            Waiting::More(v) => (None, Some(v.iter().copied())),
+        };
+        one.into_iter().chain(more.into_iter().flatten())
+    }
 }
 
 /// What an item is to the pairing.
@@ -119,7 +157,7 @@ impl Pairing {
                     p.calls.insert(key.clone());
                 }
                 Role::Output(Some(key), _) => {
-                    p.answered.insert(key.clone());
+                    p.answered.entry(key.clone()).or_default();
                 }
                 _ => {}
             }
@@ -129,10 +167,7 @@ impl Pairing {
                 Role::System => {
                     p.system.insert(n);
                 }
-                Role::Call(key) if !p.answered.contains(&key) => {
-                    p.unanswered.insert(n);
-                    p.waiting.entry(key).or_default().push_back(n);
-                }
+                Role::Call(key) if !p.answered.contains_key(&key) => p.wait(key, n),
                 Role::Output(key, stays) => {
                     let has_call = key.as_ref().is_some_and(|k| p.calls.contains(k));
                     if !has_call && !stays {
@@ -165,23 +200,22 @@ impl Pairing {
                 }
                 Role::Call(key) => {
                     tangled |= self.orphan_keys.contains(&key);
-                    if !self.answered.contains(&key) {
-                        self.unanswered.insert(n);
-                        self.waiting.entry(key.clone()).or_default().push_back(n);
+                    if !self.answered.contains_key(&key) {
+                        self.wait(key.clone(), n);
                     }
                     self.calls.insert(key);
                 }
                 Role::Output(key, stays) => {
                     let has_call = key.as_ref().is_some_and(|k| self.calls.contains(k));
-                    if let Some(key) = &key {
-                        for call in self.waiting.remove(key).into_iter().flatten() {
-                            self.unanswered.remove(&call);
-                        }
-                        self.answered.insert(key.clone());
+                    if let Some(calls) = key.as_ref().and_then(|k| self.waiting.remove(k)) {
+                        self.waiting_len -= calls.len();
                     }
                     if !has_call && !stays {
                         self.orphaned.insert(n);
-                        self.orphan_keys.extend(key);
+                        if let Some(key) = key {
+                            self.answered.entry(key.clone()).or_default();
+                            self.orphan_keys.insert(key);
+                        }
                     } else if let Some(key) = key {
                         self.kept_output(n, key, own(i));
                     }
@@ -195,15 +229,26 @@ impl Pairing {
         }
     }
 
-    /// An output the prompt keeps: the first for its key, or one answering a call again.
-    fn kept_output(&mut self, n: usize, key: Key, at: Option<At>) {
-        match self.first.get(&key) {
-            Some(first) => {
-                self.duplicates.insert(n, *first);
-            }
+    /// Call `n` waits for an output of `key`.
+    fn wait(&mut self, key: Key, n: usize) {
+        match self.waiting.get_mut(&key) {
+            Some(calls) => calls.push(n),
             None => {
-                self.first.insert(key, at);
+                self.waiting.insert(key, Waiting::One(n));
             }
+        }
+        self.waiting_len += 1;
+    }
+
+    /// An output the prompt keeps: the first for its key, or one answering a call again
+    /// (`key` is among the answered: every output with a key is).
+    fn kept_output(&mut self, n: usize, key: Key, at: Option<At>) {
+        let outputs = self.answered.entry(key).or_default();
+        match outputs.first_kept {
+            Some(first) => {
+                self.duplicates.insert(n, first);
+            }
+            None => outputs.first_kept = Some(at),
         }
     }
 
@@ -223,13 +268,15 @@ impl Pairing {
     }
 
     /// The calls that get a synthetic output right after them, in history order.
-    pub fn unanswered(&self) -> impl Iterator<Item = usize> + '_ {
-        self.unanswered.iter().copied()
+    pub fn unanswered(&self) -> impl Iterator<Item = usize> + use<> {
+        let mut calls: Vec<usize> = self.waiting.values().flat_map(Waiting::iter).collect();
+        calls.sort_unstable();
+        calls.into_iter()
     }
 
     /// Calls that get a synthetic output.
     pub fn unanswered_len(&self) -> usize {
-        self.unanswered.len()
+        self.waiting_len
     }
 }
 
@@ -362,9 +409,11 @@ mod tests {
 
     /// Everything the pairing says of `items`.
     fn said(items: &Vector<Item>, p: &Pairing) -> (Vec<PairFact>, Vec<usize>, Vec<bool>) {
+        let unanswered: Vec<usize> = p.unanswered().collect();
+        assert_eq!(p.unanswered_len(), unanswered.len());
         (
             facts(items, p, Some(3), &|line| line % 4 == 0),
-            p.unanswered().collect(),
+            unanswered,
             (0..items.len()).map(|n| p.drops(n)).collect(),
         )
     }
