@@ -145,8 +145,11 @@ mapfile -t LISTED < <("$BIN" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR>1 &&
 CMDS=()
 for c in "${CMD_ORDER[@]}"; do
     for l in "${LISTED[@]}"; do
-        # A view of a subcommand (replay-state) is benchmarked when the subcommand is listed.
-        if [ "$l" = "$c" ] || [ "$l-state" = "$c" ] || [ "$l-ui" = "$c" ]; then CMDS+=("$c"); fi
+        # A view of a subcommand (replay-state, -ui, -prompt) is benchmarked when the
+        # subcommand is listed.
+        if [ "$l" = "$c" ] || [ "$c" = "$l-state" ] || [ "$c" = "$l-ui" ] || [ "$c" = "$l-prompt" ]; then
+            CMDS+=("$c")
+        fi
     done
 done
 note "subcommands: ${CMDS[*]}"
