@@ -631,6 +631,11 @@ mod tests {
         let source = key(&resolver, 1);
         resolver.lock().unwrap().note_head(&source, None);
         assert_eq!(follow(&resolver, 2).sources, 1);
+        // A file written again in the run (repair's scratch copy) is noted again: the
+        // latest note is taken.
+        let base = base_of(&paths, 1, 0);
+        resolver.lock().unwrap().note_head(&source, Some(&base));
+        assert_eq!(follow(&resolver, 2).sources, 2);
         // A child's own pass says what its head names before a fork of it is followed.
         let resolver = Mutex::new(Resolver::new(&sources, None));
         follow(&resolver, 1);

@@ -55,7 +55,8 @@ pub struct Resolver {
     /// file's own pass or a lineage step read it: a fork's source is then not opened a
     /// second time for its head (a third of the opens over a chain of forks). The first
     /// `session_meta` of a rollout is written once, at its head, so every reading of it
-    /// finds the same.
+    /// finds the same; a file written again in the run (`repair`'s scratch copy, checked
+    /// after each fix) is noted again by its next pass, the latest reading kept.
     heads: HashMap<OsString, Option<HistoryBase>>,
 }
 
@@ -123,10 +124,13 @@ impl Resolver {
     }
 
     /// What the head of the file at canonical path `key` names: its own `history_base`
-    /// when it is paginated and names one, else `None`.
+    /// when it is paginated and names one, else `None`. It replaces an earlier note.
     pub fn note_head(&mut self, key: &Path, base: Option<&HistoryBase>) {
-        if !self.heads.contains_key(key.as_os_str()) {
-            self.heads.insert(key.as_os_str().to_owned(), base.cloned());
+        match self.heads.get_mut(key.as_os_str()) {
+            Some(known) => *known = base.cloned(),
+            None => {
+                self.heads.insert(key.as_os_str().to_owned(), base.cloned());
+            }
         }
     }
 
