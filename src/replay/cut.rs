@@ -38,11 +38,16 @@ pub struct CutAt {
 /// `a_fifo_given_as_a_path_is_read_and_one_in_a_walk_is_skipped`). Returns the copy, and
 /// why it could not be made whole.
 pub(super) fn spool(source: &Source, cut: Option<&Cut>) -> (Option<Vec<u8>>, Option<String>) {
+    // Without a cut nothing is read twice: the file is not looked at (a `statx` a file of
+    // every replay, `lint`'s included).
+    if cut.is_none() {
+        return (None, None);
+    }
     let once_only = match source {
         Source::Stdin => true,
         Source::File(p) => !std::fs::metadata(p).is_ok_and(|m| m.is_file()),
     };
-    if cut.is_none() || !once_only {
+    if !once_only {
         return (None, None);
     }
     let mut buf = Vec::new();
