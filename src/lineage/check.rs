@@ -185,7 +185,7 @@ pub fn judge(t: &BaseTarget, path: &Path, probe: &Probe, at: Option<Line>) -> Op
             }),
         })
     };
-    let source = path.display().to_string();
+    let source = crate::input::shown(path);
     if probe.history_mode != "paginated" {
         let mode = probe.history_mode.clone();
         return problem(Fault::SourceNotPaginated { source, mode }, None, None);

@@ -260,7 +260,7 @@ impl<'r> Follower<'r> {
             let key = self.canonical(&path);
             if visited.contains(key.as_os_str()) {
                 let fault = Fault::Cycle {
-                    source: path.display().to_string(),
+                    source: input::shown(&path),
                 };
                 let p = Problem::new(at, fault).in_source(&path);
                 self.push(depth, p);
@@ -380,7 +380,7 @@ impl<'r> Follower<'r> {
                 }
             }
             Err(cause) => {
-                let shown = level.path.display().to_string();
+                let shown = input::shown(&level.path);
                 let fault = Fault::SourceUnreadable {
                     source: shown.clone(),
                     rollout_id: level.target.rollout_id.clone(),
