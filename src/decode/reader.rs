@@ -20,13 +20,19 @@ const READ_CHUNK: usize = 256 * 1024;
 const SHRINK_ABOVE: usize = 16 * 1024 * 1024;
 /// An unfinished line starting this far into the buffer moves to its front.
 const COMPACT_FROM: usize = 1024 * 1024;
-/// A buffer up to this size is handed from one decoder to the next on the same thread.
+/// The buffers a thread keeps for its next decoders hold at most this many bytes in all.
 const KEEP_SPARE: usize = 8 * 1024 * 1024;
+/// A thread keeps at most this many buffers: one for the file it reads, more for the
+/// sources a lineage reader reads while that file's decoder is open.
+const SPARES: usize = 4;
 
 thread_local! {
-    /// The buffer of the thread's last decoder. A worker reading thousands of files reuses
-    /// it instead of faulting in fresh (zeroed) pages for each file.
-    static SPARE_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The buffers of the thread's dropped decoders, smallest first. A worker reading
+    /// thousands of files reuses them instead of faulting in fresh (zeroed) pages for each
+    /// file; and a lineage reader, which reads a fork's source while the fork's own decoder
+    /// is open, takes a second one instead of zeroing a new buffer for every source (a
+    /// fifth of `lint` over a chain of small forks).
+    static SPARE_BUFS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The streaming decoder. It reads into one buffer of its own and decodes every line where
@@ -338,27 +344,39 @@ impl Skipped {
 impl<R> Drop for Decoder<R> {
     fn drop(&mut self) {
         // Kept initialised (its length): the next decoder does not zero it again.
-        let buf = std::mem::take(&mut self.buf);
-        if buf.capacity() <= KEEP_SPARE {
-            SPARE_BUF.with(|c| {
-                let old = c.take();
-                c.set(if old.capacity() > buf.capacity() {
-                    old
-                } else {
-                    buf
-                });
-            });
-        }
+        give_back(std::mem::take(&mut self.buf));
     }
 }
 
-/// The thread's spare buffer, or a new one.
+/// The thread's largest spare buffer, or a new one.
 fn spare_buf() -> Vec<u8> {
-    let mut buf = SPARE_BUF.with(|c| c.take());
+    let mut buf = SPARE_BUFS
+        .try_with(|p| p.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     if buf.len() < INITIAL_BUF {
         buf.resize(INITIAL_BUF, 0);
     }
     buf
+}
+
+/// Keep `buf` for the thread's next decoder: the largest [`SPARES`] buffers that hold at
+/// most [`KEEP_SPARE`] bytes together (the largest alone when it fills them).
+fn give_back(buf: Vec<u8>) {
+    if buf.capacity() == 0 || buf.capacity() > KEEP_SPARE {
+        return;
+    }
+    let _ = SPARE_BUFS.try_with(|p| {
+        let mut p = p.borrow_mut();
+        let at = p.partition_point(|b| b.capacity() < buf.capacity());
+        p.insert(at, buf);
+        while p.len() > SPARES
+            || (p.len() > 1 && p.iter().map(Vec::capacity).sum::<usize>() > KEEP_SPARE)
+        {
+            p.remove(0);
+        }
+    });
 }
 
 /// Classify one physical line (without its `\n`) and decode it.
@@ -686,6 +704,43 @@ mod tests {
         }
         assert_eq!((records, giants), (4 * 51, 4));
         assert_eq!(d.info().bytes, input.len() as u64);
+    }
+
+    #[test]
+    fn nested_decoders_reuse_the_buffers_of_the_last_ones_within_the_bound() {
+        // A lineage reader opens a source's decoder while the fork's own is open: the
+        // next file's two decoders get both buffers back, not one and a fresh one.
+        let input = format!("{GOOD}\n");
+        let read = |d: &mut Decoder<std::io::Cursor<&[u8]>>| while d.next().is_some() {};
+        std::thread::spawn(move || {
+            let mut outer = Decoder::new(std::io::Cursor::new(input.as_bytes()));
+            let mut inner = Decoder::new(std::io::Cursor::new(input.as_bytes()));
+            read(&mut outer);
+            read(&mut inner);
+            let mut had = [outer.buf.as_ptr(), inner.buf.as_ptr()];
+            drop((inner, outer));
+            let outer = Decoder::new(std::io::Cursor::new(input.as_bytes()));
+            let inner = Decoder::new(std::io::Cursor::new(input.as_bytes()));
+            let mut got = [outer.buf.as_ptr(), inner.buf.as_ptr()];
+            had.sort();
+            got.sort();
+            assert_eq!(got, had);
+            // Kept: at most SPARES buffers, at most KEEP_SPARE bytes (one larger alone).
+            let many: Vec<_> = (0..SPARES + 2)
+                .map(|_| Decoder::new(std::io::Cursor::new(input.as_bytes())))
+                .collect();
+            drop((many, inner, outer));
+            assert_eq!(SPARE_BUFS.with(|p| p.borrow().len()), SPARES);
+            give_back(vec![0; KEEP_SPARE - INITIAL_BUF]);
+            let kept =
+                SPARE_BUFS.with(|p| p.borrow().iter().map(Vec::capacity).collect::<Vec<_>>());
+            assert!(kept.iter().sum::<usize>() <= KEEP_SPARE, "{kept:?}");
+            assert_eq!(kept.last(), Some(&(KEEP_SPARE - INITIAL_BUF)));
+            give_back(vec![0; KEEP_SPARE + 1]);
+            assert!(SPARE_BUFS.with(|p| p.borrow().iter().all(|b| b.capacity() <= KEEP_SPARE)));
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
