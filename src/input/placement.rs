@@ -37,23 +37,41 @@ pub fn home_dir(path: &Path) -> Option<&Path> {
 /// The session folder a file is under, if any: the nearest ancestor named `sessions` or
 /// `archived_sessions` (of the path made absolute, without resolving links).
 pub fn home_of(path: &Path) -> Option<Home> {
-    let abs: PathBuf = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let parent = abs.parent()?;
-    let names: Vec<String> = parent
+    let abs = absolute(path);
+    let names: Vec<&std::ffi::OsStr> = abs
+        .parent()?
         .components()
         .filter_map(|c| match c {
-            Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+            Component::Normal(n) => Some(n),
             _ => None,
         })
         .collect();
-    let at = names.iter().rposition(|n| n == SESSIONS || n == ARCHIVED)?;
+    let at = names
+        .iter()
+        .rposition(|n| *n == SESSIONS || *n == ARCHIVED)?;
     let (home, dirs) = names.get(at..)?.split_first()?;
-    let dirs = dirs.to_vec();
-    Some(if home == SESSIONS {
+    let dirs: Vec<String> = dirs
+        .iter()
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
+    Some(if *home == SESSIONS {
         Home::Sessions { dirs }
     } else {
         Home::Archived { dirs }
     })
+}
+
+/// `path` made absolute as [`std::path::absolute`] makes it, the current directory asked
+/// once a run (rollscope never changes it): a walk asks for thousands of files.
+fn absolute(path: &Path) -> std::borrow::Cow<'_, Path> {
+    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let joined = match CWD.get_or_init(|| std::env::current_dir().ok()) {
+        Some(cwd) if path.is_relative() && !path.as_os_str().is_empty() => cwd.join(path),
+        _ => path.to_path_buf(),
+    };
+    std::path::absolute(&joined)
+        .map(std::borrow::Cow::Owned)
+        .unwrap_or(std::borrow::Cow::Borrowed(path))
 }
 
 /// True for a name lint's walk takes inside a session folder: `*.jsonl`, `*.jsonl.zst`.
@@ -170,6 +188,48 @@ mod tests {
         let p = Path::new("/h/.codex/archived_sessions/x.jsonl");
         assert_eq!(home_of(p), Some(Home::Archived { dirs: vec![] }));
         assert_eq!(home_of(Path::new("/tmp/x.jsonl")), None);
+    }
+
+    /// As `std::path::absolute` alone finds it (asking for the current directory each
+    /// time), for relative paths and odd ones.
+    #[test]
+    fn a_relative_path_s_home_is_that_of_its_absolute_path() {
+        let plain = |path: &Path| {
+            let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            let names: Vec<String> = abs
+                .parent()?
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect();
+            let at = names.iter().rposition(|n| n == SESSIONS || n == ARCHIVED)?;
+            let (home, dirs) = names.get(at..)?.split_first()?;
+            let dirs = dirs.to_vec();
+            Some(if home == SESSIONS {
+                Home::Sessions { dirs }
+            } else {
+                Home::Archived { dirs }
+            })
+        };
+        for p in [
+            "sessions/2026/11/29/x.jsonl",
+            "./sessions/x.jsonl",
+            "a/../archived_sessions/x.jsonl",
+            "sessions/../x.jsonl",
+            "x.jsonl",
+            "sessions",
+            ".",
+            "..",
+            "",
+            "/",
+            "/sessions/x.jsonl/",
+            "//h/./sessions/2026/x.jsonl",
+        ] {
+            assert_eq!(home_of(Path::new(p)), plain(Path::new(p)), "{p:?}");
+        }
+        assert!(home_of(Path::new("sessions/2026/x.jsonl")).is_some());
     }
 
     #[test]
