@@ -244,9 +244,16 @@ pub fn is_rollout_name(name: &str) -> bool {
 /// Walk one directory for what `walk` takes, sorted by path.
 fn walk_dir(dir: &Path, walk: Walk, errors: &mut Vec<InputError>) -> Vec<Source> {
     let mut files: Vec<PathBuf> = Vec::new();
+    // Sorted by name within each folder, compared as the paths' bytes: siblings' paths are
+    // their folder's path joined with their names, so the bytes order them as the names do,
+    // without parsing two paths a comparison (`sort_by_file_name` does; it was a third of
+    // `stats` over a folder of 2,000 forks). A test holds the two orders equal.
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
-        .sort_by_file_name();
+        .sort_by(|a, b| {
+            let (a, b) = (a.path().as_os_str(), b.path().as_os_str());
+            a.as_encoded_bytes().cmp(b.as_encoded_bytes())
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -320,6 +327,45 @@ mod tests {
         assert!(is_rollout_name("rollout-x.jsonl.zst"));
         assert!(!is_rollout_name("notes.jsonl"));
         assert!(!is_rollout_name("rollout-x.json"));
+    }
+
+    /// The walk's order (names compared as path bytes) is walkdir's `sort_by_file_name`
+    /// order, and paths' order, over names that sort apart by case, punctuation, length and
+    /// non-ASCII bytes, in folders nested as Codex's date folders are.
+    #[test]
+    fn the_walk_orders_files_as_their_names_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "a", "a.b", "a-b", "A", "b", "\u{e4}", "a b", "a0", "aa", "Z",
+        ];
+        for d in [
+            "2025/01/02",
+            "2025/1/02",
+            "2025/01",
+            "2025-01",
+            "2025.01",
+            "\u{e4}",
+        ] {
+            for n in names {
+                let f = dir.path().join(d).join(format!("rollout-{n}.jsonl"));
+                std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+                std::fs::write(&f, b"{}\n").unwrap();
+            }
+        }
+        let got: Vec<PathBuf> = walk_dir(dir.path(), Walk::Rollouts, &mut Vec::new())
+            .into_iter()
+            .filter_map(|s| s.path().map(Path::to_path_buf))
+            .collect();
+        let want: Vec<PathBuf> = walkdir::WalkDir::new(dir.path())
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(walkdir::DirEntry::into_path)
+            .collect();
+        assert_eq!(got.len(), 60);
+        assert_eq!(got, want);
+        assert!(got.is_sorted());
     }
 
     #[test]
