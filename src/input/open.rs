@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::input::reread::{FileId, Reopen};
 use crate::input::Source;
@@ -50,8 +51,9 @@ pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> 
             let meta = f.metadata().ok();
             let regular = meta.as_ref().is_some_and(|m| m.is_file());
             let id = meta.as_ref().and_then(FileId::from_meta);
-            let handle = if regular { f.try_clone().ok() } else { None };
-            let (stream, zstd) = wrap_detect(Box::new(f))?;
+            let f = Arc::new(f);
+            let handle = if regular { second_handle(&f) } else { None };
+            let (stream, zstd) = wrap_detect(Box::new(Shared(f)))?;
             Ok((
                 stream,
                 (regular && !zstd).then(|| Reopen {
@@ -86,8 +88,30 @@ pub fn reopen(source: &Source) -> io::Result<Option<Reopen>> {
     Ok(Some(Reopen {
         path: p.clone(),
         id: FileId::from_meta(&meta),
-        handle: Some(f),
+        handle: Some(Arc::new(f)),
     }))
+}
+
+/// A file read through a handle it shares with its [`Reopen`].
+struct Shared(Arc<File>);
+
+impl Read for Shared {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+/// The handle a [`Reopen`] reads parts of the file through. On Unix, the stream's own: a
+/// part is read at its offset (`pread`), which leaves the stream's place alone, and a
+/// descriptor duplicated for each file was two system calls of `lint`'s thirteen over a
+/// chain of small forks. Elsewhere a handle of its own, as Windows' positioned read moves
+/// the handle's place.
+fn second_handle(f: &Arc<File>) -> Option<Arc<File>> {
+    if cfg!(unix) {
+        Some(Arc::clone(f))
+    } else {
+        f.try_clone().ok().map(Arc::new)
+    }
 }
 
 /// Whether `source` is a regular file whose bytes are zstd (its lines and offsets are those

@@ -4,23 +4,24 @@
 use std::fs::File;
 use std::io;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::budget::{Budget, Share};
 
-/// How to read a plain file again later: a second handle on it, opened with the first (it
-/// reads the file even if it is moved or archived meanwhile), and its path and identity,
-/// to open it again when the handle is not kept (see [`SourceFile`]).
+/// How to read a plain file again later: a handle on it, the one its stream reads through
+/// on Unix, a second one opened with it elsewhere (it reads the file even if it is moved or
+/// archived meanwhile), and its path and identity, to open it again when the handle is not
+/// kept (see [`SourceFile`]).
 #[derive(Debug)]
 pub struct Reopen {
     pub(super) path: PathBuf,
     pub(super) id: Option<FileId>,
-    pub(super) handle: Option<File>,
+    pub(super) handle: Option<Arc<File>>,
 }
 
 impl Reopen {
-    /// The second handle, once.
-    pub fn take_handle(&mut self) -> Option<File> {
+    /// The handle, once.
+    pub fn take_handle(&mut self) -> Option<Arc<File>> {
         self.handle.take()
     }
 
@@ -86,7 +87,7 @@ pub struct SourceFile {
     reopen: Reopen,
     /// The handle opened with the file, while it is kept, takes one of the budget.
     _slot: Share,
-    file: OnceLock<Result<File, (io::ErrorKind, String)>>,
+    file: OnceLock<Result<Arc<File>, (io::ErrorKind, String)>>,
 }
 
 impl SourceFile {
@@ -126,6 +127,7 @@ impl SourceFile {
             .get_or_init(|| {
                 self.reopen
                     .open()
+                    .map(Arc::new)
                     .map_err(|e| (e.kind(), super::io_cause(&e)))
             })
             .as_ref()
