@@ -8,12 +8,12 @@
 //! replacement as Codex's forward application does.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
-use imbl::Vector;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::item::{At, Item, Meta, Origin};
+use super::item::{At, Item, Items, Meta, Origin};
 use super::pairing::Pairing;
 use crate::analysis::turns::rollback::{self, Boundaries};
 use crate::codex::{shape, Answer, Behaviour, Reading};
@@ -101,7 +101,7 @@ pub struct Problem {
 /// shares them (the forks of a lineage each take its rebuild: [`super::shared`]).
 #[derive(Debug, Default, Clone)]
 pub struct History {
-    items: Vector<Item>,
+    items: Items,
     /// The pairing of the items, as far as it was brought ([`History::pair`]).
     pairing: Pairing,
     bounds: Boundaries,
@@ -132,7 +132,7 @@ struct Compacted<'a> {
 /// The finished history.
 #[derive(Debug)]
 pub struct Rebuilt {
-    pub items: Vector<Item>,
+    pub items: Items,
     pub pairing: Pairing,
     pub base: Base,
     pub rollbacks: Vec<Rollback>,
@@ -282,11 +282,11 @@ impl History {
 
     fn push(&mut self, item: Item) {
         self.bounds.push(item.meta.user);
-        self.items.push_back(item);
+        self.items.push_back(Arc::new(item));
     }
 
     fn replace(&mut self, items: Vec<Item>) {
-        self.items = items.into();
+        self.items = items.into_iter().map(Arc::new).collect();
         self.pairing = Pairing::default();
         self.bounds = Boundaries::default();
         for i in &self.items {
@@ -407,7 +407,7 @@ impl History {
             .items
             .iter()
             .take_while(|i| i.meta.contextual)
-            .cloned()
+            .map(|i| Item::clone(i))
             .collect();
         let users: Vec<Cow<'_, str>> = self
             .items

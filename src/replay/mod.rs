@@ -34,8 +34,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use imbl::Vector;
-
 use crate::analysis::session::SessionInfo;
 use crate::analysis::turns::{Detail, Turn, TurnStatus};
 use crate::analysis::{self, FileFacts, Needs, ReadOptions};
@@ -46,7 +44,7 @@ use crate::lineage::{self, Resolver};
 pub use cut::{Cut, CutAt, TurnRef};
 pub use files::{Files, ReadFile};
 use history::{Base, Rollback};
-use item::{At, Item, Origin};
+use item::{At, Item, Items, Origin};
 use prompt::PairFact;
 use run::Run;
 use state::State;
@@ -87,7 +85,7 @@ pub struct Replayed {
     pub facts: FileFacts,
     pub files: Files,
     /// The history, or the prompt with [`Options::for_prompt`].
-    pub items: Vector<Item>,
+    pub items: Items,
     /// History items before the prompt normalisation.
     pub history_len: usize,
     /// Items of the prompt made of them (whether or not `--for-prompt` asked for it).
@@ -462,7 +460,9 @@ fn finish(pass: Pass<'_>, opts: &Options, cut: Option<CutAt>, error: Option<Stri
         prompt::build(rebuilt.items, pairing, reserialize, ids, images, |i| {
             read_text(&files, i.at.map_or(0, |a| a.file), &i.body)
         })
-        .into()
+        .into_iter()
+        .map(Arc::new)
+        .collect()
     } else {
         rebuilt.items
     };

@@ -22,7 +22,7 @@ use foldhash::fast::RandomState;
 use imbl::shared_ptr::DefaultSharedPtr;
 use imbl::{GenericHashMap, GenericHashSet, OrdMap, OrdSet, Vector};
 
-use super::item::{At, Item, Kind, Origin};
+use super::item::{At, Item, Items, Kind, Origin};
 use crate::model::OutputType;
 
 /// A call and the outputs that answer it meet on this: the output's type (a call's by
@@ -148,9 +148,9 @@ fn own(i: &Item) -> Option<At> {
 
 impl Pairing {
     /// The pairing of `items` as a whole.
-    pub fn whole(items: &Vector<Item>) -> Pairing {
+    pub fn whole(items: &Items) -> Pairing {
         let mut p = Pairing::default();
-        let roles: Vec<Role> = items.iter().map(role).collect();
+        let roles: Vec<Role> = items.iter().map(|i| role(i)).collect();
         for r in &roles {
             match r {
                 Role::Call(key) => {
@@ -187,7 +187,7 @@ impl Pairing {
     /// Pair the items of `items` past those paired already (`items` holds those first, as
     /// they were). The whole history is paired again when a call keeps an output dropped
     /// before it.
-    pub fn extend(&mut self, items: &Vector<Item>) {
+    pub fn extend(&mut self, items: &Items) {
         let mut tangled = false;
         // Through a focus, which holds the chunk it last read: not skipped, as a skip
         // walks every item before.
@@ -314,7 +314,7 @@ pub struct PairFact {
 /// replayed (items of a lineage source first). `open_from`: the open last turn's first line
 /// in the file replayed; `copied`: whether a line of it was copied from a parent.
 pub fn facts(
-    items: &Vector<Item>,
+    items: &Items,
     p: &Pairing,
     open_from: Option<u64>,
     copied: &dyn Fn(u64) -> bool,
@@ -387,7 +387,7 @@ mod tests {
         r#"{"type":"local_shell_call","call_id":"ID"}"#,
     ];
 
-    fn items(spec: &[(usize, usize, bool)]) -> Vector<Item> {
+    fn items(spec: &[(usize, usize, bool)]) -> Items {
         spec.iter()
             .enumerate()
             .map(|(n, &(kind, id, own))| {
@@ -404,11 +404,12 @@ mod tests {
                     body: FileText::Held(json.into()),
                 }
             })
+            .map(std::sync::Arc::new)
             .collect()
     }
 
     /// Everything the pairing says of `items`.
-    fn said(items: &Vector<Item>, p: &Pairing) -> (Vec<PairFact>, Vec<usize>, Vec<bool>) {
+    fn said(items: &Items, p: &Pairing) -> (Vec<PairFact>, Vec<usize>, Vec<bool>) {
         let unanswered: Vec<usize> = p.unanswered().collect();
         assert_eq!(p.unanswered_len(), unanswered.len());
         (
@@ -431,7 +432,7 @@ mod tests {
             let mut forward = Pairing::default();
             forward.extend(&all);
             prop_assert_eq!(said(&all, &forward), said(&all, &whole));
-            let prefix: Vector<Item> = all.clone().slice(..cut.min(all.len()));
+            let prefix: Items = all.clone().slice(..cut.min(all.len()));
             let mut taken = Pairing::whole(&prefix);
             let shared = taken.clone();
             taken.extend(&all);

@@ -11,12 +11,11 @@
 //! What it drops and answers is the pairing's ([`super::pairing`]).
 
 use foldhash::{HashMap, HashMapExt};
-use imbl::Vector;
 
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::item::{Item, Kind, Meta, Origin};
+use super::item::{Item, Items, Kind, Meta, Origin};
 pub use super::pairing::{facts, Pair, PairFact, Pairing};
 use crate::input::FileText;
 use crate::model::{CallType, OutputType};
@@ -59,7 +58,7 @@ fn synthetic(call: &Item) -> Option<Item> {
 /// `docs/codex-versions.md`); with `images`, each image is prepared as Codex prepares it
 /// (`codex::image`).
 pub fn build(
-    items: Vector<Item>,
+    items: Items,
     p: &Pairing,
     reserialize: bool,
     ids: bool,
@@ -75,7 +74,7 @@ pub fn build(
             continue;
         }
         let extra = unanswered.next_if_eq(&n).and_then(|_| synthetic(&item));
-        let mut item = item;
+        let mut item = std::sync::Arc::unwrap_or_clone(item);
         if reserialize {
             match &item.meta.kind {
                 Kind::Call {
@@ -140,7 +139,7 @@ fn is_shell_call(type_: CallType, name: Option<&str>) -> bool {
 /// Whether N2 applies: Codex below 0.147 (0.147 and later store and send these outputs
 /// as text), when the history proves the freeform `apply_patch` tool was offered (a
 /// `custom_tool_call` named `apply_patch`; the request's tool list is not in the file).
-pub fn reserializes(cli_version: Option<&str>, items: &Vector<Item>) -> bool {
+pub fn reserializes(cli_version: Option<&str>, items: &Items) -> bool {
     let old = super::cli_version(cli_version).is_some_and(|v| v < (0, 147));
     old && items.iter().any(|i| {
         matches!(&i.meta.kind, Kind::Call { type_, name, .. }
@@ -222,7 +221,7 @@ mod tests {
                 9,
             ),
         ];
-        let items = Vector::from(items);
+        let items: Items = items.into_iter().map(std::sync::Arc::new).collect();
         let p = Pairing::whole(&items);
         assert_eq!(p.unanswered().collect::<Vec<_>>(), [0]);
         let f = facts(&items, &p, None, &|_| false);
@@ -267,7 +266,7 @@ mod tests {
                 5,
             ),
         ];
-        let items = Vector::from(items);
+        let items: Items = items.into_iter().map(std::sync::Arc::new).collect();
         let p = Pairing::whole(&items);
         assert_eq!(dropped(&p, 4), [true, false, false, false]);
         let f = facts(&items, &p, None, &|_| false);
@@ -296,7 +295,7 @@ mod tests {
                 3,
             ),
         ];
-        let items = Vector::from(items);
+        let items: Items = items.into_iter().map(std::sync::Arc::new).collect();
         let p = Pairing::whole(&items);
         assert_eq!(
             (p.unanswered().collect::<Vec<_>>(), dropped(&p, 2)),
@@ -322,6 +321,6 @@ mod tests {
             reserialized(r#"{"type":"function_call_output","output":"plain"}"#),
             None
         );
-        assert!(!reserializes(Some("0.147.0"), &Vector::new()));
+        assert!(!reserializes(Some("0.147.0"), &Items::new()));
     }
 }
