@@ -251,23 +251,26 @@ impl<R> Drop for PooledReader<R> {
 }
 
 impl<R: Read> PooledReader<R> {
-    /// The first bytes of the stream, enough to tell zstd (fewer at its end, or when the
-    /// source gives fewer at once). Only these few are buffered: the decoder's large reads
-    /// then go straight from the source into its own buffer, instead of through this one.
+    /// The first bytes of the stream, to tell zstd by (fewer than its magic number at its
+    /// end, or when the source gives fewer at once). Up to [`DIRECT_READ`] bytes are read
+    /// for it: a rollout that short (a fork of a few lines) is then read whole in this one
+    /// read, where asking for the magic number alone took a read more of every file. A
+    /// longer one's next reads go straight from the source into the decoder's buffer.
     #[allow(
         clippy::indexing_slicing,
         reason = "`buf` is `READ_BUF` long, and `pos <= filled <= buf.len()` (see `fill_buf`)"
     )]
     fn peek_head(&mut self) -> io::Result<&[u8]> {
         if self.pos >= self.filled {
-            self.filled = self.inner.read(&mut self.buf[..ZSTD_MAGIC.len()])?;
+            self.filled = self.inner.read(&mut self.buf[..DIRECT_READ])?;
             self.pos = 0;
         }
         Ok(&self.buf[self.pos..self.filled])
     }
 }
 
-/// A read at least this large bypasses the buffer (once what it holds is handed out).
+/// A read at least this large bypasses the buffer (once what it holds is handed out); the
+/// head is peeked with a read this large.
 const DIRECT_READ: usize = 16 * 1024;
 
 impl<R: Read> Read for PooledReader<R> {
@@ -278,19 +281,10 @@ impl<R: Read> Read for PooledReader<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         // A large read with nothing buffered goes straight to the source, as BufReader's:
         // the decoder reads 64 KiB and more at a time, and copying every byte through this
-        // buffer too was a cost of its own.
-        if out.len() >= DIRECT_READ {
-            if self.pos == self.filled {
-                return self.inner.read(out);
-            }
-            // The few peeked bytes, then straight from the source in the same call. A failed
-            // read consumed nothing: the next call meets the failure again.
-            let n = self.filled - self.pos;
-            if n < out.len() / 2 {
-                out[..n].copy_from_slice(&self.buf[self.pos..self.filled]);
-                self.pos = self.filled;
-                return Ok(n + self.inner.read(&mut out[n..]).unwrap_or(0));
-            }
+        // buffer too was a cost of its own. What is buffered (the peeked head) is handed
+        // out first, alone: a short file's next read is its end.
+        if out.len() >= DIRECT_READ && self.pos == self.filled {
+            return self.inner.read(out);
         }
         let avail = self.fill_buf()?;
         let n = avail.len().min(out.len());
@@ -353,6 +347,40 @@ mod tests {
             .is_none());
         assert!(reopen(&Source::Stdin).unwrap().is_none());
         assert!(reopen(&Source::File(dir.path().join("missing"))).is_err());
+    }
+
+    /// A reader that counts the reads it is asked for.
+    struct Counted(
+        io::Cursor<Vec<u8>>,
+        std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    );
+
+    impl Read for Counted {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.0.read(out)
+        }
+    }
+
+    #[test]
+    fn a_short_file_is_read_in_its_head_s_read_and_one_for_its_end() {
+        let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let short = "{\"a\":1}\n".repeat(100);
+        let long = "{\"a\":1}\n".repeat(30_000);
+        for (text, most) in [(&short, 2), (&long, 2 + long.len() / (64 * 1024) + 1)] {
+            reads.store(0, std::sync::atomic::Ordering::Relaxed);
+            let bytes = io::Cursor::new(text.as_bytes().to_vec());
+            let s = wrap(Box::new(Counted(bytes, reads.clone()))).unwrap();
+            let mut d = crate::decode::Decoder::new(s);
+            let mut lines = 0;
+            while let Some(e) = d.next() {
+                assert!(e.is_ok());
+                lines += 1;
+            }
+            assert_eq!(lines, text.len() / 8);
+            let n = reads.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(n <= most, "{n} reads of {} bytes", text.len());
+        }
     }
 
     #[test]
