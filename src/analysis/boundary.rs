@@ -16,6 +16,16 @@ pub struct Cutoff {
     pub end_byte_offset: u64,
 }
 
+impl Cutoff {
+    /// No cutoff: what a probe with it finds of a whole file answers every cutoff at the
+    /// file's end past its ordinals ([`Probe::at_end`]), the cutoff of a fork of the whole
+    /// file.
+    pub const NONE: Cutoff = Cutoff {
+        end_ordinal: u64::MAX,
+        end_byte_offset: u64::MAX,
+    };
+}
+
 /// What a source rollout says about a cutoff.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Probe {
@@ -33,6 +43,31 @@ pub struct Probe {
     pub holds_last_prefix: bool,
     /// The highest ordinal in the source.
     pub max_ordinal: Option<u64>,
+}
+
+impl Probe {
+    /// What a probe for `cutoff` finds, told from `self`, a probe of the whole file for
+    /// [`Cutoff::NONE`] (the file read to its end, `no_final_newline` as it was read): where
+    /// the cutoff lies at the file's end and past every ordinal it holds, no line starts at
+    /// it but the end of a file that ends in a newline, and every line with an ordinal is
+    /// below it, as for no cutoff. `None` for any other cutoff: the file must be read for it.
+    pub fn at_end(&self, cutoff: Cutoff, no_final_newline: bool) -> Option<Probe> {
+        let past_ordinals = self.max_ordinal.is_none_or(|m| m < cutoff.end_ordinal);
+        if self.first_at_end.is_some() || !past_ordinals || cutoff.end_byte_offset != self.bytes {
+            return None;
+        }
+        Some(Probe {
+            history_mode: self.history_mode.clone(),
+            bytes: self.bytes,
+            target_at_line_start: self.bytes > 0 && !no_final_newline,
+            first_at_end: None,
+            prefix_end: self.prefix_end,
+            holds_last_prefix: self
+                .max_ordinal
+                .is_some_and(|m| m.checked_add(1) == Some(cutoff.end_ordinal)),
+            max_ordinal: self.max_ordinal,
+        })
+    }
 }
 
 /// Reads a source rollout for one cutoff.
@@ -103,5 +138,67 @@ impl Fold for BoundaryProbe {
     fn blank(&mut self, line: Line) {
         let pos = line.pos;
         self.line(pos, None);
+    }
+}
+
+/// A probe of `text` for `cutoff`, as the lineage reader reads a source, and whether the
+/// text ends without a newline.
+#[cfg(test)]
+pub(crate) fn probe_text(text: &[u8], cutoff: Cutoff) -> (Probe, bool) {
+    use crate::decode::{Decoder, Entry};
+    let mut dec = Decoder::new(text);
+    let mut session = SessionTracker::new();
+    let mut probe = BoundaryProbe::new(cutoff);
+    while let Some(next) = dec.next() {
+        match next {
+            Ok(Entry::Blank(l)) => probe.blank(l),
+            Ok(Entry::Bad(b)) => probe.bad(&b),
+            Ok(Entry::Record(rec)) => {
+                session.observe(&rec);
+                probe.record(&rec, &session);
+            }
+            Err(e) => panic!("reading bytes: {e}"),
+        }
+    }
+    let no_final_newline = dec.info().no_final_newline;
+    (probe.finish(&session, dec.info()), no_final_newline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On every file of `testdata/` (and each cut short of its last byte, its final newline
+    /// mostly): a cutoff at the file's end past its ordinals is told from the probe of
+    /// the whole file as reading it for that cutoff finds it; any other is not told.
+    #[test]
+    fn a_cutoff_at_the_end_is_told_from_the_whole_file_s_probe() {
+        let (mut told, mut untold) = (0, 0);
+        for file in crate::testkit::jsonl_files("") {
+            let whole = std::fs::read(&file).unwrap();
+            let cuts = [whole.len(), whole.len().saturating_sub(1)];
+            for text in cuts.map(|n| &whole[..n]) {
+                let (w, no_final_newline) = probe_text(text, Cutoff::NONE);
+                let max = w.max_ordinal.unwrap_or(0);
+                let bytes = text.len() as u64;
+                for end_ordinal in [0, max, max + 1, max + 7] {
+                    for end_byte_offset in [bytes, bytes.saturating_sub(1), bytes + 1] {
+                        let cutoff = Cutoff {
+                            end_ordinal,
+                            end_byte_offset,
+                        };
+                        let (read, _) = probe_text(text, cutoff);
+                        match w.at_end(cutoff, no_final_newline) {
+                            Some(p) => {
+                                assert_eq!(p, read, "{} {cutoff:?}", file.display());
+                                told += 1;
+                            }
+                            None => untold += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(told > 200 && untold > 2000, "{told} told, {untold} not");
     }
 }

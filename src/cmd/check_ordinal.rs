@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
+use crate::analysis::boundary::Cutoff;
 use crate::analysis::ordinal::OrdinalReport;
 use crate::analysis::{FileFacts, Needs, ReadOptions};
 use crate::cli::{CheckOrdinalArgs, DenyArg};
@@ -149,10 +150,13 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     let mut failed = false;
     let mut files = 0u64;
     // The human format shows the start of each line a finding points at.
+    // Each file's probe for no cutoff too: a fork of the whole of it, followed after it, is
+    // judged from it instead of reading the file again (`Follower::note_whole`).
     let needs = match style {
         Some(Style::Human) => Needs::default().ordinals().reread(),
         _ => Needs::default().ordinals(),
-    };
+    }
+    .boundary(Cutoff::NONE);
     let read_one =
         |s: &Source, read: &ReadOptions| rules::read_for_ordinals(s, read, &needs, &checker);
     cx.each_file_with(read_one, &mut out, |cx, out, r, state| {
@@ -160,6 +164,9 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
             return Ok(());
         };
         files += 1;
+        if let (Some(path), Some(whole), true) = (r.source.path(), &r.boundary, read_whole(&r)) {
+            lineage.note_whole(path, whole.clone(), r.stream.no_final_newline);
+        }
         let mut problems = Vec::new();
         let reading = settings.codex.reading(r.session.cli_version.as_deref());
         let follows = reading.does(Behaviour::HistoryBase, Answer::Reads);
@@ -209,6 +216,11 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }
     Ok(cx.status)
+}
+
+/// Whether the pass read the file to its end, as a lineage reader reading it would.
+fn read_whole(r: &FileFacts) -> bool {
+    r.opened && r.io_error.is_none() && r.corrupt_compression.is_none()
 }
 
 fn emit(

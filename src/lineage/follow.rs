@@ -169,7 +169,26 @@ pub struct Follower<'r> {
     levels: Vec<usize>,
     /// Sources read so far (each read of one whole, not the reuses).
     reads: usize,
+    /// What the run's own pass of a file found of its whole ([`Follower::note_whole`]), by
+    /// the file's path as read (its bytes), the latest [`WHOLES`] files: a child that forks
+    /// the whole of it is judged without reading it again.
+    wholes: HashMap<OsString, Whole>,
+    /// The keys of `wholes`, oldest first.
+    whole_order: std::collections::VecDeque<OsString>,
 }
+
+/// What a file's own pass found of its whole: its probe for [`Cutoff::NONE`] and whether
+/// it ends without a newline.
+#[derive(Debug, Clone)]
+struct Whole {
+    probe: Probe,
+    no_final_newline: bool,
+}
+
+/// How many files' [`Whole`]s a reader keeps: a fork is most often read soon after its
+/// source (its name's time is later, in the same folder or the next); one further away is
+/// read as it was before, its source read again.
+const WHOLES: usize = 4096;
 
 impl<'r> Follower<'r> {
     pub fn new(resolver: &'r Mutex<Resolver>, read: &'r ReadOptions) -> Follower<'r> {
@@ -180,7 +199,42 @@ impl<'r> Follower<'r> {
             found: Followed::default(),
             levels: Vec::new(),
             reads: 0,
+            wholes: HashMap::new(),
+            whole_order: std::collections::VecDeque::new(),
         }
+    }
+
+    /// What the run's own pass of the file at `path` (as the run reads it) found of its
+    /// whole, read to its end: `probe`, for [`Cutoff::NONE`], and whether it ends without a
+    /// newline. A child that forks the whole of it, followed after, is judged from it (for
+    /// a visitor that takes no records) instead of reading the file again
+    /// ([`Probe::at_end`]). It replaces an earlier note of the same path.
+    pub fn note_whole(&mut self, path: &Path, probe: Probe, no_final_newline: bool) {
+        let whole = Whole {
+            probe,
+            no_final_newline,
+        };
+        let key = path.as_os_str();
+        if let Some(known) = self.wholes.get_mut(key) {
+            *known = whole;
+            return;
+        }
+        if self.whole_order.len() >= WHOLES {
+            if let Some(oldest) = self.whole_order.pop_front() {
+                self.wholes.remove(&oldest);
+            }
+        }
+        self.whole_order.push_back(key.to_owned());
+        self.wholes.insert(key.to_owned(), whole);
+    }
+
+    /// The probe of `level`'s source for its cutoff, told from its own pass's
+    /// ([`Follower::note_whole`]) where that answers it.
+    fn told(&self, level: &Level) -> Option<Probe> {
+        let whole = self.wholes.get(level.path.as_os_str())?;
+        whole
+            .probe
+            .at_end(level.target.cutoff, whole.no_final_newline)
     }
 
     /// Follow the lineage of `child`, whose `session_meta` at `at` holds `base`, handing the
@@ -345,7 +399,13 @@ impl<'r> Follower<'r> {
                     if level.has_base {
                         visitor.nested();
                     }
-                    let probe = self.read_source(level, file.unwrap_or(0), visitor);
+                    let told = (!visitor.takes_records())
+                        .then(|| self.told(level))
+                        .flatten();
+                    let probe = match told {
+                        Some(p) => Ok(p),
+                        None => self.read_source(level, file.unwrap_or(0), visitor),
+                    };
                     if !visitor.takes_records() {
                         let nested = self
                             .levels
@@ -501,6 +561,7 @@ fn own_base(path: &Path, read: &ReadOptions) -> Result<Option<HistoryBase>, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::boundary::probe_text;
     use crate::decode::Pos;
     use crate::testkit;
     use serde_json::json;
@@ -581,6 +642,7 @@ mod tests {
             let resolver = Mutex::new(Resolver::new(&sources, None));
             let read = ReadOptions::default();
             let mut shared = Follower::new(&resolver, &read);
+            let mut told = Follower::new(&resolver, &read);
             for (k, path) in paths.iter().enumerate().skip(1) {
                 let child = Source::File(path.clone());
                 let base = base_of(&paths, k, off(k));
@@ -588,6 +650,16 @@ mod tests {
                 let mut fresh = Follower::new(&resolver, &read);
                 let alone = fresh.follow(&child, &base, meta_line(), &mut JudgeOnly);
                 assert_eq!(reused.problems, alone.problems, "child {k}");
+                // Told what the source's own pass found of its whole (as `check-ordinal`
+                // tells it, in the files' order): the same, the source read only where its
+                // fork's cutoff is not at its end.
+                let text = std::fs::read(&paths[k - 1]).unwrap();
+                let (whole, no_final_newline) = probe_text(&text, Cutoff::NONE);
+                told.note_whole(&paths[k - 1], whole, no_final_newline);
+                let before = told.reads;
+                let found = told.follow(&child, &base, meta_line(), &mut JudgeOnly);
+                assert_eq!(found.problems, alone.problems, "child {k}");
+                assert_eq!(told.reads - before, off(k) as usize, "child {k}");
                 // One problem a fork whose offset is off, at any depth.
                 let off_forks = (1..=k).filter(|&j| off(j) == 1).count();
                 assert_eq!(reused.problems.len(), off_forks, "child {k}");
