@@ -495,7 +495,8 @@ struct StateRow<'a> {
 
 #[derive(Serialize)]
 struct FileOut<'a> {
-    path: &'a str,
+    /// The path as a JSON string ([`crate::replay::ReadFile::path_json`]).
+    path: &'a RawValue,
     end_ordinal_exclusive: Option<u64>,
     records: u64,
 }
@@ -654,7 +655,7 @@ fn state_row<'a>(path: &'a str, r: &'a Replayed, findings: &'a [Finding]) -> Sta
             .files
             .listed()
             .map(|f| FileOut {
-                path: &f.path,
+                path: &f.path_json,
                 end_ordinal_exclusive: f.end_ordinal,
                 records: f.records,
             })
