@@ -141,27 +141,16 @@ impl Fold for BoundaryProbe {
     }
 }
 
-/// A probe of `text` for `cutoff`, as the lineage reader reads a source, and whether the
-/// text ends without a newline.
+/// What the pass finds of `text` for `cutoff` (`Needs::boundary`, the probe the lineage
+/// reader runs too), and whether the text ends without a newline.
 #[cfg(test)]
 pub(crate) fn probe_text(text: &[u8], cutoff: Cutoff) -> (Probe, bool) {
-    use crate::decode::{Decoder, Entry};
-    let mut dec = Decoder::new(text);
-    let mut session = SessionTracker::new();
-    let mut probe = BoundaryProbe::new(cutoff);
-    while let Some(next) = dec.next() {
-        match next {
-            Ok(Entry::Blank(l)) => probe.blank(l),
-            Ok(Entry::Bad(b)) => probe.bad(&b),
-            Ok(Entry::Record(rec)) => {
-                session.observe(&rec);
-                probe.record(&rec, &session);
-            }
-            Err(e) => panic!("reading bytes: {e}"),
-        }
-    }
-    let no_final_newline = dec.info().no_final_newline;
-    (probe.finish(&session, dec.info()), no_final_newline)
+    let needs = crate::analysis::Needs::default().boundary(cutoff);
+    let read = crate::analysis::ReadOptions::default();
+    let source = crate::input::Source::Stdin;
+    let facts = crate::analysis::read_stream(text, source, &read, &needs);
+    let probe = facts.boundary.unwrap_or_default();
+    (probe, facts.stream.no_final_newline)
 }
 
 #[cfg(test)]
