@@ -149,14 +149,7 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     let mut lineage = Follower::new(&resolver, &read);
     let mut failed = false;
     let mut files = 0u64;
-    // The human format shows the start of each line a finding points at.
-    // Each file's probe for no cutoff too: a fork of the whole of it, followed after it, is
-    // judged from it instead of reading the file again (`Follower::note_whole`).
-    let needs = match style {
-        Some(Style::Human) => Needs::default().ordinals().reread(),
-        _ => Needs::default().ordinals(),
-    }
-    .boundary(Cutoff::NONE);
+    let needs = needs(style);
     let read_one =
         |s: &Source, read: &ReadOptions| rules::read_for_ordinals(s, read, &needs, &checker);
     cx.each_file_with(read_one, &mut out, |cx, out, r, state| {
@@ -216,6 +209,18 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
         cx.status = cx.status.merge(ExitStatus::Findings);
     }
     Ok(cx.status)
+}
+
+/// What the pass reads of each file: its ordinals; the start of each line a finding points
+/// at, where people read them (the human format); and its probe for no cutoff, from which
+/// a fork of the whole of it, followed after it, is judged instead of reading the file
+/// again ([`crate::lineage::Follower::note_whole`]).
+fn needs(style: Option<Style>) -> Needs {
+    let needs = Needs::default().ordinals().boundary(Cutoff::NONE);
+    match style {
+        Some(Style::Human) => needs.reread(),
+        _ => needs,
+    }
 }
 
 /// Whether the pass read the file to its end, as a lineage reader reading it would.
