@@ -294,16 +294,26 @@ fn walk_dir(dir: &Path, walk: Walk, errors: &mut Vec<InputError>) -> Vec<Source>
             files.push(entry.into_path());
         }
     }
-    // Codex prefers the plain file over its compressed twin; so do we.
-    let plain: HashSet<PathBuf> = files
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .cloned()
-        .collect();
-    files.retain(|p| match p.to_str().and_then(|s| s.strip_suffix(".zst")) {
-        Some(stem) => walk == Walk::Everything || !plain.contains(Path::new(stem)),
-        None => true,
-    });
+    // Codex prefers the plain file over its compressed twin; so do we. A twin's path is
+    // the plain file's with `.zst` added, byte for byte (both are the walk's joins), so the
+    // paths are compared as strings (`Path`'s hash parses components).
+    if walk == Walk::Rollouts {
+        let plain: HashSet<&str> = files
+            .iter()
+            .filter_map(|p| p.to_str())
+            .filter(|p| p.ends_with(".jsonl"))
+            .collect();
+        let shadowed: Vec<bool> = files
+            .iter()
+            .map(|p| {
+                let stem = p.to_str().and_then(|s| s.strip_suffix(".zst"));
+                stem.is_some_and(|s| plain.contains(s))
+            })
+            .collect();
+        drop(plain);
+        let mut shadowed = shadowed.into_iter();
+        files.retain(|_| !shadowed.next().unwrap_or(false));
+    }
     files.sort();
     files.into_iter().map(Source::File).collect()
 }
