@@ -163,10 +163,15 @@ pub fn discover(paths: &[PathBuf], roots: Option<&DefaultRoots>) -> Discovery {
 pub fn discover_with(paths: &[PathBuf], roots: Option<&DefaultRoots>, walk: Walk) -> Discovery {
     let mut out = Discovery::default();
     let mut seen: HashSet<Source> = HashSet::new();
-    let mut push = |out: &mut Discovery, s: Source| {
-        // Each input is read once: `-` given twice would only read an empty stream again.
-        if seen.insert(s.clone()) {
-            out.sources.push(s);
+    // Each input is read once: `-` given twice would only read an empty stream again. The
+    // set is grown once for a walk's files (growing it a file at a time hashed each path
+    // again at every doubling).
+    let mut push = |out: &mut Discovery, found: Vec<Source>| {
+        seen.reserve(found.len());
+        for s in found {
+            if seen.insert(s.clone()) {
+                out.sources.push(s);
+            }
         }
     };
     if paths.is_empty() {
@@ -179,15 +184,14 @@ pub fn discover_with(paths: &[PathBuf], roots: Option<&DefaultRoots>, walk: Walk
             None => Vec::new(),
         };
         for dir in dirs {
-            for s in walk_dir(&dir, walk, &mut out.errors) {
-                push(&mut out, s);
-            }
+            let found = walk_dir(&dir, walk, &mut out.errors);
+            push(&mut out, found);
         }
         return out;
     }
     for p in paths {
         if p.as_os_str() == "-" {
-            push(&mut out, Source::Stdin);
+            push(&mut out, vec![Source::Stdin]);
             continue;
         }
         match std::fs::metadata(p) {
@@ -197,12 +201,10 @@ pub fn discover_with(paths: &[PathBuf], roots: Option<&DefaultRoots>, walk: Walk
                 if found.is_empty() && out.errors.len() == errors {
                     out.empty.push(p.clone());
                 }
-                for s in found {
-                    push(&mut out, s);
-                }
+                push(&mut out, found);
             }
             // Anything else given explicitly is read as given (file, FIFO, /dev/fd/N).
-            Ok(_) => push(&mut out, Source::File(p.clone())),
+            Ok(_) => push(&mut out, vec![Source::File(p.clone())]),
             Err(e) => out.errors.push(InputError {
                 path: p.display().to_string(),
                 cause: io_cause(&e),
@@ -314,7 +316,9 @@ fn walk_dir(dir: &Path, walk: Walk, errors: &mut Vec<InputError>) -> Vec<Source>
         let mut shadowed = shadowed.into_iter();
         files.retain(|_| !shadowed.next().unwrap_or(false));
     }
-    files.sort();
+    // In path order already: the walk goes depth first through folders sorted by name
+    // (`the_walk_orders_files_as_their_names_do`); sorting again compared parsed paths.
+    debug_assert!(files.is_sorted());
     files.into_iter().map(Source::File).collect()
 }
 
