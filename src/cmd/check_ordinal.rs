@@ -150,8 +150,19 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     let mut failed = false;
     let mut files = 0u64;
     let needs = needs(style);
-    let read_one =
-        |s: &Source, read: &ReadOptions| rules::read_for_ordinals(s, read, &needs, &checker);
+    // A file with a lineage is looked up by the worker that read it: the thread that
+    // follows lineages, in file order, then finds it looked up.
+    let read_one = |s: &Source, read: &ReadOptions| {
+        let (facts, state) = rules::read_for_ordinals(s, read, &needs, &checker);
+        let base = facts
+            .ordinals
+            .as_ref()
+            .and_then(|o| o.history_base.as_ref());
+        if let (Some(path), Some(_)) = (s.path(), base) {
+            Resolver::warm(&resolver, path);
+        }
+        (facts, state)
+    };
     cx.each_file_with(read_one, &mut out, |cx, out, r, state| {
         let Some(rep) = r.ordinals.as_ref() else {
             return Ok(());

@@ -140,6 +140,26 @@ impl Resolver {
         self.looked_up(p).0
     }
 
+    /// Look `p` up before a lineage step asks for it, its file's `lstat` made without
+    /// holding `resolver`: a worker that read `p` warms what the thread that follows the
+    /// run's lineages, one file after another, will ask (`check-ordinal`).
+    pub fn warm(resolver: &std::sync::Mutex<Resolver>, p: &Path) {
+        let lock = || {
+            resolver
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if lock().canonical.contains_key(p.as_os_str()) {
+            return;
+        }
+        let plain_file = is_plain_file(p);
+        let mut r = lock();
+        if !r.canonical.contains_key(p.as_os_str()) {
+            let known = r.look_up_as(p, plain_file);
+            r.canonical.insert(p.as_os_str().to_owned(), known);
+        }
+    }
+
     fn looked_up(&mut self, p: &Path) -> (PathBuf, bool) {
         if let Some(known) = self.canonical.get(p.as_os_str()) {
             return known.clone();
@@ -155,9 +175,12 @@ impl Resolver {
     /// `realpath` costs a `readlink` for each component of a path, and a lineage follows
     /// thousands of files of a few directories.
     fn look_up(&mut self, p: &Path) -> (PathBuf, bool) {
+        self.look_up_as(p, is_plain_file(p))
+    }
+
+    /// [`Resolver::look_up`], told whether `p` is a plain file (not a link, not a folder).
+    fn look_up_as(&mut self, p: &Path, plain_file: bool) -> (PathBuf, bool) {
         if let (Some(dir), Some(name)) = (p.parent(), p.file_name()) {
-            let plain_file = std::fs::symlink_metadata(p)
-                .is_ok_and(|m| !m.file_type().is_symlink() && !m.is_dir());
             if plain_file {
                 let dir = if dir.as_os_str().is_empty() {
                     Path::new(".")
@@ -230,6 +253,11 @@ fn index(paths: impl Iterator<Item = PathBuf>) -> HashMap<String, PathBuf> {
     m
 }
 
+/// Whether `p` is a file that is not a link (nor a folder).
+fn is_plain_file(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| !m.file_type().is_symlink() && !m.is_dir())
+}
+
 /// A path to compare files by (the canonical path when there is one).
 fn same_file_key(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
@@ -266,6 +294,10 @@ mod tests {
             assert_eq!(r.canonical(p), want, "{}", p.display());
             // Again, from what the run remembers.
             assert_eq!(r.canonical(p), want, "{}", p.display());
+            // Looked up ahead by a worker, the same.
+            let warmed = std::sync::Mutex::new(Resolver::new(&[], None));
+            Resolver::warm(&warmed, p);
+            assert_eq!(warmed.lock().unwrap().canonical(p), want, "{}", p.display());
         }
         let missing = real.join("sub/missing.jsonl");
         assert_eq!(r.canonical(&missing), missing);
