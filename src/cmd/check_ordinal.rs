@@ -24,7 +24,7 @@ use crate::output::diagnostics::{self, Report, Shown, Style};
 use crate::output::table::Tone;
 use crate::output::Cell;
 use crate::rules::{self, select::Overrides, Checker, Hook, Stage};
-use crate::statedb::Homes;
+use crate::statedb::{Homes, ThreadState};
 
 /// One file row (NDJSON schema: `docs/check-ordinal.md`).
 #[derive(Serialize)]
@@ -150,19 +150,7 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     let mut failed = false;
     let mut files = 0u64;
     let needs = needs(style);
-    // A file with a lineage is looked up by the worker that read it: the thread that
-    // follows lineages, in file order, then finds it looked up.
-    let read_one = |s: &Source, read: &ReadOptions| {
-        let (facts, state) = rules::read_for_ordinals(s, read, &needs, &checker);
-        let base = facts
-            .ordinals
-            .as_ref()
-            .and_then(|o| o.history_base.as_ref());
-        if let (Some(path), Some(_)) = (s.path(), base) {
-            Resolver::warm(&resolver, path);
-        }
-        (facts, state)
-    };
+    let read_one = |s: &Source, r: &ReadOptions| read_file(s, r, &needs, &checker, &resolver);
     cx.each_file_with(read_one, &mut out, |cx, out, r, state| {
         let Some(rep) = r.ordinals.as_ref() else {
             return Ok(());
@@ -232,6 +220,26 @@ fn needs(style: Option<Style>) -> Needs {
         Some(Style::Human) => needs.reread(),
         _ => needs,
     }
+}
+
+/// One file's pass (a worker's). A file with a lineage is looked up there too: the thread
+/// that follows lineages, in file order, then finds it looked up.
+fn read_file(
+    s: &Source,
+    read: &ReadOptions,
+    needs: &Needs,
+    checker: &Checker,
+    resolver: &Mutex<Resolver>,
+) -> (FileFacts, Option<ThreadState>) {
+    let (facts, state) = rules::read_for_ordinals(s, read, needs, checker);
+    let base = facts
+        .ordinals
+        .as_ref()
+        .and_then(|o| o.history_base.as_ref());
+    if let (Some(path), Some(_)) = (s.path(), base) {
+        Resolver::warm(resolver, path);
+    }
+    (facts, state)
 }
 
 /// Whether the pass read the file to its end, as a lineage reader reading it would.
