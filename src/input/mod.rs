@@ -300,21 +300,22 @@ fn walk_dir(dir: &Path, walk: Walk, errors: &mut Vec<InputError>) -> Vec<Source>
     // the plain file's with `.zst` added, byte for byte (both are the walk's joins), so the
     // paths are compared as strings (`Path`'s hash parses components).
     if walk == Walk::Rollouts {
-        let plain: HashSet<&str> = files
-            .iter()
-            .filter_map(|p| p.to_str())
-            .filter(|p| p.ends_with(".jsonl"))
-            .collect();
-        let shadowed: Vec<bool> = files
-            .iter()
-            .map(|p| {
-                let stem = p.to_str().and_then(|s| s.strip_suffix(".zst"));
-                stem.is_some_and(|s| plain.contains(s))
-            })
-            .collect();
-        drop(plain);
-        let mut shadowed = shadowed.into_iter();
-        files.retain(|_| !shadowed.next().unwrap_or(false));
+        let keep: Vec<bool> = {
+            let plain: HashSet<&str> = files
+                .iter()
+                .filter_map(|p| p.to_str())
+                .filter(|p| p.ends_with(".jsonl"))
+                .collect();
+            files
+                .iter()
+                .map(|p| {
+                    let stem = p.to_str().and_then(|s| s.strip_suffix(".zst"));
+                    !stem.is_some_and(|s| plain.contains(s))
+                })
+                .collect()
+        };
+        let mut keep = keep.into_iter();
+        files.retain(|_| keep.next().unwrap_or(true));
     }
     // In path order already: the walk goes depth first through folders sorted by name
     // (`the_walk_orders_files_as_their_names_do`); sorting again compared parsed paths.

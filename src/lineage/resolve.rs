@@ -153,18 +153,25 @@ impl Resolver {
             return;
         }
         let plain_file = is_plain_file(p);
-        let mut r = lock();
-        if !r.canonical.contains_key(p.as_os_str()) {
-            let known = r.look_up_as(p, plain_file);
-            r.canonical.insert(p.as_os_str().to_owned(), known);
-        }
+        lock().looked_up_as(p, |_| plain_file);
     }
 
     fn looked_up(&mut self, p: &Path) -> (PathBuf, bool) {
+        self.looked_up_as(p, is_plain_file)
+    }
+
+    /// Its canonical path, and whether it is a directory, looked up once a run; whether it
+    /// is a plain file (not a link, not a folder) asked of `plain_file` when it is not
+    /// looked up yet.
+    fn looked_up_as(
+        &mut self,
+        p: &Path,
+        plain_file: impl FnOnce(&Path) -> bool,
+    ) -> (PathBuf, bool) {
         if let Some(known) = self.canonical.get(p.as_os_str()) {
             return known.clone();
         }
-        let known = self.look_up(p);
+        let known = self.look_up_as(p, plain_file(p));
         self.canonical
             .insert(p.as_os_str().to_owned(), known.clone());
         known
@@ -174,11 +181,6 @@ impl Resolver {
     /// where its directory's canonical path (looked up once for every file in it) says:
     /// `realpath` costs a `readlink` for each component of a path, and a lineage follows
     /// thousands of files of a few directories.
-    fn look_up(&mut self, p: &Path) -> (PathBuf, bool) {
-        self.look_up_as(p, is_plain_file(p))
-    }
-
-    /// [`Resolver::look_up`], told whether `p` is a plain file (not a link, not a folder).
     fn look_up_as(&mut self, p: &Path, plain_file: bool) -> (PathBuf, bool) {
         if let (Some(dir), Some(name)) = (p.parent(), p.file_name()) {
             if plain_file {
