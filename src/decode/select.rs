@@ -169,6 +169,16 @@ pub fn str_value(raw: &str) -> Option<Cow<'_, str>> {
     super::unescape(raw.strip_prefix('"')?.strip_suffix('"')?)
 }
 
+/// An object's members in order, keys unescaped, values raw, the whole text checked as
+/// JSON by serde on the way (nothing of a value is copied): `None` when it is not valid
+/// JSON or not an object. For text that may not be valid JSON, where [`members`] would
+/// not tell.
+pub fn checked_members(obj: &str) -> Option<Vec<(String, &RawValue)>> {
+    serde_json::from_str::<RawMembers<'_>>(obj)
+        .ok()
+        .map(|m| m.0)
+}
+
 /// An object's members in order, keys unescaped, values raw (the slow path of [`fields`]).
 struct RawMembers<'a>(Vec<(String, &'a RawValue)>);
 
