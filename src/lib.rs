@@ -72,6 +72,7 @@ pub mod content;
 pub mod decode;
 pub mod error;
 pub mod exit;
+pub mod fifo;
 pub mod findings;
 pub mod fuzz;
 pub mod input;

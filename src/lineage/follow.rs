@@ -30,6 +30,7 @@ use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
 use crate::analysis::session::SessionTracker;
 use crate::analysis::{Fold, ReadOptions};
 use crate::decode::{Decoder, Entry, Kind, Line, Record};
+use crate::fifo::Fifo;
 use crate::input::{self, Source, SourceFile};
 use crate::model::HistoryBase;
 
@@ -172,9 +173,7 @@ pub struct Follower<'r> {
     /// What the run's own pass of a file found of its whole ([`Follower::note_whole`]), by
     /// the file's path as read (its bytes), the latest [`WHOLES`] files: a child that forks
     /// the whole of it is judged without reading it again.
-    wholes: HashMap<OsString, Whole>,
-    /// The keys of `wholes`, oldest first.
-    whole_order: std::collections::VecDeque<OsString>,
+    wholes: Fifo<OsString, Whole>,
 }
 
 /// What a file's own pass found of its whole: its probe for [`Cutoff::NONE`] and whether
@@ -199,8 +198,7 @@ impl<'r> Follower<'r> {
             found: Followed::default(),
             levels: Vec::new(),
             reads: 0,
-            wholes: HashMap::new(),
-            whole_order: std::collections::VecDeque::new(),
+            wholes: Fifo::new(WHOLES),
         }
     }
 
@@ -214,18 +212,7 @@ impl<'r> Follower<'r> {
             probe,
             no_final_newline,
         };
-        let key = path.as_os_str();
-        if let Some(known) = self.wholes.get_mut(key) {
-            *known = whole;
-            return;
-        }
-        if self.whole_order.len() >= WHOLES {
-            if let Some(oldest) = self.whole_order.pop_front() {
-                self.wholes.remove(&oldest);
-            }
-        }
-        self.whole_order.push_back(key.to_owned());
-        self.wholes.insert(key.to_owned(), whole);
+        self.wholes.insert(path.as_os_str().to_owned(), whole, 1);
     }
 
     /// The probe of `level`'s source for its cutoff, told from its own pass's

@@ -29,7 +29,7 @@
 //! deadlock: a run waits only for a run that is not waiting itself, so no run waits, even
 //! through others, for itself.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -43,6 +43,7 @@ use super::state::StateLog;
 use super::{Files, ReadFile};
 use crate::analysis::boundary::Cutoff;
 use crate::codex::Reading;
+use crate::fifo::Fifo;
 use crate::lineage::{Fault, Kept};
 
 /// History items held in all the lineages kept, at most (each a few hundred bytes: tens of
@@ -64,17 +65,25 @@ struct Shelf {
     changed: Condvar,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Store {
     /// The lineages being rebuilt now, by the thread rebuilding each.
     building: FastMap<Key, ThreadId>,
     /// The threads waiting for one.
     waiting: Vec<ThreadId>,
-    /// By key: a canonical path hashed for every source of every lineage followed.
-    by_key: FastMap<Key, Arc<Rebuilt>>,
-    /// Oldest first: the order they are let go in.
-    order: VecDeque<Key>,
-    items: usize,
+    /// By key (a canonical path hashed for every source of every lineage followed), each
+    /// weighing what it holds: at most [`MAX_HELD_ITEMS`], the oldest let go first.
+    by_key: Fifo<Key, Arc<Rebuilt>>,
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store {
+            building: FastMap::default(),
+            waiting: Vec::new(),
+            by_key: Fifo::new(MAX_HELD_ITEMS),
+        }
+    }
 }
 
 /// What makes two children's lineages the same rebuild.
@@ -263,17 +272,8 @@ impl Lineages {
         if kept.by_key.contains_key(&key) {
             return;
         }
-        kept.items += rebuilt.items;
-        kept.order.push_back(key.clone());
-        kept.by_key.insert(key, Arc::new(rebuilt));
-        while kept.items > MAX_HELD_ITEMS && kept.order.len() > 1 {
-            let Some(old) = kept.order.pop_front() else {
-                break;
-            };
-            if let Some(r) = kept.by_key.remove(&old) {
-                kept.items -= r.items;
-            }
-        }
+        let weight = rebuilt.items;
+        kept.by_key.insert(key, Arc::new(rebuilt), weight);
     }
 }
 
