@@ -45,31 +45,6 @@ pub struct Probe {
     pub max_ordinal: Option<u64>,
 }
 
-impl Probe {
-    /// What a probe for `cutoff` finds, told from `self`, a probe of the whole file for
-    /// [`Cutoff::NONE`] (the file read to its end, `no_final_newline` as it was read): where
-    /// the cutoff lies at the file's end and past every ordinal it holds, no line starts at
-    /// it but the end of a file that ends in a newline, and every line with an ordinal is
-    /// below it, as for no cutoff. `None` for any other cutoff: the file must be read for it.
-    pub fn at_end(&self, cutoff: Cutoff, no_final_newline: bool) -> Option<Probe> {
-        let past_ordinals = self.max_ordinal.is_none_or(|m| m < cutoff.end_ordinal);
-        if self.first_at_end.is_some() || !past_ordinals || cutoff.end_byte_offset != self.bytes {
-            return None;
-        }
-        Some(Probe {
-            history_mode: self.history_mode.clone(),
-            bytes: self.bytes,
-            target_at_line_start: self.bytes > 0 && !no_final_newline,
-            first_at_end: None,
-            prefix_end: self.prefix_end,
-            holds_last_prefix: self
-                .max_ordinal
-                .is_some_and(|m| m.checked_add(1) == Some(cutoff.end_ordinal)),
-            max_ordinal: self.max_ordinal,
-        })
-    }
-}
-
 /// Reads a source rollout for one cutoff.
 #[derive(Debug)]
 pub struct BoundaryProbe {
@@ -113,16 +88,100 @@ impl BoundaryProbe {
     }
 
     /// What the file said, at its end.
-    pub fn finish(mut self, session: &SessionTracker, info: &StreamInfo) -> Probe {
+    pub fn finish(self, session: &SessionTracker, info: &StreamInfo) -> Probe {
+        self.end(session.info().mode(), info.bytes, info.no_final_newline)
+    }
+
+    /// What the file said, at its end: `bytes` long, ending without a newline or not, its
+    /// history mode `history_mode`.
+    fn end(mut self, history_mode: &str, bytes: u64, no_final_newline: bool) -> Probe {
         if self.prefix_open {
-            self.r.prefix_end = Some(info.bytes);
+            self.r.prefix_end = Some(bytes);
         }
-        if self.cutoff.end_byte_offset == info.bytes && !info.no_final_newline && info.bytes > 0 {
+        if self.cutoff.end_byte_offset == bytes && !no_final_newline && bytes > 0 {
             self.r.target_at_line_start = true;
         }
-        self.r.bytes = info.bytes;
-        self.r.history_mode = session.info().mode().to_string();
+        self.r.bytes = bytes;
+        self.r.history_mode = history_mode.to_string();
         self.r
+    }
+}
+
+/// Lines a file's [`Lines`] may hold (32 bytes each: 8 MiB): a larger file's are not
+/// kept, and its forks read it again for their cutoffs.
+pub const MAX_LINES: usize = 1 << 18;
+
+/// Every line of a file as a probe reads it (where it starts, its ordinal) and how the
+/// file ends: the probe for any cutoff, told without reading the file again
+/// ([`Lines::probe`]). A file's own pass records them; the forks of it that follow, at
+/// whatever cutoff each, are judged from them.
+#[derive(Debug, Clone, Default)]
+pub struct Lines {
+    lines: Vec<(Pos, Option<u64>)>,
+    history_mode: String,
+    bytes: u64,
+    no_final_newline: bool,
+}
+
+impl Lines {
+    /// What a probe for `cutoff` finds, reading the file these lines are of: the same
+    /// probe, fed the same lines.
+    pub fn probe(&self, cutoff: Cutoff) -> Probe {
+        let mut probe = BoundaryProbe::new(cutoff);
+        for &(pos, ordinal) in &self.lines {
+            probe.line(pos, ordinal);
+        }
+        probe.end(&self.history_mode, self.bytes, self.no_final_newline)
+    }
+
+    /// What they weigh against [`MAX_LINES`]: a line each, and one.
+    pub fn weight(&self) -> usize {
+        self.lines.len() + 1
+    }
+}
+
+/// Records a file's [`Lines`] as the pass reads it, up to [`MAX_LINES`].
+#[derive(Debug, Default)]
+pub struct LineRecorder {
+    lines: Vec<(Pos, Option<u64>)>,
+    overflowed: bool,
+}
+
+impl LineRecorder {
+    fn line(&mut self, pos: Pos, ordinal: Option<u64>) {
+        if self.overflowed {
+            return;
+        }
+        if self.lines.len() >= MAX_LINES {
+            self.overflowed = true;
+            self.lines = Vec::new();
+            return;
+        }
+        self.lines.push((pos, ordinal));
+    }
+
+    /// The lines, at the file's end; `None` past [`MAX_LINES`].
+    pub fn finish(self, session: &SessionTracker, info: &StreamInfo) -> Option<Lines> {
+        (!self.overflowed).then(|| Lines {
+            lines: self.lines,
+            history_mode: session.info().mode().to_string(),
+            bytes: info.bytes,
+            no_final_newline: info.no_final_newline,
+        })
+    }
+}
+
+impl Fold for LineRecorder {
+    fn record(&mut self, rec: &Record<'_>, _session: &SessionTracker) {
+        self.line(rec.pos, rec.ordinal);
+    }
+
+    fn bad(&mut self, bad: &BadLine) {
+        self.line(bad.pos, bad.ordinal_hint);
+    }
+
+    fn blank(&mut self, line: Line) {
+        self.line(line.pos, None);
     }
 }
 
@@ -142,15 +201,15 @@ impl Fold for BoundaryProbe {
 }
 
 /// What the pass finds of `text` for `cutoff` (`Needs::boundary`, the probe the lineage
-/// reader runs too), and whether the text ends without a newline.
+/// reader runs too), and the lines it records (`Needs::lines`).
 #[cfg(test)]
-pub(crate) fn probe_text(text: &[u8], cutoff: Cutoff) -> (Probe, bool) {
-    let needs = crate::analysis::Needs::default().boundary(cutoff);
+pub(crate) fn probe_text(text: &[u8], cutoff: Cutoff) -> (Probe, Option<Lines>) {
+    let needs = crate::analysis::Needs::default().boundary(cutoff).lines();
     let read = crate::analysis::ReadOptions::default();
     let source = crate::input::Source::Stdin;
     let facts = crate::analysis::read_stream(text, source, &read, &needs);
     let probe = facts.boundary.unwrap_or_default();
-    (probe, facts.stream.no_final_newline)
+    (probe, facts.lines.map(std::sync::Arc::unwrap_or_clone))
 }
 
 #[cfg(test)]
@@ -158,36 +217,57 @@ mod tests {
     use super::*;
 
     /// On every file of `testdata/` (and each cut short of its last byte, its final newline
-    /// mostly): a cutoff at the file's end past its ordinals is told from the probe of
-    /// the whole file as reading it for that cutoff finds it; any other is not told.
+    /// mostly): the probe for a cutoff told from the lines the pass recorded is what
+    /// reading the file for that cutoff finds, for cutoffs on and past a line in the
+    /// middle (its start, its ordinal), the last ordinal and the end.
     #[test]
-    fn a_cutoff_at_the_end_is_told_from_the_whole_file_s_probe() {
-        let (mut told, mut untold) = (0, 0);
+    fn any_cutoff_is_told_from_the_lines_as_reading_the_file_finds_it() {
+        let mut told = 0;
         for file in crate::testkit::jsonl_files("") {
             let whole = std::fs::read(&file).unwrap();
             let cuts = [whole.len(), whole.len().saturating_sub(1)];
             for text in cuts.map(|n| &whole[..n]) {
-                let (w, no_final_newline) = probe_text(text, Cutoff::NONE);
-                let max = w.max_ordinal.unwrap_or(0);
+                let (_, lines) = probe_text(text, Cutoff::NONE);
+                let lines = lines.expect("a small file's lines are recorded");
                 let bytes = text.len() as u64;
-                for end_ordinal in [0, max, max + 1, max + 7] {
-                    for end_byte_offset in [bytes, bytes.saturating_sub(1), bytes + 1] {
+                // The line in the middle, the last ordinal, the end: on them and past them.
+                let (mid, max) = lines.lines.get(lines.lines.len() / 2).map_or(
+                    (Pos::default(), 0),
+                    |&(pos, o)| {
+                        let max = lines.lines.iter().filter_map(|l| l.1).max();
+                        (pos, max.or(o).unwrap_or(0))
+                    },
+                );
+                let mid_ordinal = lines
+                    .lines
+                    .get(lines.lines.len() / 2)
+                    .and_then(|l| l.1)
+                    .unwrap_or(1);
+                let ordinals = [0, mid_ordinal, mid_ordinal + 1, max, max.saturating_add(1)];
+                let offsets = [0, mid.offset, mid.offset + 1, bytes, bytes + 1];
+                for &end_ordinal in &ordinals {
+                    for &end_byte_offset in &offsets {
                         let cutoff = Cutoff {
                             end_ordinal,
                             end_byte_offset,
                         };
                         let (read, _) = probe_text(text, cutoff);
-                        match w.at_end(cutoff, no_final_newline) {
-                            Some(p) => {
-                                assert_eq!(p, read, "{} {cutoff:?}", file.display());
-                                told += 1;
-                            }
-                            None => untold += 1,
-                        }
+                        assert_eq!(lines.probe(cutoff), read, "{} {cutoff:?}", file.display());
+                        told += 1;
                     }
                 }
             }
         }
-        assert!(told > 200 && untold > 2000, "{told} told, {untold} not");
+        assert!(told > 20_000, "{told}");
+    }
+
+    #[test]
+    fn a_file_past_the_bound_keeps_no_lines() {
+        let mut r = LineRecorder::default();
+        for line in 1..=MAX_LINES as u64 + 1 {
+            r.line(Pos { line, offset: line }, Some(line));
+        }
+        let session = SessionTracker::new();
+        assert!(r.finish(&session, &StreamInfo::default()).is_none());
     }
 }

@@ -2,10 +2,11 @@
 
 use std::collections::BTreeMap;
 use std::io;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 
-use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
+use crate::analysis::boundary::{BoundaryProbe, Cutoff, LineRecorder, Lines, Probe};
 use crate::analysis::calls::{Call, CallCollector};
 use crate::analysis::census::{Census, CensusCount, ModelId};
 use crate::analysis::listing::Listing;
@@ -33,6 +34,8 @@ pub struct Needs {
     pub ordinals: bool,
     /// Where a lineage cutoff falls.
     pub boundary: Option<Cutoff>,
+    /// Every line's start and ordinal, for the probe of any cutoff ([`Lines`]).
+    pub lines: bool,
     /// Whether Codex's listing finds a preview.
     pub listing: bool,
     /// Keep a plain file open to read parts of its lines again ([`FileFacts::file`]).
@@ -64,6 +67,11 @@ impl Needs {
 
     pub fn ordinals(mut self) -> Needs {
         self.ordinals = true;
+        self
+    }
+
+    pub fn lines(mut self) -> Needs {
+        self.lines = true;
         self
     }
 
@@ -114,6 +122,8 @@ pub struct FileFacts {
     pub calls: Option<Vec<Call>>,
     pub ordinals: Option<OrdinalReport>,
     pub boundary: Option<Probe>,
+    /// Shared: a lineage reader keeps them past the file's pass.
+    pub lines: Option<Arc<Lines>>,
     pub listing: Option<Listing>,
     /// Every line's extent, kept for input that cannot be read again when
     /// [`Needs::reread`] asked for the file (a plain file's lines are read back instead).
@@ -201,6 +211,7 @@ pub fn read_observed(
             calls: None,
             ordinals: None,
             boundary: None,
+            lines: None,
             listing: None,
             held: None,
             file: None,
@@ -345,6 +356,7 @@ struct Pass {
     calls: Option<CallCollector>,
     ordinals: Option<OrdinalCheck>,
     boundary: Option<BoundaryProbe>,
+    lines: Option<LineRecorder>,
     listing: Option<Listing>,
     usage: Option<UsageAccount<UsageAt>>,
 }
@@ -366,6 +378,7 @@ impl Pass {
                 .ordinals
                 .then(|| OrdinalCheck::new(!(needs.reread && rereadable))),
             boundary: needs.boundary.map(BoundaryProbe::new),
+            lines: needs.lines.then(LineRecorder::default),
             listing: needs.listing.then(Listing::default),
         }
     }
@@ -388,6 +401,9 @@ impl Pass {
         }
         if let Some(b) = &mut self.boundary {
             b.record(rec, session);
+        }
+        if let Some(l) = &mut self.lines {
+            l.record(rec, session);
         }
         if let Some(l) = &mut self.listing {
             l.record(rec, session);
@@ -421,6 +437,9 @@ impl Pass {
         if let Some(b) = &mut self.boundary {
             b.bad(&bad);
         }
+        if let Some(l) = &mut self.lines {
+            l.bad(&bad);
+        }
         self.bad.push(bad);
     }
 
@@ -430,6 +449,9 @@ impl Pass {
         }
         if let Some(b) = &mut self.boundary {
             b.blank(line);
+        }
+        if let Some(l) = &mut self.lines {
+            l.blank(line);
         }
         match self.blank.last_mut() {
             Some(run) if run.last.pos.line + 1 == line.pos.line => run.last = line,
@@ -457,6 +479,7 @@ impl Pass {
             calls,
             ordinals,
             boundary,
+            lines,
             listing,
             usage,
         } = self;
@@ -513,6 +536,9 @@ impl Pass {
             calls,
             ordinals: ordinals.map(|o| o.finish(&stream)),
             boundary: boundary.map(|b| b.finish(&session, &stream)),
+            lines: lines
+                .and_then(|l| l.finish(&session, &stream))
+                .map(Arc::new),
             listing,
             held: None,
             file: file.filter(|_| keep_file),

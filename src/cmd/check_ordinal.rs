@@ -9,7 +9,6 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use crate::analysis::boundary::Cutoff;
 use crate::analysis::ordinal::OrdinalReport;
 use crate::analysis::{FileFacts, Needs, ReadOptions};
 use crate::cli::{CheckOrdinalArgs, DenyArg};
@@ -156,8 +155,8 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
             return Ok(());
         };
         files += 1;
-        if let (Some(path), Some(whole), true) = (r.source.path(), &r.boundary, read_whole(&r)) {
-            lineage.note_whole(path, whole.clone(), r.stream.no_final_newline);
+        if let (Some(path), Some(lines), true) = (r.source.path(), &r.lines, read_whole(&r)) {
+            lineage.note_lines(path, std::sync::Arc::clone(lines));
         }
         let mut problems = Vec::new();
         let reading = settings.codex.reading(r.session.cli_version.as_deref());
@@ -211,11 +210,11 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
 }
 
 /// What the pass reads of each file: its ordinals; the start of each line a finding points
-/// at, where people read them (the human format); and its probe for no cutoff, from which
-/// a fork of the whole of it, followed after it, is judged instead of reading the file
-/// again ([`crate::lineage::Follower::note_whole`]).
+/// at, where people read them (the human format); and its lines, from which a fork of it
+/// at any cutoff, followed after it, is judged instead of reading the file again
+/// ([`crate::lineage::Follower::note_lines`]).
 fn needs(style: Option<Style>) -> Needs {
-    let needs = Needs::default().ordinals().boundary(Cutoff::NONE);
+    let needs = Needs::default().ordinals().lines();
     match style {
         Some(Style::Human) => needs.reread(),
         _ => needs,

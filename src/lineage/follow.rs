@@ -24,9 +24,10 @@
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::analysis::boundary::{BoundaryProbe, Cutoff, Probe};
+use crate::analysis::boundary::{BoundaryProbe, Cutoff, Lines, Probe, MAX_LINES};
 use crate::analysis::session::SessionTracker;
 use crate::analysis::{Fold, ReadOptions};
 use crate::decode::{Decoder, Entry, Kind, Line, Record};
@@ -170,24 +171,11 @@ pub struct Follower<'r> {
     levels: Vec<usize>,
     /// Sources read so far (each read of one whole, not the reuses).
     reads: usize,
-    /// What the run's own pass of a file found of its whole ([`Follower::note_whole`]), by
-    /// the file's path as read (its bytes), the latest [`WHOLES`] files: a child that forks
-    /// the whole of it is judged without reading it again.
-    wholes: Fifo<OsString, Whole>,
+    /// The lines the run's own pass of a file recorded ([`Follower::note_lines`]), by the
+    /// file's path as read (its bytes), the latest files' up to [`MAX_LINES`] lines in
+    /// all: a child that forks it, at any cutoff, is judged without reading it again.
+    wholes: Fifo<OsString, Arc<Lines>>,
 }
-
-/// What a file's own pass found of its whole: its probe for [`Cutoff::NONE`] and whether
-/// it ends without a newline.
-#[derive(Debug, Clone)]
-struct Whole {
-    probe: Probe,
-    no_final_newline: bool,
-}
-
-/// How many files' [`Whole`]s a reader keeps: a fork is most often read soon after its
-/// source (its name's time is later, in the same folder or the next); one further away is
-/// read as it was before, its source read again.
-const WHOLES: usize = 4096;
 
 impl<'r> Follower<'r> {
     pub fn new(resolver: &'r Mutex<Resolver>, read: &'r ReadOptions) -> Follower<'r> {
@@ -198,30 +186,25 @@ impl<'r> Follower<'r> {
             found: Followed::default(),
             levels: Vec::new(),
             reads: 0,
-            wholes: Fifo::new(WHOLES),
+            wholes: Fifo::new(MAX_LINES),
         }
     }
 
-    /// What the run's own pass of the file at `path` (as the run reads it) found of its
-    /// whole, read to its end: `probe`, for [`Cutoff::NONE`], and whether it ends without a
-    /// newline. A child that forks the whole of it, followed after, is judged from it (for
-    /// a visitor that takes no records) instead of reading the file again
-    /// ([`Probe::at_end`]). It replaces an earlier note of the same path.
-    pub fn note_whole(&mut self, path: &Path, probe: Probe, no_final_newline: bool) {
-        let whole = Whole {
-            probe,
-            no_final_newline,
-        };
-        self.wholes.insert(path.as_os_str().to_owned(), whole, 1);
+    /// The lines the run's own pass of the file at `path` (as the run reads it) recorded,
+    /// read to its end ([`Lines`]). A child that forks it, followed after, is judged from
+    /// them (for a visitor that takes no records), at whatever cutoff, instead of reading
+    /// the file again. They replace an earlier note of the same path.
+    pub fn note_lines(&mut self, path: &Path, lines: Arc<Lines>) {
+        let weight = lines.weight();
+        self.wholes
+            .insert(path.as_os_str().to_owned(), lines, weight);
     }
 
-    /// The probe of `level`'s source for its cutoff, told from its own pass's
-    /// ([`Follower::note_whole`]) where that answers it.
+    /// The probe of `level`'s source for its cutoff, told from the lines its own pass
+    /// recorded ([`Follower::note_lines`]), when there are.
     fn told(&self, level: &Level) -> Option<Probe> {
-        let whole = self.wholes.get(level.path.as_os_str())?;
-        whole
-            .probe
-            .at_end(level.target.cutoff, whole.no_final_newline)
+        let lines = self.wholes.get(level.path.as_os_str())?;
+        Some(lines.probe(level.target.cutoff))
     }
 
     /// Follow the lineage of `child`, whose `session_meta` at `at` holds `base`, handing the
@@ -637,16 +620,16 @@ mod tests {
                 let mut fresh = Follower::new(&resolver, &read);
                 let alone = fresh.follow(&child, &base, meta_line(), &mut JudgeOnly);
                 assert_eq!(reused.problems, alone.problems, "child {k}");
-                // Told what the source's own pass found of its whole (as `check-ordinal`
-                // tells it, in the files' order): the same, the source read only where its
-                // fork's cutoff is not at its end.
+                // Told the lines the source's own pass recorded (as `check-ordinal` tells
+                // them, in the files' order): the same, and the source never read, its
+                // fork's cutoff on its end or off it.
                 let text = std::fs::read(&paths[k - 1]).unwrap();
-                let (whole, no_final_newline) = probe_text(&text, Cutoff::NONE);
-                told.note_whole(&paths[k - 1], whole, no_final_newline);
+                let (_, lines) = probe_text(&text, Cutoff::NONE);
+                told.note_lines(&paths[k - 1], Arc::new(lines.unwrap()));
                 let before = told.reads;
                 let found = told.follow(&child, &base, meta_line(), &mut JudgeOnly);
                 assert_eq!(found.problems, alone.problems, "child {k}");
-                assert_eq!(told.reads - before, off(k) as usize, "child {k}");
+                assert_eq!(told.reads - before, 0, "child {k}");
                 // One problem a fork whose offset is off, at any depth.
                 let off_forks = (1..=k).filter(|&j| off(j) == 1).count();
                 assert_eq!(reused.problems.len(), off_forks, "child {k}");
