@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Lineage at scale (issue #33): every lineage reader beside `stats` on the two shapes of
+# Lineage at scale (issue #33): every lineage reader beside `stats` on the three shapes of
 # `gen-corpus --lineage` (examples/gen-corpus.rs), in rounds (each round runs each command
 # once), medians of --runs rounds after one warm-up, with the peak RSS of the worst run
 # (GNU time). The shapes: a fan-out (one paginated parent of --parent-mb MB, --forks forks
-# of the whole of it, a chain of --chain forks below the first fork) and a chain of --depth
-# forks, each of the whole of the one before.
+# of the whole of it, a chain of --chain forks below the first fork), a chain of --depth
+# forks, each of the whole of the one before, and a spawn (the same parent, --spawn-forks
+# forks of it at cutoffs spread over it, as sub-agents fork their parent).
 #
 #   bash benches/lineage.sh [--runs 3] [--depth 10000] [--parent-mb 200] [--forks 50]
-#                           [--chain 20] [--bin PATH] [--out bench-out/lineage]
+#                           [--chain 20] [--spawn-forks 20] [--bin PATH]
+#                           [--out bench-out/lineage]
 #
-# It builds the release binary (unless --bin) and the generator, and makes the two homes in
-# OUT/fanout and OUT/chain-DEPTH unless they were made with the same numbers by the same
-# generator (OUT/*/.args: the arguments and a checksum of examples/gen-corpus.rs).
+# It builds the release binary (unless --bin) and the generator, and makes the three homes
+# in OUT/fanout, OUT/chain-DEPTH and OUT/spawn unless they were made with the same numbers
+# by the same generator (OUT/*/.args: the arguments and a checksum of
+# examples/gen-corpus.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -22,6 +25,7 @@ DEPTH=10000
 PARENT_MB=200
 FORKS=50
 CHAIN=20
+SPAWN_FORKS=20
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) RUNS=$2; shift 2 ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
         --parent-mb) PARENT_MB=$2; shift 2 ;;
         --forks) FORKS=$2; shift 2 ;;
         --chain) CHAIN=$2; shift 2 ;;
+        --spawn-forks) SPAWN_FORKS=$2; shift 2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -58,8 +63,9 @@ gen() { # gen DIR ARGS...: generate unless DIR was made with these args by this 
 }
 gen "$OUT/fanout" --lineage fanout --parent-mb "$PARENT_MB" --forks "$FORKS" --chain "$CHAIN"
 gen "$OUT/chain-$DEPTH" --lineage chain --depth "$DEPTH"
+gen "$OUT/spawn" --lineage spawn --parent-mb "$PARENT_MB" --forks "$SPAWN_FORKS"
 COMMANDS=("stats" "check-ordinal" "lint" "replay --view state")
-for tree in fanout "chain-$DEPTH"; do
+for tree in fanout "chain-$DEPTH" spawn; do
     home="$OUT/$tree"
     declare -A times=() peak=()
     for round in $(seq 0 "$RUNS"); do

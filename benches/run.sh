@@ -15,8 +15,9 @@
 # is the median wall time of --runs rounds (after one untimed warm-up run), shown with the
 # fastest and slowest, and the peak RSS of the worst run. It ends with the ratios that the
 # targets of issue #5 need, and writes everything to bench-out/results.json. Last, the
-# lineage shapes of issue #33 (a fan-out of forks and a chain of 10 000: benches/lineage.sh,
-# into bench-out/lineage) beside `stats`, unless --no-lineage.
+# lineage shapes of issue #33 (a fan-out of forks, a chain of 10 000 and sub-agent forks at
+# spread cutoffs: benches/lineage.sh, into bench-out/lineage) beside `stats`, unless
+# --no-lineage.
 #
 # Options: --size SIZE (tree, default 1GB), --single SIZE (single file, default 500MB),
 #          --runs N (default 5), --seed N (default 1), --out DIR (default bench-out),
@@ -334,7 +335,7 @@ echo
 echo "results: $OUT/results.json"
 
 # --- lineage shapes (issue #33) ------------------------------------------------------------
-# A fan-out and a deep chain of forks, every lineage reader beside `stats` on each.
+# A fan-out, a deep chain and spread sub-agent forks, every lineage reader beside `stats`.
 if [ "$DO_LINEAGE" = 1 ]; then
     echo
     bash benches/lineage.sh --runs "$RUNS" --bin "$BIN" --out "$OUT/lineage"

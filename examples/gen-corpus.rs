@@ -20,11 +20,13 @@
 //! `--giant-line` bytes (64 MiB by default) holding an image as a `data:` URL, as real
 //! checkpoints do. The lineage scenarios (fork, revert, copy-fork) are copied verbatim.
 //!
-//! With `--lineage fanout|chain` it writes instead one of the lineage shapes of issue #33
-//! (`benches/lineage.sh`), made up rather than expanded from templates: a paginated parent
-//! of `--parent-mb` MB (default 200) with `--forks` forks of it (default 50) and a chain of
-//! `--chain` (default 20) below the first, or a chain `--depth` forks deep (default 10000),
-//! each fork's `history_base` naming its source's end (the `lineage` module, below).
+//! With `--lineage fanout|chain|spawn` it writes instead one of the lineage shapes of issue
+//! #33 (`benches/lineage.sh`), made up rather than expanded from templates: a paginated
+//! parent of `--parent-mb` MB (default 200) with `--forks` forks of it (default 50) and a
+//! chain of `--chain` (default 20) below the first, or a chain `--depth` forks deep (default
+//! 10000), each fork's `history_base` naming its source's end; or a parent with `--forks`
+//! forks (default 20) at cutoffs spread over it, as sub-agents are spawned (the `lineage`
+//! module, below).
 //!
 //! Usage:
 //!
@@ -33,6 +35,8 @@
 //! cargo run --release --example gen-corpus -- --out bench-out/single-500MB --single-file 500MB
 //! cargo run --release --example gen-corpus -- --out bench-out/lineage/fanout --lineage fanout \
 //!     [--parent-mb 200] [--forks 50] [--chain 20]
+//! cargo run --release --example gen-corpus -- --out bench-out/lineage/spawn --lineage spawn \
+//!     [--parent-mb 200] [--forks 20]
 //! cargo run --release --example gen-corpus -- --out bench-out/lineage/chain --lineage chain \
 //!     [--depth 10000]
 //! ```
@@ -92,10 +96,11 @@ struct Args {
         "size", "single_file", "seed", "giant_line", "templates", "no_state_db", "state_db_only",
     ])]
     lineage: Option<Shape>,
-    /// --lineage fanout: the parent's size in MB of tool calls and outputs [default: 200]
+    /// --lineage fanout|spawn: the parent's size in MB of tool calls and outputs [default: 200]
     #[arg(long, requires = "lineage", conflicts_with = "depth")]
     parent_mb: Option<u64>,
-    /// --lineage fanout: the forks of the whole parent [default: 50]
+    /// --lineage fanout: the forks of the whole parent [default: 50]; spawn: the forks
+    /// spread over it [default: 20]
     #[arg(long, requires = "lineage", conflicts_with = "depth")]
     forks: Option<u64>,
     /// --lineage fanout: the forks chained below the first fork [default: 20]
@@ -116,6 +121,9 @@ enum Shape {
     Fanout,
     /// A root of one message and forks each of the whole of the one before
     Chain,
+    /// One paginated parent and forks of it at cutoffs spread over it, as sub-agents fork
+    /// their parent wherever it is when each is spawned
+    Spawn,
 }
 
 fn parse_size_or_zero(s: &str) -> Result<u64, String> {
@@ -1344,6 +1352,9 @@ fn clear(out: &Path, force: bool) -> Result<(), String> {
 ///   `--chain` forks below the first fork, each forking the whole of the one before.
 /// - `chain`: a root of one message and `--depth` forks, each of the whole of the one
 ///   before.
+/// - `spawn`: the same parent and `--forks` forks of it at cutoffs spread evenly over it
+///   (fork `k` of `n` after the `k/(n+1)`th of its calls), each at the start of a call, as
+///   a sub-agent forks its parent where it was when spawned.
 ///
 /// Each fork's `session_meta` is at the ordinal its `history_base` ends at, with
 /// `end_byte_offset` its source's length (as the real 0.171 fork writes it), so ordinals
@@ -1361,12 +1372,15 @@ mod lineage {
     type Source = (String, u64, u64);
 
     pub fn run(args: &Args, shape: Shape, t0: Instant) -> Result<(), String> {
-        let fanout_only = args.parent_mb.is_some() || args.forks.is_some() || args.chain.is_some();
-        if shape == Shape::Chain && fanout_only {
-            return Err("--parent-mb, --forks and --chain are for --lineage fanout".into());
+        let parent = args.parent_mb.is_some() || args.forks.is_some();
+        if shape == Shape::Chain && (parent || args.chain.is_some()) {
+            return Err("--parent-mb, --forks and --chain are for --lineage fanout|spawn".into());
         }
-        if shape == Shape::Fanout && args.depth.is_some() {
+        if shape != Shape::Chain && args.depth.is_some() {
             return Err("--depth is for --lineage chain".into());
+        }
+        if shape == Shape::Spawn && args.chain.is_some() {
+            return Err("--chain is for --lineage fanout".into());
         }
         super::clear(&args.out, args.force)?;
         let day = args.out.join("sessions/2026/11/29");
@@ -1379,6 +1393,11 @@ mod lineage {
                 args.chain.unwrap_or(20),
             )?,
             Shape::Chain => chain(&day, args.depth.unwrap_or(10_000))?,
+            Shape::Spawn => spawn(
+                &day,
+                args.parent_mb.unwrap_or(200),
+                args.forks.unwrap_or(20),
+            )?,
         };
         if !args.quiet {
             eprintln!(
@@ -1458,8 +1477,10 @@ mod lineage {
         Ok(bytes)
     }
 
-    /// Returns the files written and their total length.
-    fn fanout(day: &Path, parent_mb: u64, forks: u64, chain: u64) -> Result<(u64, u64), String> {
+    /// The parent: about `parent_mb` MB of calls and 8 KB outputs after its `session_meta`.
+    /// Returns the ordinal after its last line, its length, and where each call starts (its
+    /// ordinal and byte offset).
+    fn parent(day: &Path, parent_mb: u64) -> Result<(u64, u64, Vec<(u64, u64)>), String> {
         let out = "x".repeat(8000);
         let p = path(day, 0);
         let err = |e: std::io::Error| format!("{}: {e}", p.display());
@@ -1468,7 +1489,9 @@ mod lineage {
         w.write_all(head.as_bytes()).map_err(err)?;
         // The calls and outputs, until they reach the size (the first line not counted).
         let (mut o, mut size) = (1u64, 0u64);
+        let mut calls = Vec::new();
         while size < parent_mb * 1_000_000 {
+            calls.push((o, head.len() as u64 + size));
             let call = format!(
                 concat!(
                     r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{},"type":"response_item","#,
@@ -1494,7 +1517,12 @@ mod lineage {
             o += 2;
         }
         w.flush().map_err(err)?;
-        let parent_len = head.len() as u64 + size;
+        Ok((o, head.len() as u64 + size, calls))
+    }
+
+    /// Returns the files written and their total length.
+    fn fanout(day: &Path, parent_mb: u64, forks: u64, chain: u64) -> Result<(u64, u64), String> {
+        let (o, parent_len, _) = parent(day, parent_mb)?;
         let (mut files, mut bytes) = (1, parent_len);
         let mut first_fork = None;
         for k in 1..=forks {
@@ -1509,6 +1537,23 @@ mod lineage {
         if let Some(src) = first_fork.filter(|_| chain > 0) {
             bytes += chain_below(day, forks + 1, src, chain)?;
             files += chain;
+        }
+        Ok((files, bytes))
+    }
+
+    /// Returns the files written and their total length.
+    fn spawn(day: &Path, parent_mb: u64, forks: u64) -> Result<(u64, u64), String> {
+        let (_, parent_len, calls) = parent(day, parent_mb)?;
+        let (mut files, mut bytes) = (1, parent_len);
+        for k in 1..=forks {
+            // After the k/(n+1)th of the calls: before the call there.
+            let at = (calls.len() as u64 * k / (forks + 1)) as usize;
+            let Some(&(o, offset)) = calls.get(at) else {
+                continue;
+            };
+            let text = meta(&uid(k), o, Some((&uid(0), o, offset))) + &msg(o + 1, &format!("s{k}"));
+            bytes += write(day, k, &text)?;
+            files += 1;
         }
         Ok((files, bytes))
     }
@@ -1805,5 +1850,46 @@ mod tests {
                 assert_eq!((len, end), (b["end_byte_offset"].as_u64().unwrap(), first));
             }
         }
+    }
+
+    /// The spawn shape's forks each cut the parent at the start of one of its calls, each
+    /// at its own cutoff, spread over it.
+    #[test]
+    fn the_spawn_shape_forks_its_parent_where_its_calls_start() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("spawn");
+        generate(
+            &out,
+            &["--lineage", "spawn", "--parent-mb", "1", "--forks", "4"],
+        );
+        let all = files(&out);
+        assert_eq!(all.len(), 5);
+        let parent = fs::read_to_string(&all[0]).unwrap();
+        // Ordinal -> where its line starts, and its type.
+        let mut starts: HashMap<u64, (u64, String)> = HashMap::new();
+        let mut at = 0u64;
+        for line in parent.split_inclusive('\n') {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let kind = v["payload"]["type"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            starts.insert(v["ordinal"].as_u64().unwrap(), (at, kind));
+            at += line.len() as u64;
+        }
+        let mut cutoffs = Vec::new();
+        for f in &all[1..] {
+            let text = fs::read_to_string(f).unwrap();
+            let meta: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+            let b = &meta["payload"]["history_base"];
+            let end = b["end_ordinal_exclusive"].as_u64().unwrap();
+            assert_eq!(meta["ordinal"].as_u64(), Some(end), "{f:?}");
+            let (offset, kind) = &starts[&end];
+            assert_eq!(b["end_byte_offset"].as_u64(), Some(*offset), "{f:?}");
+            assert_eq!(kind, "function_call", "{f:?}");
+            cutoffs.push(end);
+        }
+        assert!(cutoffs.windows(2).all(|w| w[0] < w[1]), "{cutoffs:?}");
+        assert!(cutoffs[0] > 1 && *cutoffs.last().unwrap() < starts.len() as u64 - 1);
     }
 }
