@@ -1477,10 +1477,12 @@ mod lineage {
         Ok(bytes)
     }
 
+    /// A parent written: the ordinal after its last line, its length, and where each of its
+    /// calls starts (ordinal, byte offset).
+    type Parent = (u64, u64, Vec<(u64, u64)>);
+
     /// The parent: about `parent_mb` MB of calls and 8 KB outputs after its `session_meta`.
-    /// Returns the ordinal after its last line, its length, and where each call starts (its
-    /// ordinal and byte offset).
-    fn parent(day: &Path, parent_mb: u64) -> Result<(u64, u64, Vec<(u64, u64)>), String> {
+    fn parent(day: &Path, parent_mb: u64) -> Result<Parent, String> {
         let out = "x".repeat(8000);
         let p = path(day, 0);
         let err = |e: std::io::Error| format!("{}: {e}", p.display());
