@@ -138,6 +138,45 @@ impl Lines {
     pub fn weight(&self) -> usize {
         self.lines.len() + 1
     }
+
+    /// The file's length as read.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Where the lines past `end` begin, when every line below it comes before them: the
+    /// first line with an ordinal at or past `end` (the end of the file when none is), and
+    /// no line after it with an ordinal below. A rebuild of the records below `end` goes on
+    /// from there for a later cutoff. `None` when a line below `end` comes later.
+    pub fn past(&self, end: u64) -> Option<Pos> {
+        let at = self
+            .lines
+            .iter()
+            .position(|(_, o)| o.is_some_and(|o| o >= end));
+        let Some(at) = at else {
+            let line = self.lines.last().map_or(1, |(p, _)| p.line + 1);
+            return Some(Pos {
+                line,
+                offset: self.bytes,
+            });
+        };
+        let rest = self.lines.get(at..)?;
+        if rest.iter().any(|(_, o)| o.is_some_and(|o| o < end)) {
+            return None;
+        }
+        rest.first().map(|(pos, _)| *pos)
+    }
+
+    /// Where a read for the records below `end` may stop: the start of the line after the
+    /// last line below it (the file's end when that is the last).
+    pub fn below_end(&self, end: u64) -> u64 {
+        let last = self
+            .lines
+            .iter()
+            .rposition(|(_, o)| o.is_some_and(|o| o < end));
+        last.and_then(|k| self.lines.get(k + 1))
+            .map_or(self.bytes, |(pos, _)| pos.offset)
+    }
 }
 
 /// Records a file's [`Lines`] as the pass reads it, up to [`MAX_LINES`].
@@ -259,6 +298,31 @@ mod tests {
             }
         }
         assert!(told > 20_000, "{told}");
+    }
+
+    /// Where a rebuild goes on from: the first line at or past the cutoff, when no line
+    /// below it comes after; where a read for a cutoff may stop: past its last line below.
+    #[test]
+    fn a_rebuild_goes_on_past_its_cutoff_only_where_every_line_below_comes_before() {
+        let text = b"{\"ordinal\":0,\"type\":\"a\",\"payload\":{}}\n\n{\"ordinal\":1,\"type\":\"a\",\"payload\":{}}\n{\"ordinal\":2,\"type\":\"a\",\"payload\":{}}\n";
+        let (_, lines) = probe_text(text, Cutoff::NONE);
+        let lines = lines.unwrap();
+        let starts: Vec<u64> = lines.lines.iter().map(|(p, _)| p.offset).collect();
+        assert_eq!(
+            lines.past(1).map(|p| (p.line, p.offset)),
+            Some((3, starts[2]))
+        );
+        assert_eq!(lines.past(0).map(|p| p.line), Some(1));
+        // None past the last: the end.
+        let end = lines.past(9).unwrap();
+        assert_eq!((end.line, end.offset), (5, lines.bytes()));
+        assert_eq!(lines.below_end(1), starts[1]);
+        assert_eq!(lines.below_end(2), starts[3]);
+        assert_eq!(lines.below_end(3), lines.bytes());
+        // An ordinal below the cutoff written after a line past it: no going on.
+        let late = b"{\"ordinal\":2,\"type\":\"a\",\"payload\":{}}\n{\"ordinal\":1,\"type\":\"a\",\"payload\":{}}\n";
+        let (_, lines) = probe_text(late, Cutoff::NONE);
+        assert_eq!(lines.unwrap().past(2).map(|p| p.line), None);
     }
 
     #[test]

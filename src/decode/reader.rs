@@ -84,6 +84,15 @@ impl<R: BufRead> Decoder<R> {
         self
     }
 
+    /// A stream that begins at `at` in a file (a line's start): its lines are numbered
+    /// and its offsets counted from there, as a stream of the whole file would number and
+    /// count them (a BOM is looked for on line 1 only).
+    pub fn starting_at(mut self, at: Pos) -> Self {
+        self.info.lines = at.line.saturating_sub(1);
+        self.info.bytes = at.offset;
+        self
+    }
+
     pub fn info(&self) -> &StreamInfo {
         &self.info
     }
@@ -521,6 +530,32 @@ mod tests {
             seen += 1;
         }
         assert_eq!(seen, 2);
+    }
+
+    /// A stream begun at a line's start numbers its lines and counts its offsets as the
+    /// whole file's stream does.
+    #[test]
+    fn a_stream_begun_mid_file_numbers_and_counts_as_the_whole_file() {
+        let text = b"{\"type\":\"a\",\"payload\":{}}\r\n\n{\"type\":\"b\",\"payload\":{}}\nnot json\n{\"type\":\"c\",\"payload\":{}}";
+        let positions = |mut d: Decoder<&[u8]>| {
+            let mut out = Vec::new();
+            while let Some(Ok(e)) = d.next() {
+                out.push(match e {
+                    Entry::Record(r) => r.pos,
+                    Entry::Bad(b) => b.pos,
+                    Entry::Blank(l) => l.pos,
+                });
+            }
+            (out, d.info().bytes)
+        };
+        let (whole, bytes) = positions(Decoder::new(&text[..]));
+        for k in 0..whole.len() {
+            let at = whole[k];
+            let rest = &text[at.offset as usize..];
+            let (from, end) = positions(Decoder::new(rest).starting_at(at));
+            assert_eq!(from, whole[k..], "from line {}", at.line);
+            assert_eq!(end, bytes);
+        }
     }
 
     #[test]

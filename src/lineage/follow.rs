@@ -27,10 +27,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::analysis::boundary::{BoundaryProbe, Cutoff, Lines, Probe, MAX_LINES};
+use crate::analysis::boundary::{BoundaryProbe, Cutoff, LineRecorder, Lines, Probe, MAX_LINES};
 use crate::analysis::session::SessionTracker;
 use crate::analysis::{Fold, ReadOptions};
-use crate::decode::{Decoder, Entry, Kind, Line, Record};
+use crate::decode::{Decoder, Entry, Kind, Line, Pos, Record};
 use crate::fifo::Fifo;
 use crate::input::{self, Source, SourceFile};
 use crate::model::HistoryBase;
@@ -83,6 +83,29 @@ pub trait Visitor {
 pub struct Kept {
     pub problems: Vec<Problem>,
     pub sources: usize,
+    /// It is the source's rebuild at an earlier cutoff: its records from there up to this
+    /// cutoff are still to be read ([`Resume`]). Its problems are then those below the
+    /// source; the source's cutoff is judged from its lines.
+    pub resume: Option<Resume>,
+}
+
+/// Where a rebuild of a source up to a cutoff goes on from, for a later cutoff: the
+/// source's lines as the run read them (their probe judges any cutoff) and the first line
+/// past the cutoff, every record below it lying before. Sub-agents fork their parent
+/// wherever it was when each was spawned: each fork's rebuild goes on from the one before
+/// it, reading the records between, not the parent again.
+#[derive(Debug, Clone)]
+pub struct Resume {
+    pub lines: Arc<Lines>,
+    pub from: Pos,
+}
+
+impl Resume {
+    /// Where a rebuild at `cutoff` of the source these lines are of goes on from.
+    fn past(lines: Arc<Lines>, cutoff: Cutoff) -> Option<Resume> {
+        let from = lines.past(cutoff.end_ordinal)?;
+        Some(Resume { lines, from })
+    }
 }
 
 /// A visitor that takes no records: the cutoffs are judged, nothing is rebuilt.
@@ -136,6 +159,11 @@ pub struct Followed {
     /// Its first source (the child's own), as its canonical path, and the cutoff, where the
     /// child's `history_base` has the shape to be looked up and the source is found.
     pub first: Option<(PathBuf, Cutoff)>,
+    /// Where a rebuild of the lineage from its first source goes on from for a later
+    /// cutoff of that source, when the source (a plain file, its lines within
+    /// [`MAX_LINES`]) was read whole and every record below the cutoff lies before the
+    /// lines past it.
+    pub resume: Option<Resume>,
 }
 
 /// One source of the lineage being followed.
@@ -152,6 +180,8 @@ struct Level {
     known: Option<Result<Probe, String>>,
     /// The visitor holds its lineage rebuilt already, it first ([`Visitor::kept`]).
     kept: bool,
+    /// What it holds is the source's rebuild at an earlier cutoff, to go on from.
+    resume: Option<Resume>,
 }
 
 /// The lineage reader. A lineage is followed without recursion, however deep: first up,
@@ -298,6 +328,7 @@ impl<'r> Follower<'r> {
                 has_base: false,
                 known: None,
                 kept: false,
+                resume: None,
             };
             if let Some(kept) = visitor.kept(&key, level.target.cutoff) {
                 for mut p in kept.problems {
@@ -311,6 +342,7 @@ impl<'r> Follower<'r> {
                     self.push(depth, p);
                 }
                 level.kept = true;
+                level.resume = kept.resume;
                 levels.push(level);
                 return (levels, kept.sources.saturating_sub(1));
             }
@@ -361,6 +393,15 @@ impl<'r> Follower<'r> {
             let depth = k + 1;
             if level.kept {
                 visitor.take_kept();
+                if let Some(resume) = &level.resume {
+                    // Listed after the levels above it, opened: its place is its depth.
+                    let probe = self.resume_source(level, resume, depth, visitor);
+                    if depth == 1 && probe.is_ok() {
+                        let lines = Arc::clone(&resume.lines);
+                        self.found.resume = Resume::past(lines, level.target.cutoff);
+                    }
+                    self.judge(depth, level, probe);
+                }
                 continue;
             }
             let probe = match (&level.known, files.get(k).copied().flatten()) {
@@ -374,7 +415,13 @@ impl<'r> Follower<'r> {
                         .flatten();
                     let probe = match told {
                         Some(p) => Ok(p),
-                        None => self.read_source(level, file.unwrap_or(0), visitor),
+                        None => {
+                            let read = self.read_source(level, file.unwrap_or(0), depth, visitor);
+                            if let (Some(lines), Ok(_)) = (read.lines, &read.probe) {
+                                self.found.resume = Resume::past(lines, level.target.cutoff);
+                            }
+                            read.probe
+                        }
                     };
                     if !visitor.takes_records() {
                         let nested = self
@@ -450,13 +497,15 @@ impl<'r> Follower<'r> {
     }
 
     /// Read one source to its end: its records below the cutoff to `visitor` (as its
-    /// `file`), its cutoff probed.
+    /// `file`), its cutoff probed; for the first source of a lineage a visitor rebuilds, its
+    /// lines recorded too, when it is a plain file read whole ([`Resume`]).
     fn read_source(
         &mut self,
         level: &Level,
         file: usize,
+        depth: usize,
         visitor: &mut dyn Visitor,
-    ) -> Result<Probe, String> {
+    ) -> SourceRead {
         self.reads += 1;
         let cutoff = level.target.cutoff;
         let source = Source::File(level.path.clone());
@@ -470,7 +519,7 @@ impl<'r> Follower<'r> {
             Ok(s) => s,
             Err(e) => {
                 visitor.close(file, 0, false);
-                return Err(input::io_cause(&e));
+                return SourceRead::failed(input::io_cause(&e));
             }
         };
         let rereadable = reopen.is_some();
@@ -478,14 +527,28 @@ impl<'r> Follower<'r> {
         let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
         let mut session = SessionTracker::new();
         let mut probe = BoundaryProbe::new(cutoff);
+        let mut lines = (depth == 1 && rereadable).then(LineRecorder::default);
         let mut error = None;
         while let Some(next) = dec.next() {
             match next {
-                Ok(Entry::Blank(l)) => probe.blank(l),
-                Ok(Entry::Bad(b)) => probe.bad(&b),
+                Ok(Entry::Blank(l)) => {
+                    probe.blank(l);
+                    if let Some(r) = &mut lines {
+                        r.blank(l);
+                    }
+                }
+                Ok(Entry::Bad(b)) => {
+                    probe.bad(&b);
+                    if let Some(r) = &mut lines {
+                        r.bad(&b);
+                    }
+                }
                 Ok(Entry::Record(rec)) => {
                     session.observe(&rec);
                     probe.record(&rec, &session);
+                    if let Some(r) = &mut lines {
+                        r.record(&rec, &session);
+                    }
                     if rec.ordinal.is_some_and(|o| o < cutoff.end_ordinal) {
                         visitor.record(&rec, file, rereadable);
                     }
@@ -498,8 +561,79 @@ impl<'r> Follower<'r> {
         }
         visitor.close(file, dec.info().bytes, error.is_none());
         match error {
+            Some(cause) => SourceRead::failed(cause),
+            None => SourceRead {
+                probe: Ok(probe.finish(&session, dec.info())),
+                lines: lines
+                    .and_then(|r| r.finish(&session, dec.info()))
+                    .map(Arc::new),
+            },
+        }
+    }
+
+    /// Go on reading a source whose rebuild at an earlier cutoff the visitor took: its
+    /// records from `resume.from` up to its cutoff (the file is read no further than the
+    /// last of them), its cutoff judged from its lines. The file is as the run first read
+    /// it (its lines say so): a source that changed between is judged as first read.
+    fn resume_source(
+        &mut self,
+        level: &Level,
+        resume: &Resume,
+        place: usize,
+        visitor: &mut dyn Visitor,
+    ) -> Result<Probe, String> {
+        let cutoff = level.target.cutoff;
+        let stop = resume.lines.below_end(cutoff.end_ordinal);
+        let mut error = None;
+        if resume.from.offset < stop {
+            match input::open_from(&level.path, resume.from.offset) {
+                Ok(stream) => {
+                    let mut dec = Decoder::new(stream)
+                        .max_line_bytes(self.read.max_line_bytes)
+                        .starting_at(resume.from);
+                    while let Some(next) = dec.next() {
+                        match next {
+                            Ok(Entry::Record(rec)) => {
+                                if rec.pos.offset >= stop {
+                                    break;
+                                }
+                                if rec.ordinal.is_some_and(|o| o < cutoff.end_ordinal) {
+                                    visitor.record(&rec, place, true);
+                                }
+                            }
+                            Ok(Entry::Blank(l)) if l.pos.offset >= stop => break,
+                            Ok(Entry::Bad(b)) if b.pos.offset >= stop => break,
+                            Ok(_) => {}
+                            Err(e) => {
+                                error = Some(format!("read error: {}", input::io_cause(&e)));
+                                break;
+                            }
+                        }
+                    }
+                }
+                Err(e) => error = Some(input::io_cause(&e)),
+            }
+        }
+        visitor.close(place, resume.lines.bytes(), error.is_none());
+        match error {
             Some(cause) => Err(cause),
-            None => Ok(probe.finish(&session, dec.info())),
+            None => Ok(resume.lines.probe(cutoff)),
+        }
+    }
+}
+
+/// What reading a source gave: its probe, or why it could not be read; and its lines, when
+/// they were recorded.
+struct SourceRead {
+    probe: Result<Probe, String>,
+    lines: Option<Arc<Lines>>,
+}
+
+impl SourceRead {
+    fn failed(cause: String) -> SourceRead {
+        SourceRead {
+            probe: Err(cause),
+            lines: None,
         }
     }
 }

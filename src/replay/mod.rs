@@ -408,6 +408,7 @@ fn follow(
         let found = lineage::Kept {
             problems: followed.problems.clone(),
             sources: followed.sources,
+            resume: followed.resume,
         };
         let held = shared::Held {
             history: &mut run.history,

@@ -136,6 +136,11 @@ impl lineage::Visitor for Run<'_> {
 
     fn take_kept(&mut self) {
         if let Some(keeper) = self.keeper.as_mut() {
+            // A rebuild gone on from is its source's, read on: taken back whole, as a source
+            // read would be, when it breaks off ([`lineage::Visitor::close`]).
+            if keeper.resuming() {
+                self.saved.push((self.history.clone(), self.state.clone()));
+            }
             keeper.take(Held {
                 history: &mut self.history,
                 state: &mut self.state,

@@ -15,6 +15,15 @@
 //! lineage's again: its calls are paired forward from its lineage's pairing
 //! ([`super::pairing`]).
 //!
+//! A child whose cutoff of a source is not kept goes on from the source's rebuild at the
+//! latest cutoff kept below it, when that rebuild says where it goes on from
+//! ([`crate::lineage::Resume`]: the source's lines, every record below its cutoff lying
+//! before the first line past it): it reads the records between the two cutoffs alone.
+//! Sub-agents fork their parent wherever it was when each was spawned; their rebuilds are
+//! then one reading of the parent, in pieces, not one each. Its problems are those below the
+//! source; the source's own cutoff is judged again (from its lines), and a read of it that
+//! breaks off is taken back as a source read whole would be.
+//!
 //! Taken only where it is the same replay: when nothing of the child was fed before its
 //! lineage (its `session_meta` is its first record), when the lineage found no cycle, and
 //! so when no file the child's lineage reaches before it is one of its files
@@ -74,6 +83,10 @@ struct Store {
     /// By key (a canonical path hashed for every source of every lineage followed), each
     /// weighing what it holds: at most [`MAX_HELD_ITEMS`], the oldest let go first.
     by_key: Fifo<Key, Arc<Rebuilt>>,
+    /// The cutoffs kept of each source with a rebuild that goes on ([`Resume`]), by
+    /// source, reading and images: the latest below a child's cutoff is gone on from.
+    /// Those let go are dropped as they are met.
+    resumable: FastMap<(OsString, Reading, bool), Vec<Cutoff>>,
 }
 
 impl Default for Store {
@@ -82,6 +95,7 @@ impl Default for Store {
             building: FastMap::default(),
             waiting: Vec::new(),
             by_key: Fifo::new(MAX_HELD_ITEMS),
+            resumable: FastMap::default(),
         }
     }
 }
@@ -133,6 +147,9 @@ pub(super) struct Keeper {
     asked: bool,
     /// The lineage this run said it rebuilds, until it keeps it or gives it up.
     building: Option<Key>,
+    /// The lineage offered is its source's rebuild at an earlier cutoff, to go on from to
+    /// this one.
+    resuming: Option<Cutoff>,
 }
 
 impl Keeper {
@@ -144,6 +161,7 @@ impl Keeper {
             offered: None,
             asked: false,
             building: None,
+            resuming: None,
         }
     }
 
@@ -166,20 +184,59 @@ impl Keeper {
             Ok(kept) => kept,
             Err(building) => {
                 if building {
-                    self.building = Some(key);
+                    self.building = Some(key.clone());
                 }
-                return None;
+                return self.offer_below(&key);
             }
         };
-        let found = rebuilt.found.clone();
+        let mut found = rebuilt.found.clone();
+        found.resume = None;
         self.offered = Some(rebuilt);
         Some(found)
     }
 
+    /// The lineage from `key`'s source at the latest cutoff kept below `key`'s that goes
+    /// on ([`Resume`]), offered to be gone on from: its problems those below the source
+    /// (the source's own cutoff is judged again, and the sources counted again).
+    fn offer_below(&mut self, key: &Key) -> Option<Kept> {
+        let below = self.lineages.below(key)?;
+        let resume = below.found.resume.clone()?;
+        let found = Kept {
+            problems: below
+                .found
+                .problems
+                .iter()
+                .filter(|p| p.at.is_none())
+                .cloned()
+                .collect(),
+            sources: below.found.sources,
+            resume: Some(resume),
+        };
+        self.resuming = Some(key.cutoff);
+        self.offered = Some(below);
+        Some(found)
+    }
+
+    /// Whether the lineage offered is to be gone on from ([`Keeper::offer`]).
+    pub(super) fn resuming(&self) -> bool {
+        self.resuming.is_some() && self.offered.is_some()
+    }
+
     /// Put the lineage offered into what a run holds, after the files it lists already.
+    /// One to be gone on from has its source read up to this run's cutoff.
     pub(super) fn take(&mut self, run: Held<'_>) {
         if let Some(rebuilt) = self.offered.take() {
-            rebuilt.restore(run);
+            let end = self.resuming.take().map(|c| c.end_ordinal);
+            let source = rebuilt.files.len();
+            rebuilt.restore(Held {
+                history: run.history,
+                state: run.state,
+                files: run.files,
+                held_times: run.held_times,
+            });
+            if let (Some(end), Some(f)) = (end, run.files.get_mut(source)) {
+                f.end_ordinal = Some(end);
+            }
         }
     }
 
@@ -197,7 +254,9 @@ impl Keeper {
             return;
         }
         let files = run.files.sources().clone();
-        let items = run.history.len() + FILE_WEIGHT * files.len();
+        // A source's lines (32 bytes each) weigh about a quarter of an item each.
+        let lines = found.resume.as_ref().map_or(0, |r| r.lines.weight() / 4);
+        let items = run.history.len() + FILE_WEIGHT * files.len() + lines;
         // Paired now, the forks that take it pair their own items alone.
         run.history.pair();
         let rebuilt = Rebuilt {
@@ -267,12 +326,39 @@ impl Lineages {
         Err(first)
     }
 
+    /// The rebuild kept of `key`'s source, reading and images at the latest cutoff at or
+    /// below `key`'s that goes on ([`Resume`]).
+    fn below(&self, key: &Key) -> Option<Arc<Rebuilt>> {
+        let mut store = self.lock();
+        let Store {
+            by_key, resumable, ..
+        } = &mut *store;
+        let source = (key.source.clone(), key.reading, key.images);
+        let cutoffs = resumable.get_mut(&source)?;
+        let at = |cutoff: Cutoff| Key {
+            source: key.source.clone(),
+            cutoff,
+            reading: key.reading,
+            images: key.images,
+        };
+        cutoffs.retain(|c| by_key.contains_key(&at(*c)));
+        let best = cutoffs
+            .iter()
+            .filter(|c| c.end_ordinal <= key.cutoff.end_ordinal)
+            .max_by_key(|c| c.end_ordinal)?;
+        by_key.get(&at(*best)).cloned()
+    }
+
     fn put(&self, key: Key, rebuilt: Rebuilt) {
         let mut kept = self.lock();
         if kept.by_key.contains_key(&key) {
             return;
         }
         let weight = rebuilt.items;
+        if rebuilt.found.resume.is_some() {
+            let source = (key.source.clone(), key.reading, key.images);
+            kept.resumable.entry(source).or_default().push(key.cutoff);
+        }
         kept.by_key.insert(key, Arc::new(rebuilt), weight);
     }
 }

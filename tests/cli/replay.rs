@@ -1128,3 +1128,183 @@ fn a_chain_takes_each_forks_rebuild_and_gives_what_each_gives_alone() {
         );
     }
 }
+
+/// Sub-agents fork their parent wherever it was when each was spawned: each fork's rebuild
+/// goes on from the one before it, reading the records between rather than the parent
+/// again. Between the cutoffs lie a call answered past the next cutoff, a rollback, a
+/// compaction, token usage, a blank line and a line that is no JSON; one fork names a byte
+/// offset off its cutoff, one cuts the parent below the forks listed before it, one forks
+/// the whole. Each fork's rows are what it gives replayed alone (history, prompt, state,
+/// findings; one worker or two), and the parent is read whole twice (as itself, and for
+/// the first fork; once more for the fork below the others), not once a fork. A second
+/// parent writes an ordinal below a cutoff after it: its forks are each read whole, with
+/// the same rows.
+#[test]
+fn forks_at_spread_cutoffs_go_on_from_each_other_and_give_what_each_gives_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let day = home.path().join("sessions/2026/11/29");
+    std::fs::create_dir_all(&day).unwrap();
+    let line = |o: u64, kind: &str, payload: &str| {
+        format!(
+            r#"{{"timestamp":"2026-11-29T12:00:0{}.000Z","ordinal":{o},"type":"{kind}","payload":{payload}}}"#,
+            o % 10
+        )
+    };
+    let user = |t: &str| {
+        format!(
+            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}"#
+        )
+    };
+    // The parent's lines, each with the ordinal the next fork may cut before.
+    let meta = |id: &str| {
+        format!(
+            r#"{{"id":"{id}","timestamp":"2026-11-29T12:00:00.000Z","cwd":"/w","originator":"t","cli_version":"0.171.0","history_mode":"paginated"}}"#
+        )
+    };
+    let body = |id: &str, late: bool| -> Vec<String> {
+        let mut v = vec![
+            line(0, "session_meta", &meta(id)),
+            line(1, "event_msg", r#"{"type":"task_started","turn_id":"t1"}"#),
+            line(2, "response_item", &user("p1")),
+            line(
+                3,
+                "response_item",
+                r#"{"type":"function_call","name":"shell","call_id":"c1","arguments":"{}"}"#,
+            ),
+            line(4, "event_msg", r#"{"type":"task_complete","turn_id":"t1"}"#),
+            line(5, "event_msg", r#"{"type":"task_started","turn_id":"t2"}"#),
+            line(
+                6,
+                "response_item",
+                r#"{"type":"function_call_output","call_id":"c1","output":"done"}"#,
+            ),
+            line(
+                7,
+                "event_msg",
+                r#"{"type":"token_count","info":{"total_token_usage":{"input_tokens":5,"output_tokens":1,"total_tokens":6}}}"#,
+            ),
+            line(8, "response_item", &user("p2")),
+            String::new(),
+            line(
+                9,
+                "event_msg",
+                r#"{"type":"thread_rolled_back","num_turns":1}"#,
+            ),
+            line(10, "response_item", &user("p3")),
+            "{not json".to_string(),
+            line(
+                11,
+                "compacted",
+                &format!(
+                    r#"{{"message":"s","replacement_history":[{}],"window_number":1}}"#,
+                    user("kept")
+                ),
+            ),
+            line(12, "response_item", &user("p4")),
+            line(13, "response_item", &user("p5")),
+        ];
+        if late {
+            // An ordinal below the forks' cutoffs, written after them.
+            v.push(line(3, "response_item", &user("late")));
+        }
+        v
+    };
+    let mut all = Vec::new();
+    for (n, parent, late, forks) in [
+        (
+            1,
+            A,
+            false,
+            &[(6, 0), (9, 0), (12, 0), (12, 1), (14, 0), (4, 0)][..],
+        ),
+        (2, B, true, &[(6, 0), (9, 0), (14, 0)][..]),
+    ] {
+        let lines = body(parent, late);
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(day.join(rollout_name(parent)), &text).unwrap();
+        // Where the line with each ordinal starts.
+        let mut starts = std::collections::HashMap::new();
+        let mut at = 0u64;
+        for l in &lines {
+            if let Ok(v) = serde_json::from_str::<Value>(l) {
+                starts.entry(v["ordinal"].as_u64().unwrap()).or_insert(at);
+            }
+            at += l.len() as u64 + 1;
+        }
+        for (k, &(end, off_by)) in forks.iter().enumerate() {
+            let id = format!("01a22749-0000-7000-8000-000000000{n}{k:02}");
+            let off = starts.get(&end).copied().unwrap_or(at) + off_by;
+            let fork = paginated(&id, end, Some((parent, end, off)), &[&format!("f{k}")]);
+            let path = day.join(rollout_name(&id));
+            std::fs::write(&path, fork).unwrap();
+            all.push(path);
+        }
+    }
+    all.sort();
+    let run = |args: &[&str], files: &[PathBuf], trace: bool| {
+        let mut c = rollscope();
+        c.args(args).args(files).env("CODEX_HOME", home.path());
+        if trace {
+            c.env("ROLLSCOPE_TRACE_READS", "1");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}");
+        (out.stdout, String::from_utf8(out.stderr).unwrap())
+    };
+    for view in [
+        vec!["replay", "--format", "ndjson"],
+        vec!["replay", "--for-prompt", "--format", "ndjson"],
+        vec!["replay", "--view", "state", "--format", "ndjson"],
+        vec!["replay", "--view", "ui", "--format", "ndjson"],
+        vec!["lint", "--format", "ndjson"],
+    ] {
+        let alone: Vec<u8> = all
+            .iter()
+            .flat_map(|f| run(&view, std::slice::from_ref(f), false).0)
+            .collect();
+        for jobs in ["1", "2"] {
+            let mut args = view.clone();
+            args.extend(["-j", jobs]);
+            assert_eq!(
+                String::from_utf8(run(&args, &all, false).0).unwrap(),
+                String::from_utf8(alone.clone()).unwrap(),
+                "{args:?}"
+            );
+        }
+    }
+    // The history the fork at 9 carries: the rollback and compaction lie past it.
+    let rows = ndjson(&run(&["replay", "--format", "ndjson"], &all[1..2], false).0);
+    assert_eq!(
+        rows.iter()
+            .map(|r| r["item"]["type"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "message",
+            "function_call",
+            "function_call_output",
+            "message",
+            "message"
+        ]
+    );
+    let mut with_parents = all.clone();
+    with_parents.push(day.join(rollout_name(A)));
+    with_parents.push(day.join(rollout_name(B)));
+    with_parents.sort();
+    let (_, stderr) = run(
+        &["lint", "--format", "ndjson", "-j", "1"],
+        &with_parents,
+        true,
+    );
+    let reads = |id: &str| {
+        stderr
+            .lines()
+            .find(|l| l.contains(id))
+            .and_then(|l| l.split(' ').nth(2))
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .to_string()
+    };
+    // As itself, for the first fork, for the fork below the others.
+    assert_eq!(reads(A), "3×", "{stderr}");
+    // As itself and for each of its three forks.
+    assert_eq!(reads(B), "4×", "{stderr}");
+}
