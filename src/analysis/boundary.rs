@@ -210,7 +210,25 @@ impl LineRecorder {
     }
 }
 
-impl Fold for LineRecorder {
+/// What reads a file line by line, each by where it starts and its ordinal (a bad line's
+/// as it seems to be written, a blank line none): the probe, and the lines recorded for it.
+trait ByLine {
+    fn line(&mut self, pos: Pos, ordinal: Option<u64>);
+}
+
+impl ByLine for BoundaryProbe {
+    fn line(&mut self, pos: Pos, ordinal: Option<u64>) {
+        BoundaryProbe::line(self, pos, ordinal);
+    }
+}
+
+impl ByLine for LineRecorder {
+    fn line(&mut self, pos: Pos, ordinal: Option<u64>) {
+        LineRecorder::line(self, pos, ordinal);
+    }
+}
+
+impl<T: ByLine> Fold for T {
     fn record(&mut self, rec: &Record<'_>, _session: &SessionTracker) {
         self.line(rec.pos, rec.ordinal);
     }
@@ -221,21 +239,6 @@ impl Fold for LineRecorder {
 
     fn blank(&mut self, line: Line) {
         self.line(line.pos, None);
-    }
-}
-
-impl Fold for BoundaryProbe {
-    fn record(&mut self, rec: &Record<'_>, _session: &SessionTracker) {
-        self.line(rec.pos, rec.ordinal);
-    }
-
-    fn bad(&mut self, bad: &BadLine) {
-        self.line(bad.pos, bad.ordinal_hint);
-    }
-
-    fn blank(&mut self, line: Line) {
-        let pos = line.pos;
-        self.line(pos, None);
     }
 }
 

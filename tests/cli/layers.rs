@@ -296,7 +296,9 @@ const LAYERS: &[&[&str]] = &[
     // per version.
     &["model", "findings", "input", "codex"],
     // The line decoder and the small base modules.
-    &["decode", "time", "exit", "parallel", "budget", "error", "fifo"],
+    &[
+        "decode", "time", "exit", "parallel", "budget", "error", "fifo",
+    ],
 ];
 
 /// Modules outside the table: they may use any module, and none may use them (`fuzz`, the

@@ -1049,6 +1049,40 @@ fn forks_of_one_parent_share_its_rebuild_and_give_what_each_gives_alone() {
     }
 }
 
+/// rollscope run with `CODEX_HOME` at `home`: its stdout and stderr, the passes over each
+/// file on stderr with `trace` (`ROLLSCOPE_TRACE_READS`); exit 0 or 1.
+fn run_home(home: &Path, args: &[&str], files: &[PathBuf], trace: bool) -> (Vec<u8>, String) {
+    let mut c = rollscope();
+    c.args(args).args(files).env("CODEX_HOME", home);
+    if trace {
+        c.env("ROLLSCOPE_TRACE_READS", "1");
+    }
+    let out = c.output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}");
+    (out.stdout, String::from_utf8(out.stderr).unwrap())
+}
+
+/// Each of `views` over all of `files` in one run, with one worker and two, gives what each
+/// file gives replayed alone; what they gave alone, by view.
+fn each_as_alone(home: &Path, views: &[&[&str]], files: &[PathBuf]) -> Vec<String> {
+    let mut alone_by_view = Vec::new();
+    for view in views {
+        let alone: Vec<u8> = files
+            .iter()
+            .flat_map(|f| run_home(home, view, std::slice::from_ref(f), false).0)
+            .collect();
+        let alone = String::from_utf8(alone).unwrap();
+        for jobs in ["1", "2"] {
+            let mut args = view.to_vec();
+            args.extend(["-j", jobs]);
+            let together = String::from_utf8(run_home(home, &args, files, false).0).unwrap();
+            assert_eq!(together, alone, "{args:?}");
+        }
+        alone_by_view.push(alone);
+    }
+    alone_by_view
+}
+
 /// Each fork of a chain takes the rebuild the fork before it left (its whole lineage, at
 /// the next level up): over the 101-deep chain of `testdata/replay/deep-chain/`, and over a
 /// copy whose 50th fork names a byte offset one past its source's cutoff (a problem every
@@ -1079,42 +1113,23 @@ fn a_chain_takes_each_forks_rebuild_and_gives_what_each_gives_alone() {
     }
     for home in [fixture.as_path(), damaged.path()] {
         let files: Vec<PathBuf> = names.iter().map(|n| home.join(day).join(n)).collect();
-        let run = |args: &[&str], files: &[PathBuf], trace: bool| {
-            let mut c = rollscope();
-            c.args(args).args(files).env("CODEX_HOME", home);
-            if trace {
-                c.env("ROLLSCOPE_TRACE_READS", "1");
-            }
-            let out = c.output().unwrap();
-            assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}");
-            (out.stdout, String::from_utf8(out.stderr).unwrap())
-        };
-        for view in [
-            vec!["replay", "--format", "ndjson"],
-            vec!["replay", "--view", "state", "--format", "ndjson"],
-            vec!["lint", "--format", "ndjson"],
-        ] {
-            let alone: Vec<u8> = files
-                .iter()
-                .flat_map(|f| run(&view, std::slice::from_ref(f), false).0)
-                .collect();
-            for jobs in ["1", "2"] {
-                let mut args = view.clone();
-                args.extend(["-j", jobs]);
-                assert_eq!(
-                    String::from_utf8(run(&args, &files, false).0).unwrap(),
-                    String::from_utf8(alone.clone()).unwrap(),
-                    "{args:?}"
-                );
-            }
-            if view[0] == "lint" && home == damaged.path() {
-                // The fork whose offset is off, and each below it.
-                let alone = String::from_utf8(alone).unwrap();
-                let off = alone.matches("history_base.byte-offset").count();
-                assert_eq!(off, 52, "{alone}");
-            }
+        let views: [&[&str]; 3] = [
+            &["replay", "--format", "ndjson"],
+            &["replay", "--view", "state", "--format", "ndjson"],
+            &["lint", "--format", "ndjson"],
+        ];
+        let alone = each_as_alone(home, &views, &files);
+        if home == damaged.path() {
+            // The fork whose offset is off, and each below it.
+            let off = alone[2].matches("history_base.byte-offset").count();
+            assert_eq!(off, 52, "{}", alone[2]);
         }
-        let (_, stderr) = run(&["lint", "--format", "ndjson", "-j", "1"], &files, true);
+        let (_, stderr) = run_home(
+            home,
+            &["lint", "--format", "ndjson", "-j", "1"],
+            &files,
+            true,
+        );
         let mut reads: Vec<&str> = stderr
             .lines()
             .map(|l| l.split(' ').nth(2).unwrap())
@@ -1241,37 +1256,16 @@ fn forks_at_spread_cutoffs_go_on_from_each_other_and_give_what_each_gives_alone(
         }
     }
     all.sort();
-    let run = |args: &[&str], files: &[PathBuf], trace: bool| {
-        let mut c = rollscope();
-        c.args(args).args(files).env("CODEX_HOME", home.path());
-        if trace {
-            c.env("ROLLSCOPE_TRACE_READS", "1");
-        }
-        let out = c.output().unwrap();
-        assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}");
-        (out.stdout, String::from_utf8(out.stderr).unwrap())
-    };
-    for view in [
-        vec!["replay", "--format", "ndjson"],
-        vec!["replay", "--for-prompt", "--format", "ndjson"],
-        vec!["replay", "--view", "state", "--format", "ndjson"],
-        vec!["replay", "--view", "ui", "--format", "ndjson"],
-        vec!["lint", "--format", "ndjson"],
-    ] {
-        let alone: Vec<u8> = all
-            .iter()
-            .flat_map(|f| run(&view, std::slice::from_ref(f), false).0)
-            .collect();
-        for jobs in ["1", "2"] {
-            let mut args = view.clone();
-            args.extend(["-j", jobs]);
-            assert_eq!(
-                String::from_utf8(run(&args, &all, false).0).unwrap(),
-                String::from_utf8(alone.clone()).unwrap(),
-                "{args:?}"
-            );
-        }
-    }
+    let views: [&[&str]; 5] = [
+        &["replay", "--format", "ndjson"],
+        &["replay", "--for-prompt", "--format", "ndjson"],
+        &["replay", "--view", "state", "--format", "ndjson"],
+        &["replay", "--view", "ui", "--format", "ndjson"],
+        &["lint", "--format", "ndjson"],
+    ];
+    each_as_alone(home.path(), &views, &all);
+    let run =
+        |args: &[&str], files: &[PathBuf], trace: bool| run_home(home.path(), args, files, trace);
     // The history the fork at 9 carries: the rollback and compaction lie past it.
     let rows = ndjson(&run(&["replay", "--format", "ndjson"], &all[1..2], false).0);
     assert_eq!(
