@@ -22,7 +22,7 @@ pub use check::{Boundary, Fault, Problem};
 /// large (maximum depth 1000)": its thread store pages the history with one SQL clause per
 /// newer segment); it has no lineage limit of its own (`testdata/replay/deep-chain/`).
 pub const CODEX_MAX_SOURCES: usize = 987;
-pub use follow::{Followed, Follower, JudgeOnly, Kept, Visitor};
+pub use follow::{Followed, Follower, JudgeOnly, Kept, Resume, Visitor};
 pub use resolve::{Place, Resolver};
 
 /// The ids a rollout's file name declares (kept beside discovery's name rules).

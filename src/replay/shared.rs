@@ -83,8 +83,9 @@ struct Store {
     /// By key (a canonical path hashed for every source of every lineage followed), each
     /// weighing what it holds: at most [`MAX_HELD_ITEMS`], the oldest let go first.
     by_key: Fifo<Key, Arc<Rebuilt>>,
-    /// The cutoffs kept of each source with a rebuild that goes on ([`Resume`]), by
-    /// source, reading and images: the latest below a child's cutoff is gone on from.
+    /// The cutoffs kept of each source with a rebuild that goes on
+    /// ([`crate::lineage::Resume`]), by source, reading and images: the latest below a
+    /// child's cutoff is gone on from.
     /// Those let go are dropped as they are met.
     resumable: FastMap<(OsString, Reading, bool), Vec<Cutoff>>,
 }
@@ -97,6 +98,44 @@ impl Default for Store {
             by_key: Fifo::new(MAX_HELD_ITEMS),
             resumable: FastMap::default(),
         }
+    }
+}
+
+impl Store {
+    /// The rebuild kept of `key`'s source, reading and images at the latest cutoff at or
+    /// below `key`'s that goes on ([`crate::lineage::Resume`]).
+    fn below(&mut self, key: &Key) -> Option<Arc<Rebuilt>> {
+        let Store {
+            by_key, resumable, ..
+        } = self;
+        let source = (key.source.clone(), key.reading, key.images);
+        let cutoffs = resumable.get_mut(&source)?;
+        let at = |cutoff: Cutoff| Key {
+            cutoff,
+            ..key.clone()
+        };
+        cutoffs.retain(|c| by_key.contains_key(&at(*c)));
+        let best = cutoffs
+            .iter()
+            .filter(|c| c.end_ordinal <= key.cutoff.end_ordinal)
+            .max_by_key(|c| c.end_ordinal)?;
+        by_key.get(&at(*best)).cloned()
+    }
+
+    /// The run rebuilding `key`'s source, reading and images at the latest cutoff below
+    /// `key`'s, when one is.
+    fn building_below(&self, key: &Key) -> Option<ThreadId> {
+        self.building
+            .iter()
+            .filter(|(k, _)| {
+                k.source == key.source
+                    && k.reading == key.reading
+                    && k.images == key.images
+                    && k.cutoff.end_ordinal <= key.cutoff.end_ordinal
+                    && *k != key
+            })
+            .max_by_key(|(k, _)| k.cutoff.end_ordinal)
+            .map(|(_, owner)| *owner)
     }
 }
 
@@ -196,8 +235,8 @@ impl Keeper {
     }
 
     /// The lineage from `key`'s source at the latest cutoff kept below `key`'s that goes
-    /// on ([`Resume`]), offered to be gone on from: its problems those below the source
-    /// (the source's own cutoff is judged again, and the sources counted again).
+    /// on ([`crate::lineage::Resume`]), offered to be gone on from: its problems those below
+    /// the source (the source's own cutoff is judged again, and the sources counted again).
     fn offer_below(&mut self, key: &Key) -> Option<Kept> {
         let below = self.lineages.below(key)?;
         let resume = below.found.resume.clone()?;
@@ -327,26 +366,30 @@ impl Lineages {
     }
 
     /// The rebuild kept of `key`'s source, reading and images at the latest cutoff at or
-    /// below `key`'s that goes on ([`Resume`]).
+    /// below `key`'s that goes on ([`crate::lineage::Resume`]); while another run rebuilds
+    /// one below (and waits for none itself), once that run is done with it.
     fn below(&self, key: &Key) -> Option<Arc<Rebuilt>> {
+        let me = thread::current().id();
         let mut store = self.lock();
-        let Store {
-            by_key, resumable, ..
-        } = &mut *store;
-        let source = (key.source.clone(), key.reading, key.images);
-        let cutoffs = resumable.get_mut(&source)?;
-        let at = |cutoff: Cutoff| Key {
-            source: key.source.clone(),
-            cutoff,
-            reading: key.reading,
-            images: key.images,
-        };
-        cutoffs.retain(|c| by_key.contains_key(&at(*c)));
-        let best = cutoffs
-            .iter()
-            .filter(|c| c.end_ordinal <= key.cutoff.end_ordinal)
-            .max_by_key(|c| c.end_ordinal)?;
-        by_key.get(&at(*best)).cloned()
+        loop {
+            if let Some(kept) = store.below(key) {
+                return Some(kept);
+            }
+            // A rebuild of the source at a cutoff below, under way (forks begun together on
+            // many cores): waited for, by a run that waits for none itself, rather than
+            // the whole source read again beside it.
+            let owner = store.building_below(key)?;
+            if owner == me || store.waiting.contains(&owner) {
+                return None;
+            }
+            store.waiting.push(me);
+            store = self
+                .0
+                .changed
+                .wait(store)
+                .unwrap_or_else(|e| e.into_inner());
+            store.waiting.retain(|t| *t != me);
+        }
     }
 
     fn put(&self, key: Key, rebuilt: Rebuilt) {
@@ -405,6 +448,30 @@ mod tests {
         k.leave(Path::new(source), CUT, held, Kept::default());
     }
 
+    /// Leave an empty lineage from `source` at `cutoff` that goes on
+    /// ([`crate::lineage::Resume`]).
+    fn leave_going_on(k: &Keeper, source: &str, cutoff: Cutoff) {
+        let mut history = History::new();
+        let mut state = StateLog::default();
+        let mut files = Files::new(ReadFile::new("child", None));
+        let mut held_times = HashMap::new();
+        let held = Held {
+            history: &mut history,
+            state: &mut state,
+            files: &mut files,
+            held_times: &mut held_times,
+        };
+        let resume = crate::lineage::Resume {
+            lines: Arc::default(),
+            from: crate::decode::Pos::default(),
+        };
+        let found = Kept {
+            resume: Some(resume),
+            ..Kept::default()
+        };
+        k.leave(Path::new(source), cutoff, held, found);
+    }
+
     /// Runs `f` on a thread of its own; what it returns, unless it takes a second.
     fn within_a_second<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
         let (tx, rx) = mpsc::channel();
@@ -435,6 +502,42 @@ mod tests {
         leave(&first, "/parent");
         drop(first);
         assert!(second.join().unwrap());
+    }
+
+    /// Forks of one parent at two cutoffs begun together: the one at the later cutoff
+    /// waits for the earlier one's rebuild and goes on from it, rather than read the parent
+    /// too; one at a cutoff below it does not wait, nor goes on.
+    #[test]
+    fn a_rebuild_below_being_made_is_waited_for_and_gone_on_from() {
+        let later = Cutoff {
+            end_ordinal: 9,
+            end_byte_offset: 300,
+        };
+        let lineages = Lineages::default();
+        let mut first = keeper(&lineages);
+        assert!(first.offer(Path::new("/parent"), CUT).is_none());
+        let l = lineages.clone();
+        let (started, waiting) = mpsc::channel();
+        let second = thread::spawn(move || {
+            let mut k = keeper(&l);
+            started.send(()).unwrap();
+            let found = k.offer(Path::new("/parent"), later);
+            (found.is_some_and(|f| f.resume.is_some()), k.resuming())
+        });
+        waiting.recv().unwrap();
+        thread::sleep(Duration::from_millis(50));
+        assert!(!second.is_finished(), "the later fork did not wait");
+        let l = lineages.clone();
+        let lower = Cutoff {
+            end_ordinal: 1,
+            end_byte_offset: 10,
+        };
+        let below =
+            within_a_second(move || keeper(&l).offer(Path::new("/parent"), lower).is_none());
+        assert_eq!(below, Some(true), "a fork below waited, or went on");
+        leave_going_on(&first, "/parent", CUT);
+        drop(first);
+        assert_eq!(second.join().unwrap(), (true, true));
     }
 
     /// One that gives a lineage up (it kept nothing) lets those waiting for it go on to

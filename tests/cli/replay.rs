@@ -1062,9 +1062,9 @@ fn run_home(home: &Path, args: &[&str], files: &[PathBuf], trace: bool) -> (Vec<
     (out.stdout, String::from_utf8(out.stderr).unwrap())
 }
 
-/// Each of `views` over all of `files` in one run, with one worker and two, gives what each
-/// file gives replayed alone; what they gave alone, by view.
-fn each_as_alone(home: &Path, views: &[&[&str]], files: &[PathBuf]) -> Vec<String> {
+/// Each of `views` over all of `files` in one run, with each of `jobs` workers, gives what
+/// each file gives replayed alone; what they gave alone, by view.
+fn each_as_alone(home: &Path, views: &[&[&str]], files: &[PathBuf], jobs: &[&str]) -> Vec<String> {
     let mut alone_by_view = Vec::new();
     for view in views {
         let alone: Vec<u8> = files
@@ -1072,7 +1072,7 @@ fn each_as_alone(home: &Path, views: &[&[&str]], files: &[PathBuf]) -> Vec<Strin
             .flat_map(|f| run_home(home, view, std::slice::from_ref(f), false).0)
             .collect();
         let alone = String::from_utf8(alone).unwrap();
-        for jobs in ["1", "2"] {
+        for jobs in jobs {
             let mut args = view.to_vec();
             args.extend(["-j", jobs]);
             let together = String::from_utf8(run_home(home, &args, files, false).0).unwrap();
@@ -1118,7 +1118,7 @@ fn a_chain_takes_each_forks_rebuild_and_gives_what_each_gives_alone() {
             &["replay", "--view", "state", "--format", "ndjson"],
             &["lint", "--format", "ndjson"],
         ];
-        let alone = each_as_alone(home, &views, &files);
+        let alone = each_as_alone(home, &views, &files, &["1", "2"]);
         if home == damaged.path() {
             // The fork whose offset is off, and each below it.
             let off = alone[2].matches("history_base.byte-offset").count();
@@ -1150,7 +1150,7 @@ fn a_chain_takes_each_forks_rebuild_and_gives_what_each_gives_alone() {
 /// compaction, token usage, a blank line and a line that is no JSON; one fork names a byte
 /// offset off its cutoff, one cuts the parent below the forks listed before it, one forks
 /// the whole. Each fork's rows are what it gives replayed alone (history, prompt, state,
-/// findings; one worker or two), and the parent is read whole twice (as itself, and for
+/// findings; one worker, two or four), and the parent is read whole twice (as itself, and for
 /// the first fork; once more for the fork below the others), not once a fork. A second
 /// parent writes an ordinal below a cutoff after it: its forks are each read whole, with
 /// the same rows.
@@ -1263,7 +1263,8 @@ fn forks_at_spread_cutoffs_go_on_from_each_other_and_give_what_each_gives_alone(
         &["replay", "--view", "ui", "--format", "ndjson"],
         &["lint", "--format", "ndjson"],
     ];
-    each_as_alone(home.path(), &views, &all);
+    // Four workers begin forks together: the later ones wait for the earlier ones' rebuilds.
+    each_as_alone(home.path(), &views, &all, &["1", "2", "4"]);
     let run =
         |args: &[&str], files: &[PathBuf], trace: bool| run_home(home.path(), args, files, trace);
     // The history the fork at 9 carries: the rollback and compaction lie past it.
