@@ -21,10 +21,10 @@ pub mod tally;
 pub mod text;
 
 pub use open::{
-    is_compressed, is_corrupt_compression, open, open_from, open_head, open_rereadable, reopen,
+    is_compressed, is_corrupt_compression, open, open_head, open_rereadable, reopen,
     stdin_is_given, wrap, PooledReader, Stream,
 };
-pub use reread::{Handles, Reopen, SourceFile};
+pub use reread::{FileAt, Handles, Reopen, SourceFile};
 pub use text::{FileText, TextWindow};
 
 // Paths hashed by the thousand: a fast hash (std's SipHash was a tenth of a chain's

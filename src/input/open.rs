@@ -37,15 +37,6 @@ pub fn open_head(path: &Path) -> io::Result<Stream> {
     wrap(Box::new(File::open(path)?))
 }
 
-/// Open a plain file to read on from `offset` (a lineage source read past where a rebuild
-/// of it stopped, for a later cutoff): not a pass over it from its start, so not tallied.
-pub fn open_from(path: &Path, offset: u64) -> io::Result<Stream> {
-    use std::io::{Seek, SeekFrom};
-    let mut f = File::open(path)?;
-    f.seek(SeekFrom::Start(offset))?;
-    Ok(Box::new(PooledReader::new(Box::new(f))))
-}
-
 /// Open a source, and for a plain (not compressed) file a second handle on it: the decoded
 /// stream's offsets are then the file's own, so a part of a line can be read again later.
 pub fn open_rereadable(source: &Source) -> io::Result<(Stream, Option<Reopen>)> {

@@ -35,6 +35,42 @@ impl Reopen {
     }
 }
 
+impl Reopen {
+    /// Where the file is and which file it is, to read it on from an offset later.
+    pub fn at(&self) -> FileAt {
+        FileAt {
+            path: self.path.clone(),
+            id: self.id,
+        }
+    }
+}
+
+/// A plain file read once in a run, to be read on from an offset later (a lineage source
+/// read past where a rebuild of it stopped, for a later cutoff): its path, and which file
+/// stood there, so that another file put there meanwhile is an error, never read in its
+/// place.
+#[derive(Debug, Clone)]
+pub struct FileAt {
+    path: PathBuf,
+    id: Option<FileId>,
+}
+
+impl FileAt {
+    /// A stream over the file from `offset` on: not a pass over it from its start, so not
+    /// tallied ([`super::tally`]).
+    pub fn open_from(&self, offset: u64) -> io::Result<super::Stream> {
+        use std::io::{Seek, SeekFrom};
+        let reopen = Reopen {
+            path: self.path.clone(),
+            id: self.id,
+            handle: None,
+        };
+        let mut f = reopen.open()?;
+        f.seek(SeekFrom::Start(offset))?;
+        Ok(Box::new(super::PooledReader::new(Box::new(f))))
+    }
+}
+
 /// A file's identity (device and inode) where the platform has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct FileId(u64, u64);

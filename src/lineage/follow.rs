@@ -32,7 +32,7 @@ use crate::analysis::session::SessionTracker;
 use crate::analysis::{Fold, ReadOptions};
 use crate::decode::{Decoder, Entry, Kind, Line, Pos, Record};
 use crate::fifo::Fifo;
-use crate::input::{self, Source, SourceFile};
+use crate::input::{self, FileAt, Reopen, Source, SourceFile};
 use crate::model::HistoryBase;
 
 use super::check::{self, BaseTarget, Fault, Problem};
@@ -98,13 +98,16 @@ pub struct Kept {
 pub struct Resume {
     pub lines: Arc<Lines>,
     pub from: Pos,
+    /// The source, as the file first read (another file put at its path meanwhile is an
+    /// error, never read in its place).
+    pub file: Option<FileAt>,
 }
 
 impl Resume {
     /// Where a rebuild at `cutoff` of the source these lines are of goes on from.
-    fn past(lines: Arc<Lines>, cutoff: Cutoff) -> Option<Resume> {
+    fn past(lines: Arc<Lines>, file: Option<FileAt>, cutoff: Cutoff) -> Option<Resume> {
         let from = lines.past(cutoff.end_ordinal)?;
-        Some(Resume { lines, from })
+        Some(Resume { lines, from, file })
     }
 }
 
@@ -398,7 +401,8 @@ impl<'r> Follower<'r> {
                     let probe = self.resume_source(level, resume, depth, visitor);
                     if depth == 1 && probe.is_ok() {
                         let lines = Arc::clone(&resume.lines);
-                        self.found.resume = Resume::past(lines, level.target.cutoff);
+                        let file = resume.file.clone();
+                        self.found.resume = Resume::past(lines, file, level.target.cutoff);
                     }
                     self.judge(depth, level, probe);
                 }
@@ -418,7 +422,8 @@ impl<'r> Follower<'r> {
                         None => {
                             let read = self.read_source(level, file.unwrap_or(0), depth, visitor);
                             if let (Some(lines), Ok(_)) = (read.lines, &read.probe) {
-                                self.found.resume = Resume::past(lines, level.target.cutoff);
+                                let cutoff = level.target.cutoff;
+                                self.found.resume = Resume::past(lines, read.file, cutoff);
                             }
                             read.probe
                         }
@@ -523,6 +528,7 @@ impl<'r> Follower<'r> {
             }
         };
         let rereadable = reopen.is_some();
+        let at = reopen.as_ref().map(Reopen::at);
         visitor.reading(file, reopen.map(|r| SourceFile::new(r, &self.read.handles)));
         let mut dec = Decoder::new(stream).max_line_bytes(self.read.max_line_bytes);
         let mut session = SessionTracker::new();
@@ -567,6 +573,7 @@ impl<'r> Follower<'r> {
                 lines: lines
                     .and_then(|r| r.finish(&session, dec.info()))
                     .map(Arc::new),
+                file: at,
             },
         }
     }
@@ -586,7 +593,11 @@ impl<'r> Follower<'r> {
         let stop = resume.lines.below_end(cutoff.end_ordinal);
         let mut error = None;
         if resume.from.offset < stop {
-            match input::open_from(&level.path, resume.from.offset) {
+            let opened = match &resume.file {
+                Some(file) => file.open_from(resume.from.offset),
+                None => Err(std::io::Error::other("the source cannot be read again")),
+            };
+            match opened {
                 Ok(stream) => {
                     let mut dec = Decoder::new(stream)
                         .max_line_bytes(self.read.max_line_bytes)
@@ -627,6 +638,8 @@ impl<'r> Follower<'r> {
 struct SourceRead {
     probe: Result<Probe, String>,
     lines: Option<Arc<Lines>>,
+    /// The file read, to read it on later.
+    file: Option<FileAt>,
 }
 
 impl SourceRead {
@@ -634,6 +647,7 @@ impl SourceRead {
         SourceRead {
             probe: Err(cause),
             lines: None,
+            file: None,
         }
     }
 }

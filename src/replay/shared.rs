@@ -464,6 +464,7 @@ mod tests {
         let resume = crate::lineage::Resume {
             lines: Arc::default(),
             from: crate::decode::Pos::default(),
+            file: None,
         };
         let found = Kept {
             resume: Some(resume),
