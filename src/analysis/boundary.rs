@@ -16,10 +16,9 @@ pub struct Cutoff {
     pub end_byte_offset: u64,
 }
 
+#[cfg(test)]
 impl Cutoff {
-    /// No cutoff: what a probe with it finds of a whole file answers every cutoff at the
-    /// file's end past its ordinals ([`Probe::at_end`]), the cutoff of a fork of the whole
-    /// file.
+    /// No cutoff: the tests' probe of a whole file, read for its lines.
     pub const NONE: Cutoff = Cutoff {
         end_ordinal: u64::MAX,
         end_byte_offset: u64::MAX,
