@@ -348,16 +348,10 @@ impl Lineages {
             let Some(&owner) = store.building.get(key) else {
                 break;
             };
-            if owner == me || store.waiting.contains(&owner) {
-                return Err(false);
-            }
-            store.waiting.push(me);
-            store = self
-                .0
-                .changed
-                .wait(store)
-                .unwrap_or_else(|e| e.into_inner());
-            store.waiting.retain(|t| *t != me);
+            store = match self.wait_on(store, owner) {
+                Some(store) => store,
+                None => return Err(false),
+            };
         }
         if first {
             store.building.insert(key.clone(), me);
@@ -369,7 +363,6 @@ impl Lineages {
     /// below `key`'s that goes on ([`crate::lineage::Resume`]); while another run rebuilds
     /// one below (and waits for none itself), once that run is done with it.
     fn below(&self, key: &Key) -> Option<Arc<Rebuilt>> {
-        let me = thread::current().id();
         let mut store = self.lock();
         loop {
             if let Some(kept) = store.below(key) {
@@ -379,17 +372,30 @@ impl Lineages {
             // many cores): waited for, by a run that waits for none itself, rather than
             // the whole source read again beside it.
             let owner = store.building_below(key)?;
-            if owner == me || store.waiting.contains(&owner) {
-                return None;
-            }
-            store.waiting.push(me);
-            store = self
-                .0
-                .changed
-                .wait(store)
-                .unwrap_or_else(|e| e.into_inner());
-            store.waiting.retain(|t| *t != me);
+            store = self.wait_on(store, owner)?;
         }
+    }
+
+    /// Wait for the run `owner` to keep or give up what it rebuilds; the store again after.
+    /// `None`, not waiting, when that is this run or a run that waits itself: so no run
+    /// ever waits, even through others, for itself.
+    fn wait_on<'s>(
+        &'s self,
+        mut store: MutexGuard<'s, Store>,
+        owner: ThreadId,
+    ) -> Option<MutexGuard<'s, Store>> {
+        let me = thread::current().id();
+        if owner == me || store.waiting.contains(&owner) {
+            return None;
+        }
+        store.waiting.push(me);
+        let mut store = self
+            .0
+            .changed
+            .wait(store)
+            .unwrap_or_else(|e| e.into_inner());
+        store.waiting.retain(|t| *t != me);
+        Some(store)
     }
 
     fn put(&self, key: Key, rebuilt: Rebuilt) {
@@ -435,32 +441,12 @@ mod tests {
 
     /// Leave an empty lineage from `source`, as a run that followed it does.
     fn leave(k: &Keeper, source: &str) {
-        let mut history = History::new();
-        let mut state = StateLog::default();
-        let mut files = Files::new(ReadFile::new("child", None));
-        let mut held_times = HashMap::new();
-        let held = Held {
-            history: &mut history,
-            state: &mut state,
-            files: &mut files,
-            held_times: &mut held_times,
-        };
-        k.leave(Path::new(source), CUT, held, Kept::default());
+        leave_found(k, source, CUT, Kept::default());
     }
 
     /// Leave an empty lineage from `source` at `cutoff` that goes on
     /// ([`crate::lineage::Resume`]).
     fn leave_going_on(k: &Keeper, source: &str, cutoff: Cutoff) {
-        let mut history = History::new();
-        let mut state = StateLog::default();
-        let mut files = Files::new(ReadFile::new("child", None));
-        let mut held_times = HashMap::new();
-        let held = Held {
-            history: &mut history,
-            state: &mut state,
-            files: &mut files,
-            held_times: &mut held_times,
-        };
         let resume = crate::lineage::Resume {
             lines: Arc::default(),
             from: crate::decode::Pos::default(),
@@ -470,7 +456,41 @@ mod tests {
             resume: Some(resume),
             ..Kept::default()
         };
+        leave_found(k, source, cutoff, found);
+    }
+
+    /// Leave an empty lineage from `source` at `cutoff`, which found `found`.
+    fn leave_found(k: &Keeper, source: &str, cutoff: Cutoff, found: Kept) {
+        let mut history = History::new();
+        let mut state = StateLog::default();
+        let mut files = Files::new(ReadFile::new("child", None));
+        let mut held_times = HashMap::new();
+        let held = Held {
+            history: &mut history,
+            state: &mut state,
+            files: &mut files,
+            held_times: &mut held_times,
+        };
         k.leave(Path::new(source), cutoff, held, found);
+    }
+
+    /// A second run asking on a thread of its own (`ask`), found still waiting 50 ms after
+    /// it began.
+    fn waiting_second<T: Send + 'static>(
+        lineages: &Lineages,
+        ask: impl FnOnce(&mut Keeper) -> T + Send + 'static,
+    ) -> thread::JoinHandle<T> {
+        let l = lineages.clone();
+        let (started, waiting) = mpsc::channel();
+        let second = thread::spawn(move || {
+            let mut k = keeper(&l);
+            started.send(()).unwrap();
+            ask(&mut k)
+        });
+        waiting.recv().unwrap();
+        thread::sleep(Duration::from_millis(50));
+        assert!(!second.is_finished(), "the second run did not wait");
+        second
     }
 
     /// Runs `f` on a thread of its own; what it returns, unless it takes a second.
@@ -489,17 +509,8 @@ mod tests {
         let lineages = Lineages::default();
         let mut first = keeper(&lineages);
         assert!(first.offer(Path::new("/parent"), CUT).is_none());
-        let l = lineages.clone();
-        let (started, waiting) = mpsc::channel();
-        let second = thread::spawn(move || {
-            let mut k = keeper(&l);
-            started.send(()).unwrap();
-            k.offer(Path::new("/parent"), CUT).is_some()
-        });
-        waiting.recv().unwrap();
         // Until the first keeps it, the second waits.
-        thread::sleep(Duration::from_millis(50));
-        assert!(!second.is_finished());
+        let second = waiting_second(&lineages, |k| k.offer(Path::new("/parent"), CUT).is_some());
         leave(&first, "/parent");
         drop(first);
         assert!(second.join().unwrap());
@@ -517,17 +528,10 @@ mod tests {
         let lineages = Lineages::default();
         let mut first = keeper(&lineages);
         assert!(first.offer(Path::new("/parent"), CUT).is_none());
-        let l = lineages.clone();
-        let (started, waiting) = mpsc::channel();
-        let second = thread::spawn(move || {
-            let mut k = keeper(&l);
-            started.send(()).unwrap();
+        let second = waiting_second(&lineages, move |k| {
             let found = k.offer(Path::new("/parent"), later);
             (found.is_some_and(|f| f.resume.is_some()), k.resuming())
         });
-        waiting.recv().unwrap();
-        thread::sleep(Duration::from_millis(50));
-        assert!(!second.is_finished(), "the later fork did not wait");
         let l = lineages.clone();
         let lower = Cutoff {
             end_ordinal: 1,
