@@ -1303,3 +1303,63 @@ fn forks_at_spread_cutoffs_go_on_from_each_other_and_give_what_each_gives_alone(
     // As itself and for each of its three forks.
     assert_eq!(reads(B), "4×", "{stderr}");
 }
+
+/// Forks of the real 0.171 parent (`testdata/real/0.171.0/fork/`: turn context, world
+/// state, reasoning-free messages, item events, token usage) at a cutoff after each of its
+/// lines that a fork can cut at, listed in order, and one listed last that cuts below the
+/// others: each goes on from the rebuild before it (the last from the latest below its
+/// cutoff, not the latest kept), its rows in every view and its findings what it gives
+/// alone, with one worker, two and four; the parent is read whole twice with one worker
+/// (as itself, and for the first fork).
+#[test]
+fn forks_of_a_real_parent_at_many_cutoffs_go_on_from_each_other() {
+    let real = testdata("real/0.171.0/fork/sessions/2026/11/29");
+    let name = "rollout-2026-11-29T12-00-55-01a2272d-fced-7f63-8ff0-e3a6e151dcbb.jsonl";
+    let parent_id = "01a2272d-fced-7f63-8ff0-e3a6e151dcbb";
+    let text = std::fs::read_to_string(real.join(name)).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let day = home.path().join("sessions/2026/11/29");
+    std::fs::create_dir_all(&day).unwrap();
+    std::fs::write(day.join(name), &text).unwrap();
+    // Where the line with each ordinal starts (the file's ordinals are its line numbers
+    // less one), and its end.
+    let starts: Vec<u64> = text
+        .split_inclusive('\n')
+        .scan(0u64, |at, l| {
+            let start = *at;
+            *at += l.len() as u64;
+            Some(start)
+        })
+        .chain(std::iter::once(text.len() as u64))
+        .collect();
+    let mut forks = Vec::new();
+    for (k, end) in [2u64, 5, 8, 11, 14, 3].into_iter().enumerate() {
+        let id = format!("01a2272d-fced-7f63-8ff0-e3a6e1520{k:03}");
+        let base = (parent_id, end, starts[end as usize]);
+        let fork = paginated(&id, end, Some(base), &[&format!("f{k}")]);
+        let path = day.join(format!("rollout-2026-11-29T12-01-0{k}-{id}.jsonl"));
+        std::fs::write(&path, fork).unwrap();
+        forks.push(path);
+    }
+    let views: [&[&str]; 4] = [
+        &["replay", "--format", "ndjson"],
+        &["replay", "--for-prompt", "--format", "ndjson"],
+        &["replay", "--view", "state", "--format", "ndjson"],
+        &["lint", "--format", "ndjson"],
+    ];
+    each_as_alone(home.path(), &views, &forks, &["1", "2", "4"]);
+    let mut all = forks.clone();
+    all.insert(0, day.join(name));
+    let (_, stderr) = run_home(
+        home.path(),
+        &["lint", "--format", "ndjson", "-j", "1"],
+        &all,
+        true,
+    );
+    let parent_reads = stderr
+        .lines()
+        .find(|l| l.contains(parent_id))
+        .and_then(|l| l.split(' ').nth(2))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert_eq!(parent_reads, "2×", "{stderr}");
+}
