@@ -49,3 +49,24 @@ pub trait Fold {
     /// A blank line.
     fn blank(&mut self, _line: Line) {}
 }
+
+/// An analysis a reader runs only when asked: each line goes to it when it is there.
+impl<F: Fold> Fold for Option<F> {
+    fn record(&mut self, rec: &Record<'_>, session: &SessionTracker) {
+        if let Some(f) = self {
+            f.record(rec, session);
+        }
+    }
+
+    fn bad(&mut self, bad: &BadLine) {
+        if let Some(f) = self {
+            f.bad(bad);
+        }
+    }
+
+    fn blank(&mut self, line: Line) {
+        if let Some(f) = self {
+            f.blank(line);
+        }
+    }
+}

@@ -539,22 +539,16 @@ impl<'r> Follower<'r> {
             match next {
                 Ok(Entry::Blank(l)) => {
                     probe.blank(l);
-                    if let Some(r) = &mut lines {
-                        r.blank(l);
-                    }
+                    lines.blank(l);
                 }
                 Ok(Entry::Bad(b)) => {
                     probe.bad(&b);
-                    if let Some(r) = &mut lines {
-                        r.bad(&b);
-                    }
+                    lines.bad(&b);
                 }
                 Ok(Entry::Record(rec)) => {
                     session.observe(&rec);
                     probe.record(&rec, &session);
-                    if let Some(r) = &mut lines {
-                        r.record(&rec, &session);
-                    }
+                    lines.record(&rec, &session);
                     if rec.ordinal.is_some_and(|o| o < cutoff.end_ordinal) {
                         visitor.record(&rec, file, rereadable);
                     }
