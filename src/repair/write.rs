@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Original, Stamp};
+use crate::input::reread;
 
 /// Why a copy was not written.
 #[derive(Debug)]
@@ -58,7 +59,7 @@ impl From<io::Error> for Refusal {
 /// Write `bytes` to a new file at `target` (its folders made), unless `target` is the
 /// file at one of `inputs`.
 pub fn to_file(target: &Path, bytes: &[u8], inputs: &[PathBuf]) -> Result<(), Refusal> {
-    if inputs.iter().any(|i| same_file(i, target)) {
+    if inputs.iter().any(|i| reread::same_file(i, target)) {
         return Err(Refusal::IsAnInput(target.to_path_buf()));
     }
     if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -68,14 +69,6 @@ pub fn to_file(target: &Path, bytes: &[u8], inputs: &[PathBuf]) -> Result<(), Re
     f.write_all(bytes)?;
     f.flush()?;
     Ok(())
-}
-
-/// Whether `a` and `b` name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
 }
 
 /// The backup of `path`: `<name>.bak` beside it.

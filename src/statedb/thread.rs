@@ -37,7 +37,7 @@ impl ThreadState {
         let home = homes.of(path)?;
         let row = home.thread(&id)?.clone();
         let named = home.local_path(&row);
-        if !same_file(&named, path) {
+        if !crate::input::reread::same_file(&named, path) {
             if named.exists() {
                 return None;
             }
@@ -99,13 +99,5 @@ impl ThreadState {
     pub fn checkpoint_spot(&self) -> Option<(Checkpoint, &Spot)> {
         let c = self.checkpoint?;
         Some((c, self.probe.spot(c.next_byte_offset)?))
-    }
-}
-
-/// Whether `a` and `b` name the same file (both exist, and resolve to one path).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }
