@@ -133,6 +133,7 @@ pub fn run(args: &CheckOrdinalArgs) -> Result<ExitStatus, Error> {
     let checker = checker()
         .with_columns(style == Some(Style::Sarif))
         .with_digests(style == Some(Style::Sarif))
+        .without_fixes()
         .with_state(std::sync::Arc::new(homes));
     let mut out = match style {
         None => Report::Rows(cx.lines()),

@@ -77,12 +77,14 @@ fn check(args: &LintArgs, jq: Option<&Jq>) -> Result<ExitStatus, Error> {
     let style = args.format.style();
     // Only the rules the run reports are checked (the content checks cost a parse of the
     // records they may concern).
-    // SARIF prints where each span ends: only then are the lines' characters counted.
+    // SARIF prints where each span ends: only then are lines read back for their ends and
+    // characters counted. No output prints a fix (`repair` applies them).
     let state = &args.state;
     let homes = Homes::new(state.codex_home.clone(), state.codex_home_as.clone());
     let checker = Checker::of_units(|unit| selection.contains(unit.rule))
         .with_columns(style == Style::Sarif)
         .with_digests(style == Style::Sarif)
+        .without_fixes()
         .with_state(std::sync::Arc::new(homes));
     let mut diag = Diagnostics::new(
         style,

@@ -141,6 +141,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitStatus, Error> {
         .in_home_only()
         .with_columns(style == Some(Style::Sarif))
         .with_digests(style == Some(Style::Sarif))
+        .without_fixes()
         .with_state(std::sync::Arc::new(homes));
     let many = cx.sources.len() > 1;
     let mut out = match (args.view, style) {

@@ -8,7 +8,9 @@ use crate::decode::{Line, Pos};
 /// one, a `\t` one). The end is exclusive: the position just past the last character, as
 /// SARIF's `endColumn` is. A span that runs to the end of its line may leave its end column
 /// uncounted (`None`): SARIF reads an absent `endColumn` as the end of the line, and the
-/// characters are counted only for an output that prints the column.
+/// characters are counted only for an output that prints the column. For an output that
+/// prints only where a finding starts, a whole line whose length the pass did not keep is
+/// not read back: its span ends where it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Span {
     /// The bytes, `start..end`.

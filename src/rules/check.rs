@@ -50,8 +50,10 @@ pub struct Checker {
     /// Judge the place of a file outside a Codex home too (`lint`); the state view judges a
     /// name only where Codex looks for it.
     outside_home: bool,
-    /// Count the end columns of the spans (for SARIF).
+    /// Spans reach their ends, their end columns counted (for SARIF).
     columns: bool,
+    /// Findings carry fixes and related places (for `repair`).
+    fixes: bool,
     /// Give each finding the digest of its line (for SARIF's fingerprints).
     digests: bool,
     /// Where the `state` rules read Codex's databases; `None` when none of them is checked.
@@ -97,6 +99,7 @@ impl Checker {
             placement,
             outside_home: true,
             columns: false,
+            fixes: true,
             digests: false,
             state: None,
         }
@@ -124,10 +127,25 @@ impl Checker {
         self
     }
 
-    /// The checks, their findings' spans counting end columns (an output that prints them).
+    /// The checks, their findings' spans reaching their ends and counting end columns (an
+    /// output that prints them).
     pub fn with_columns(mut self, columns: bool) -> Checker {
         self.columns = columns;
         self
+    }
+
+    /// The checks, their findings without fixes or related places: for an output that
+    /// prints neither, no line is read back to make them.
+    pub fn without_fixes(mut self) -> Checker {
+        self.fixes = false;
+        self
+    }
+
+    /// Where the findings of one file go, spans and fixes as the checker makes them.
+    fn findings(&self, file: Source) -> Findings {
+        Findings::new(file)
+            .with_columns(self.columns)
+            .with_fixes(self.fixes)
     }
 
     /// The checks, each finding given the digest of the line it starts on (SARIF's
@@ -209,7 +227,7 @@ pub fn replay(
     opts: &replay::Options,
     checker: &Checker,
 ) -> Checked {
-    let mut found = Findings::new(source.clone()).with_columns(checker.columns);
+    let mut found = checker.findings(source.clone());
     let file_id = source.path().and_then(placement::thread_id);
     let reads_records = checker.reads_records();
     let mut state = watch(checker, source);
@@ -271,9 +289,7 @@ pub fn ordinals(
     codex: Reading,
     state: Option<&ThreadState>,
 ) -> Vec<Finding> {
-    let mut found = Findings::new(facts.source.clone())
-        .lineage_late()
-        .with_columns(checker.columns);
+    let mut found = checker.findings(facts.source.clone()).lineage_late();
     let facts = Facts {
         file: facts,
         replay: None,
@@ -320,7 +336,7 @@ pub fn read_for_ordinals(
 /// it concerns.
 pub fn home(facts: &HomeFacts<'_>, checker: &Checker) -> Vec<Finding> {
     let db = Source::File(facts.home.dir.join(crate::statedb::STATE_DB));
-    let mut found = Findings::new(db).with_columns(checker.columns);
+    let mut found = checker.findings(db);
     for &(rule, check) in &checker.homes {
         check(facts, &mut found.of(rule, Stage::StateDb, None));
     }

@@ -19,9 +19,14 @@ pub struct Findings {
     items: Vec<Keyed>,
     /// The lineage was checked after the file's own sequence (`check-ordinal`).
     late_lineage: bool,
-    /// Count the characters of every line a finding spans, for its end column (an output
-    /// that prints it: SARIF).
+    /// Spans reach their ends: a line of which a fact kept only the start is read back for
+    /// its length, and the characters of every line a finding spans are counted for its end
+    /// column (the one output that prints where a finding ends: SARIF). Otherwise such a
+    /// span ends where it starts, and nothing is read back for it.
     columns: bool,
+    /// Make fixes and the related places that explain a finding, which read lines back
+    /// (`repair` applies the fixes; the other commands print neither).
+    fixes: bool,
 }
 
 #[derive(Debug)]
@@ -39,12 +44,20 @@ impl Findings {
             items: Vec::new(),
             late_lineage: false,
             columns: false,
+            fixes: true,
         }
     }
 
-    /// Findings whose spans count their end columns.
+    /// Findings whose spans reach their ends and count their end columns.
     pub fn with_columns(mut self, columns: bool) -> Findings {
         self.columns = columns;
+        self
+    }
+
+    /// Findings with fixes and related places, or without (neither made, no line read back
+    /// for them).
+    pub fn with_fixes(mut self, fixes: bool) -> Findings {
+        self.fixes = fixes;
         self
     }
 
@@ -72,7 +85,20 @@ impl Findings {
     /// Every finding, in order.
     pub fn finish(mut self) -> Vec<Finding> {
         self.items.sort_by_key(|k| (k.line, k.stage, k.nth));
-        self.items.into_iter().map(|k| k.finding).collect()
+        let fixes = self.fixes;
+        self.items
+            .into_iter()
+            .map(|k| k.finding)
+            .map(|mut f| {
+                // A fix made without reading its line (from the record alone) is dropped too:
+                // findings without fixes carry none.
+                if !fixes {
+                    f.fix = None;
+                    f.related.clear();
+                }
+                f
+            })
+            .collect()
     }
 }
 
@@ -103,12 +129,14 @@ impl Found<'_> {
         self.push_span(nth, span, message)
     }
 
-    /// [`Found::push_nth`], at the line that starts at `at`.
+    /// [`Found::push_nth`], at the line that starts at `at` (read back for its end only where
+    /// spans reach their ends).
     pub fn push_at(&mut self, nth: usize, at: Option<Pos>, message: String) -> &mut Finding {
         let columns = self.sink.columns;
         let line = at.map(|pos| {
             self.lines
-                .and_then(|lines| lines(pos, columns))
+                .filter(|_| columns)
+                .and_then(|lines| lines(pos, true))
                 .unwrap_or(Line {
                     pos,
                     ..Line::default()
@@ -155,9 +183,11 @@ impl Found<'_> {
     }
 
     /// The whole line that starts at `pos` (read back, or as the pass kept it), for a fix
-    /// that deletes it.
+    /// that deletes it or a related place; `None` when the findings carry neither.
     pub fn line_at(&self, pos: Pos) -> Option<Line> {
-        self.lines.and_then(|lines| lines(pos, false))
+        self.lines
+            .filter(|_| self.sink.fixes)
+            .and_then(|lines| lines(pos, false))
     }
 
     /// The stage the findings come at (a check hooked at two stages reads what each gives).
@@ -168,5 +198,69 @@ impl Found<'_> {
     /// The file the findings are about.
     pub fn file(&self) -> &Source {
         &self.sink.file
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::{Edit, Fix};
+    use std::cell::Cell;
+
+    /// What a pass kept of a 40-byte line at offset 100, reading it back counted.
+    fn line_back(pos: Pos, count: bool) -> Option<Line> {
+        Some(Line {
+            pos,
+            len: 40,
+            eol: 1,
+            chars: count.then_some(38),
+        })
+    }
+
+    const AT: Pos = Pos {
+        line: 3,
+        offset: 100,
+    };
+
+    /// Findings for an output that prints where they start only: no line is read back for
+    /// a span's end, a fix or a related place, and none carries a fix. For SARIF (spans to
+    /// their ends) the line is read back and counted; for `repair`, fixes are made.
+    #[test]
+    fn lines_are_read_back_only_for_what_the_output_prints() {
+        let rule = *super::super::all().first().unwrap();
+        for (columns, fixes) in [(false, false), (true, false), (false, true), (true, true)] {
+            let reads = Cell::new(0);
+            let lines = |pos: Pos, count: bool| {
+                reads.set(reads.get() + 1);
+                line_back(pos, count)
+            };
+            let mut findings = Findings::new(Source::Stdin)
+                .with_columns(columns)
+                .with_fixes(fixes);
+            let mut found = findings.of(rule, Stage::Pairing, Some(&lines));
+            let line = found.line_at(AT);
+            assert_eq!(line.is_some(), fixes);
+            let f = found.push_at(0, Some(AT), "m".into());
+            f.fix = Some(Fix::safe(
+                "delete",
+                vec![Edit::delete(Source::Stdin, 100..141)],
+            ));
+            let made = findings.finish();
+            let span = made[0].span.unwrap();
+            assert_eq!(
+                reads.get(),
+                usize::from(fixes) + usize::from(columns),
+                "{columns} {fixes}"
+            );
+            assert_eq!(
+                (span.start_line, span.start, span.line_offset),
+                (3, 100, 100)
+            );
+            match columns {
+                true => assert_eq!((span.end, span.end_column), (140, Some(39))),
+                false => assert_eq!((span.end, span.end_column), (100, None)),
+            }
+            assert_eq!(made[0].fix.is_some(), fixes);
+        }
     }
 }
