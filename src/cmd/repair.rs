@@ -149,7 +149,7 @@ fn emit(
     tally.add(r, not_written.is_some());
     // Not an error of the run (exit 2): the file is left as it was, and said so (exit 1).
     if let (Some(why), None) = (&not_written, &r.refused) {
-        cx.diag.summary(&format!("{path}: {why}"));
+        cx.diag.summary(&format!("{path}: not written: {why}"));
     }
     let to_stderr = matches!(places.target, Target::Stdout);
     report(out, cx, &path, r, not_written.as_deref(), to_stderr)?;

@@ -24,25 +24,23 @@ pub enum Refusal {
     Io(io::Error),
 }
 
+/// Why, without a verb: the report says "not written: …" before it.
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::Changed(what) => write!(
-                f,
-                "not replaced: the file changed since it was read ({what})"
-            ),
+            Refusal::Changed(what) => write!(f, "the file changed since it was read ({what})"),
             Refusal::OpenForWriting(pid) => write!(
                 f,
-                "not replaced: process {pid} has it open for writing (a running Codex?)"
+                "process {pid} has it open for writing (a running Codex?)"
             ),
             Refusal::BackupExists(p) => write!(
                 f,
-                "not replaced: {} exists, and a backup is never overwritten",
+                "{} exists, and a backup is never overwritten",
                 p.display()
             ),
             Refusal::IsAnInput(p) => write!(
                 f,
-                "not written: {} is an input (--in-place replaces inputs)",
+                "{} is an input (--in-place replaces inputs)",
                 p.display()
             ),
             Refusal::Io(e) => write!(f, "{}", crate::input::io_cause(e)),

@@ -175,7 +175,7 @@ fn a_clean_real_file_is_a_no_op_and_its_copy_is_the_file() {
 }
 
 /// Acceptance 4: without `--in-place` no input changes, in content or modification time,
-/// whatever is written; `-o` onto an input is refused.
+/// whatever is written; `-o` onto an input, or a link to one, is refused.
 #[test]
 fn no_input_is_modified_without_in_place() {
     let tmp = tempfile::tempdir().unwrap();
@@ -204,12 +204,23 @@ fn no_input_is_modified_without_in_place() {
     ] {
         rollscope().args(&args).output().unwrap();
     }
-    let out = output(&["repair", one, "-o", one], 1);
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("is an input"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // The input by its own name, or through a link: a hard link shares its bytes, and
+    // writing there would write the input.
+    let hard = tmp.path().join("hard.jsonl");
+    let soft = tmp.path().join("soft.jsonl");
+    std::fs::hard_link(&files[0], &hard).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&files[0], &soft).unwrap();
+    #[cfg(not(unix))]
+    let soft = files[0].clone();
+    for target in [one, hard.to_str().unwrap(), soft.to_str().unwrap()] {
+        let out = output(&["repair", one, "-o", target], 1);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("is an input"),
+            "{target}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     let after: Vec<_> = files.iter().map(|f| stamp(f)).collect();
     assert!(before == after, "an input changed");
     assert!(copy.exists() && out_dir.join(files[0].file_name().unwrap()).exists());
