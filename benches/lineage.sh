@@ -11,6 +11,10 @@
 #                           [--chain 20] [--spawn-forks 20] [--bin PATH]
 #                           [--out bench-out/lineage]
 #
+# Each ratio is the median of the rounds' own ratios (a command's time over `stats`' in the
+# same round), the lowest and highest in brackets: a chain's `stats` takes 20 ms, and the
+# machine's drift between rounds moved a ratio of medians by a third.
+#
 # It builds the release binary (unless --bin) and the generator, and makes the three homes
 # in OUT/fanout, OUT/chain-DEPTH and OUT/spawn unless they were made with the same numbers
 # by the same generator (OUT/*/.args: the arguments and a checksum of
@@ -81,18 +85,26 @@ for tree in fanout "chain-$DEPTH" spawn; do
             [ "${peak[$c]:-0}" -lt "$p" ] && peak[$c]=$p
         done
     done
-    stats_median=$(echo ${times[stats]} | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+    read -r -a stats_times <<< "${times[stats]}"
     echo "== $tree ($(du -sh "$home" | cut -f1), $(find "$home" -name '*.jsonl' | wc -l) files)"
     for c in "${COMMANDS[@]}"; do
-        m=$(echo ${times[$c]} | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-        ratio=$(awk -v a="$m" -v b="$stats_median" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+        read -r -a own <<< "${times[$c]}"
+        m=$(echo "${own[*]}" | median)
+        # The rounds' ratios, each against the same round's `stats`.
+        ratios=""
+        for i in "${!own[@]}"; do
+            ratios+="$(awk -v a="${own[$i]}" -v b="${stats_times[$i]}" 'BEGIN { if (b > 0) printf "%.3f", a / b }') "
+        done
+        ratio=$(echo "$ratios" | median)
+        spread=$(echo "$ratios" | tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')
         # Issue #33's targets: within 2x `stats` on the same tree, peak RSS at most 128 MB.
         verdict=""
         if [ "$c" != stats ]; then
             verdict=$(awk -v r="$ratio" -v p="${peak[$c]}" 'BEGIN {
                 printf "(<= 2x: %s; <= 128 MB: %s)", (r <= 2 ? "met" : "missed"), (p <= 128000 ? "met" : "missed") }')
         fi
-        printf '%-22s median %7.3f s  %6s× stats  peak %6d KB  %s\n' "$c" "$m" "$ratio" "${peak[$c]}" "$verdict"
+        printf '%-22s median %7.3f s  %5.2f× stats (%s)  peak %6d KB  %s\n' "$c" "$m" "$ratio" "$spread" "${peak[$c]}" "$verdict"
     done
     unset times peak
 done
