@@ -9,6 +9,7 @@ use crate::cli::{RepairArgs, RepairFormatArg};
 use crate::cmd::Context;
 use crate::error::Error;
 use crate::exit::ExitStatus;
+use crate::input::reread::FileSet;
 use crate::input::{io_cause, Source};
 use crate::output::repair::{self as render, FixRow};
 use crate::output::{self, Format, Out};
@@ -90,9 +91,10 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
     if together {
         repair::carry::carry(&mut results, &rs)?;
     }
+    let input_files = FileSet::of(inputs.iter().map(PathBuf::as_path));
     let places = Places {
         target: &target,
-        inputs: &inputs,
+        inputs: &input_files,
         folders: &folders,
         diff: args.diff,
     };
@@ -128,7 +130,7 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
 /// folders given (what `--out-dir` keeps paths relative to), and whether diffs are shown.
 struct Places<'a> {
     target: &'a Target,
-    inputs: &'a [PathBuf],
+    inputs: &'a FileSet,
     folders: &'a [PathBuf],
     diff: bool,
 }
@@ -205,7 +207,7 @@ fn write_copy(
     target: &Target,
     source: &Source,
     r: &Repair,
-    inputs: &[PathBuf],
+    inputs: &FileSet,
     folders: &[PathBuf],
 ) -> Result<bool, String> {
     if matches!(target, Target::None) || r.refused.is_some() {

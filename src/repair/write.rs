@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Original, Stamp};
-use crate::input::reread;
+use crate::input::reread::FileSet;
 
 /// Why a copy was not written.
 #[derive(Debug)]
@@ -54,10 +54,10 @@ impl From<io::Error> for Refusal {
     }
 }
 
-/// Write `bytes` to a new file at `target` (its folders made), unless `target` is the
-/// file at one of `inputs`.
-pub fn to_file(target: &Path, bytes: &[u8], inputs: &[PathBuf]) -> Result<(), Refusal> {
-    if inputs.iter().any(|i| reread::same_file(i, target)) {
+/// Write `bytes` to a new file at `target` (its folders made), unless `target` names one
+/// of the `inputs`.
+pub fn to_file(target: &Path, bytes: &[u8], inputs: &FileSet) -> Result<(), Refusal> {
+    if inputs.holds(target) {
         return Err(Refusal::IsAnInput(target.to_path_buf()));
     }
     if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {

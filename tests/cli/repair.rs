@@ -207,18 +207,28 @@ fn no_input_is_modified_without_in_place() {
     // The input by its own name, or through a link: a hard link shares its bytes, and
     // writing there would write the input.
     let hard = tmp.path().join("hard.jsonl");
-    let soft = tmp.path().join("soft.jsonl");
     std::fs::hard_link(&files[0], &hard).unwrap();
+    let mut targets = vec![files[0].clone(), hard];
     #[cfg(unix)]
-    std::os::unix::fs::symlink(&files[0], &soft).unwrap();
-    #[cfg(not(unix))]
-    let soft = files[0].clone();
-    for target in [one, hard.to_str().unwrap(), soft.to_str().unwrap()] {
+    {
+        let soft = tmp.path().join("soft.jsonl");
+        std::os::unix::fs::symlink(&files[0], &soft).unwrap();
+        targets.push(soft);
+    }
+    for target in &targets {
+        let target = target.to_str().unwrap();
         let out = output(&["repair", one, "-o", target], 1);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // Each refused fix's line, and the file's summary, say it once.
+        let said = format!("not written: {target} is an input (--in-place replaces inputs)");
+        assert!(stderr.contains(&said), "{target}: {stderr}");
+        assert!(!stderr.contains("not written: not written"), "{stderr}");
+        let rows = output(&["repair", one, "-o", target, "--format", "ndjson"], 1);
+        let reason = format!("\"reason\":\"{target} is an input (--in-place replaces inputs)\"");
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains("is an input"),
-            "{target}: {}",
-            String::from_utf8_lossy(&out.stderr)
+            String::from_utf8_lossy(&rows.stdout).contains(&reason),
+            "{}",
+            String::from_utf8_lossy(&rows.stdout)
         );
     }
     let after: Vec<_> = files.iter().map(|f| stamp(f)).collect();
