@@ -340,6 +340,7 @@ pub fn repaired(files: &[std::path::PathBuf]) {
         carried: None,
         rewrites: &HashMap::new(),
         homes: &crate::statedb::Homes::default(),
+        lineages: crate::replay::Lineages::default(),
     };
     let by_rule = |path: &std::path::Path| -> HashMap<&'static str, usize> {
         let resolver = Mutex::new(Resolver::new(&[], None));

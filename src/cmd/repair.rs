@@ -68,6 +68,7 @@ pub fn run(args: &RepairArgs) -> Result<ExitStatus, Error> {
         carried: together.then_some(&carried),
         rewrites: &no_rewrites,
         homes: &homes,
+        lineages: crate::replay::Lineages::default(),
     };
     // The report goes to stdout, or to stderr when the copy does.
     let human = args.format == RepairFormatArg::Human;

@@ -79,6 +79,7 @@ pub fn carry(results: &mut [(Source, io::Result<Repair>)], s: &Settings<'_>) -> 
             carried: s.carried,
             rewrites: wanted,
             homes: s.homes,
+            lineages: s.lineages.clone(),
         };
         for (source, r) in results.iter_mut() {
             if source.path().is_some_and(|p| affected.contains(p)) {

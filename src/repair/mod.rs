@@ -28,7 +28,7 @@ use crate::codex::Spec;
 use crate::findings::{self, Applicability, Edit, Finding, Fix, Rule, Severity};
 use crate::input::Source;
 use crate::lineage::resolve::Resolver;
-use crate::replay;
+use crate::replay::{self, Lineages};
 use crate::rules::{self, select::Selection, Checker};
 use crate::statedb::{Homes, ThreadState};
 
@@ -58,6 +58,12 @@ pub struct Settings<'a> {
     /// Codex's state databases of the files' homes: an edit before a thread's projection
     /// checkpoint is unsafe.
     pub homes: &'a Homes,
+    /// The lineages the run's checks rebuilt, shared by every check (the originals', the
+    /// copies', each pass's): a chain's files are not each read again for every fork below
+    /// them. Nothing is written while a run decides (the copies are written once decided,
+    /// `cmd::repair`), and each copy made to be read as a source has a path of its own, so
+    /// a lineage kept is what reading its sources again would give.
+    pub lineages: Lineages,
 }
 
 /// A fork's `history_base.end_byte_offset`, from what it says to where its source's
@@ -206,6 +212,7 @@ impl Repair {
 pub fn repair(source: &Source, s: &Settings<'_>) -> io::Result<Repair> {
     let opts = replay::Options {
         codex: s.codex,
+        lineages: Some(s.lineages.clone()),
         ..replay::Options::default()
     };
     let checker = Checker::of_units(|_| true);

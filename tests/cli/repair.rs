@@ -626,3 +626,28 @@ fn in_place_refuses_a_file_another_process_writes() {
     assert_eq!(std::fs::read(&file).unwrap(), before);
     assert!(!tmp.path().join("blank.jsonl.bak").exists());
 }
+
+/// Repairing a chain checks each file's lineage from the rebuilds the run keeps (the
+/// originals', each copy's, each pass's share them): every file of the 101-deep chain is
+/// read a few times whatever its depth, where each check read its whole lineage again (its
+/// root 103 times). `ROLLSCOPE_TRACE_READS` tallies the passes.
+#[test]
+fn repairing_a_deep_chain_reads_each_file_a_few_times_whatever_its_depth() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = rollscope()
+        .env("ROLLSCOPE_TRACE_READS", "1")
+        .args(["repair", "--format", "ndjson", "--out-dir"])
+        .arg(tmp.path().join("out"))
+        .arg(testdata("replay/deep-chain/sessions"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let reads: Vec<u32> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("rollscope: read "))
+        .map(|l| l.split_once("× ").unwrap().0.parse().unwrap())
+        .collect();
+    assert_eq!(reads.len(), 102, "{stderr}");
+    assert!(reads.iter().all(|&n| n <= 4), "{reads:?}");
+    assert_eq!(files_under(&tmp.path().join("out")).len(), 102);
+}
