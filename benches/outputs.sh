@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What every subcommand prints, in every format, over every rollout of testdata/ and
 # ../shared/corpus/real (one file at a time, and each tree whole): stdout, stderr and the
-# exit code of each command line, recorded for two builds and compared. A refactoring that
+# exit code of each command line, recorded for two builds and compared. `repair` runs
+# without a flag that writes, or with `-o -` (the repaired text on stdout; a tree is then a
+# usage error in both builds). A refactoring that
 # must not change what users see runs this against the commit it started from.
 #
 #   bash benches/outputs.sh BASE                # BASE (a commit) against the work tree
@@ -116,6 +118,11 @@ lint.github	lint --format github
 lint.sarif	lint --format sarif
 lint.fail-warning	lint --format concise --fail-on warning
 lint.select	lint --format ndjson --select ordinal,history_base,meta
+repair	repair --color never
+repair.ndjson	repair --format ndjson
+repair.unsafe	repair --unsafe-fixes --format ndjson
+repair.diff	repair --diff --unsafe-fixes --color never
+repair.stdout	repair --unsafe-fixes -o -
 EOF
 )
 
