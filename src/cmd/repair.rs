@@ -150,8 +150,10 @@ fn emit(
     let written = write_copy(places.target, source, r, places.inputs, places.folders);
     let not_written = r.refused.clone().or(written.err());
     tally.add(r, not_written.is_some());
-    // Not an error of the run (exit 2): the file is left as it was, and said so (exit 1).
-    if let (Some(why), None) = (&not_written, &r.refused) {
+    // Not an error of the run (exit 2): the file is left as it was, and said so (exit 1):
+    // here, unless a fix it applied says why on its line (a refusal of the check).
+    let said = r.refused.is_some() && r.fixes.iter().any(|f| f.applied && f.reason.is_none());
+    if let (Some(why), false) = (&not_written, said) {
         cx.diag.summary(&format!("{path}: not written: {why}"));
     }
     let to_stderr = matches!(places.target, Target::Stdout);

@@ -651,3 +651,45 @@ fn repairing_a_deep_chain_reads_each_file_a_few_times_whatever_its_depth() {
     assert!(reads.iter().all(|&n| n <= 4), "{reads:?}");
     assert_eq!(files_under(&tmp.path().join("out")).len(), 102);
 }
+
+/// A file whose repair is refused with no fix of its own to carry the reason says why on
+/// its own line: here a fork whose source's repair moves its cutoff, and whose
+/// `session_meta` names that `end_byte_offset` twice, so the one to rewrite is not known.
+#[test]
+fn a_fork_that_cannot_follow_its_source_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    copy_tree(&testdata("repair/fork/home"), &home);
+    let day = home.join("sessions/2026/11/29");
+    let fork = day.join("rollout-2026-11-29T12-00-55-01a2272d-fdfa-7c33-abe8-a07f91b0fc53.jsonl");
+    let text = std::fs::read_to_string(&fork).unwrap();
+    let (meta, rest) = text.split_once('\n').unwrap();
+    let offset = serde_json::from_str::<Value>(meta).unwrap()["payload"]["history_base"]
+        ["end_byte_offset"]
+        .as_u64()
+        .unwrap();
+    let meta = meta.replacen(
+        "\"payload\":{",
+        &format!("\"payload\":{{\"note\":{{\"end_byte_offset\":{offset}}},"),
+        1,
+    );
+    std::fs::write(&fork, format!("{meta}\n{rest}")).unwrap();
+    for format in ["human", "ndjson"] {
+        let out = rollscope()
+            .args(["repair", "--format", format, "--out-dir"])
+            .arg(tmp.path().join(format))
+            .arg(&home)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let said = format!(
+            "{}: not written: its source's repair moves its cutoff from byte {offset}",
+            fork.display()
+        );
+        assert!(stderr.contains(&said), "{format}: {stderr}");
+        // Neither is written: the source's fix would move the fork's cutoff.
+        let written = tmp.path().join(format);
+        assert!(!written.exists() || files_under(&written).is_empty());
+    }
+}
