@@ -587,13 +587,29 @@ fn paginated(id: &str, first: u64, base: Option<(&str, u64, u64)>, texts: &[&str
     );
     out.push('\n');
     for (i, t) in texts.iter().enumerate() {
-        out.push_str(&format!(
-            r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{},"type":"response_item","payload":{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}}}"#,
-            first + 1 + i as u64
+        out.push_str(&record(
+            1,
+            first + 1 + i as u64,
+            "response_item",
+            &user_message(t),
         ));
         out.push('\n');
     }
     out
+}
+
+/// A record line of the tests' day, at second `second` (no line ending).
+fn record(second: u64, ordinal: u64, kind: &str, payload: &str) -> String {
+    format!(
+        r#"{{"timestamp":"2026-11-29T12:00:{second:02}.000Z","ordinal":{ordinal},"type":"{kind}","payload":{payload}}}"#
+    )
+}
+
+/// A user message's payload saying `t`.
+fn user_message(t: &str) -> String {
+    format!(
+        r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}"#
+    )
 }
 
 fn rollout_name(id: &str) -> String {
@@ -727,16 +743,8 @@ fn a_forks_rollback_drops_its_sources_turn_and_that_turns_context() {
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join("sessions/2026/11/29");
     std::fs::create_dir_all(&dir).unwrap();
-    let line = |o: u64, type_: &str, payload: &str| {
-        format!(
-            r#"{{"timestamp":"2026-11-29T12:00:01.000Z","ordinal":{o},"type":"{type_}","payload":{payload}}}"#
-        ) + "\n"
-    };
-    let user = |t: &str| {
-        format!(
-            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}"#
-        )
-    };
+    let line = |o: u64, type_: &str, payload: &str| record(1, o, type_, payload) + "\n";
+    let user = user_message;
     let mut a = paginated(A, 0, None, &[]);
     for (o, turn) in [(1, "t1"), (4, "t2")] {
         a += &line(
@@ -1159,17 +1167,8 @@ fn forks_at_spread_cutoffs_go_on_from_each_other_and_give_what_each_gives_alone(
     let home = tempfile::tempdir().unwrap();
     let day = home.path().join("sessions/2026/11/29");
     std::fs::create_dir_all(&day).unwrap();
-    let line = |o: u64, kind: &str, payload: &str| {
-        format!(
-            r#"{{"timestamp":"2026-11-29T12:00:0{}.000Z","ordinal":{o},"type":"{kind}","payload":{payload}}}"#,
-            o % 10
-        )
-    };
-    let user = |t: &str| {
-        format!(
-            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{t}"}}]}}"#
-        )
-    };
+    let line = |o: u64, kind: &str, payload: &str| record(o % 10, o, kind, payload);
+    let user = user_message;
     // The parent's lines, each with the ordinal the next fork may cut before.
     let meta = |id: &str| {
         format!(
